@@ -1,0 +1,95 @@
+/**
+ * Public types of the engine. The server, the CLI, the app and the benchmark code against these;
+ * the stages inside engine/ have their own typed inputs and outputs.
+ */
+export const IMAGE_CLASSES = ['clipart', 'photo', 'scan', 'blueprint'] as const;
+export type ImageClass = (typeof IMAGE_CLASSES)[number];
+
+export const IMAGE_TYPES = ['auto', ...IMAGE_CLASSES] as const;
+export type ImageType = (typeof IMAGE_TYPES)[number];
+
+export const DETAIL_LEVELS = ['low', 'medium', 'high'] as const;
+export type Detail = (typeof DETAIL_LEVELS)[number];
+
+export const SMOOTHING_LEVELS = ['off', 'light', 'strong', 'maximum'] as const;
+export type Smoothing = (typeof SMOOTHING_LEVELS)[number];
+
+export const GRADIENT_MODES = ['auto', 'smooth', 'stepped'] as const;
+export type Gradients = (typeof GRADIENT_MODES)[number];
+
+export const TRACE_STYLES = ['fill', 'centerline'] as const;
+export type TraceStyle = (typeof TRACE_STYLES)[number];
+
+export const INPUT_FORMATS = ['png', 'jpeg', 'webp', 'avif', 'bmp'] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
+
+/** The user-facing options, as the contract's form fields name them (already bucketed). */
+export interface TraceOptions {
+  imageType: ImageType;
+  detail: Detail;
+  smoothing: Smoothing;
+  gradients: Gradients;
+  traceStyle: TraceStyle;
+  closeSeams: boolean;
+}
+
+export const DEFAULT_TRACE_OPTIONS: Readonly<TraceOptions> = Object.freeze({
+  imageType: 'auto',
+  detail: 'high',
+  smoothing: 'strong',
+  gradients: 'smooth',
+  traceStyle: 'fill',
+  closeSeams: true,
+});
+
+/** Decoded image: 8-bit straight (non-premultiplied) RGBA, row-major, no padding. */
+export interface RgbaImage {
+  width: number;
+  height: number;
+  data: Uint8Array; // length = width * height * 4
+}
+
+export interface ImageProbe {
+  format: InputFormat;
+  width: number;
+  height: number;
+  megapixels: number; // width*height / 1e6
+}
+
+export type StageName = 'decode' | 'classify' | 'prepare' | 'segment' | 'fit' | 'write';
+
+export interface Progress {
+  stage: StageName;
+  /** 0..1 over the whole trace, weighted by stage. */
+  fraction: number;
+}
+
+export interface TraceHooks {
+  onProgress?: (progress: Progress) => void;
+  /** Aborting rejects with VectorizeError('canceled') at the next stage or row-block boundary. */
+  signal?: AbortSignal;
+  /** Hard decode limit in pixels (bomb guard). Defaults to ENGINE_MAX_PIXELS. */
+  maxPixels?: number;
+}
+
+export interface TraceStats {
+  bytes: number;
+  paths: number;
+  /** Path segments (lines + curves), as the benchmark counts nodes. */
+  nodes: number;
+  ms: Partial<Record<StageName, number>>;
+}
+
+export interface TraceResult {
+  svg: string;
+  /** The class the engine used: given explicitly or classified. */
+  mode: ImageClass;
+  width: number;
+  height: number;
+  megapixels: number;
+  format: InputFormat;
+  stats: TraceStats;
+}
+
+/** Default bomb limit: 120 MP decoded (the largest plan allows 100 MP). */
+export const ENGINE_MAX_PIXELS = 120_000_000;
