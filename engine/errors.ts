@@ -31,7 +31,6 @@ export const ERROR_CODES = [
   // decisions.md §3: every 400 the contract does not name
   'invalid_parameter',
   // house codes
-  'image_too_large', // decoded pixel count over the engine's hard bomb limit (answers 413 would mislead; see http-errors)
   'canceled',
   'internal_error',
 ] as const;

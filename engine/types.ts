@@ -91,5 +91,9 @@ export interface TraceResult {
   stats: TraceStats;
 }
 
-/** Default bomb limit: 120 MP decoded (the largest plan allows 100 MP). */
-export const ENGINE_MAX_PIXELS = 120_000_000;
+/**
+ * Default decode limit when the caller sets none (the CLI): 50 MP, checked from the header before
+ * any pixel memory is spent, so a small file that claims 60 MP fails at once with
+ * `megapixels_exceeded`. The server passes the plan's own maximum instead (up to 100 MP).
+ */
+export const ENGINE_MAX_PIXELS = 50_000_000;
