@@ -4,8 +4,8 @@
  * exponential backoff, so delivery is at least once and survives a restart (pending deliveries are
  * records, not timers). Storage, clock, ids and the sender are injected adapters.
  */
-import { randomBytes } from 'node:crypto';
 import { VectorizeError } from '../../engine/errors.js';
+import { newId, randomBase62, type IdPrefix } from '../ids.js';
 import type { AddressPolicy } from './address-policy.js';
 import { checkWebhookUrl, type DeliveryOutcome, type Resolver, type WebhookSender } from './sender.js';
 import { signBody } from './signature.js';
@@ -82,23 +82,11 @@ export interface WebhookServiceOptions {
   resolve: Resolver;
   backoffMs: number;
   now?: () => Date;
-  newId?: (prefix: string) => string;
+  newId?: (prefix: IdPrefix) => string;
   random?: () => number;
   log?: (level: 'info' | 'warn', message: string, fields?: Record<string, unknown>) => void;
   /** Deliveries sent at once. */
   concurrency?: number;
-}
-
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-export function randomBase62(length: number): string {
-  // 248 = 62 × 4: rejecting bytes ≥ 248 keeps every character equally likely.
-  let out = '';
-  while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
-    }
-  }
-  return out;
 }
 
 export class WebhookService {
@@ -111,7 +99,7 @@ export class WebhookService {
   constructor(options: WebhookServiceOptions) {
     this.options = {
       now: () => new Date(),
-      newId: (prefix) => `${prefix}_${randomBase62(20)}`,
+      newId,
       random: Math.random,
       concurrency: 8,
       ...options,

@@ -1,0 +1,62 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import t from 'tap';
+import { AddressPolicy } from '../../../server/webhooks/address-policy.js';
+import { WebhookSender, systemResolver } from '../../../server/webhooks/sender.js';
+import { WebhookService } from '../../../server/webhooks/service.js';
+import { signBody } from '../../../server/webhooks/signature.js';
+import { MemoryWebhookRepository, waitFor } from './fixtures.js';
+
+// The README's receiver is what integrators copy: run it as written against real deliveries.
+async function loadReadmeReceiver() {
+  const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('## Webhooks'));
+  const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!code) throw new Error('README has no receiver example under ## Webhooks');
+  const file = path.join(await mkdtemp(path.join(tmpdir(), 'vectorize-readme-')), 'webhook-receiver.mjs');
+  await writeFile(file, code);
+  return (await import(pathToFileURL(file).href)) as {
+    createReceiver(options: { secret: string; onEvent: (e: unknown) => void; maxAgeMs?: number; now?: () => number }): Server;
+  };
+}
+
+async function listen(server: Server) {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+}
+
+t.test('the README receiver accepts signed deliveries once, and refuses forged, stale and replayed ones', async (t) => {
+  const { createReceiver } = await loadReadmeReceiver();
+  const policy = new AddressPolicy('127.0.0.1/32');
+  const repository = new MemoryWebhookRepository();
+  const service = new WebhookService({
+    repository, policy, resolve: systemResolver, backoffMs: 5,
+    sender: new WebhookSender({ policy, resolve: systemResolver }),
+  });
+  const handled: unknown[] = [];
+  // The secret exists only once the endpoint does; the receiver's address is filled in after.
+  const endpoint = await service.create('acct_a', { url: 'http://127.0.0.1:9/' });
+  const secret = endpoint.secret;
+  const receiver = createReceiver({ secret, onEvent: (e) => { handled.push(e); } });
+  const realUrl = await listen(receiver);
+  t.teardown(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+  repository.webhooks.set(endpoint.id, { ...endpoint, url: realUrl });
+
+  service.start(1000);
+  t.teardown(() => service.stop());
+  await service.emit('acct_a', 'processing.completed', { job_id: 'job_1', status: 'completed' });
+  await waitFor(() => handled.length === 1 && [...repository.deliveries.values()][0]?.state === 'delivered');
+
+  const body = JSON.stringify({ id: 'evt_0000000000000000', event: 'processing.completed', created_at: new Date().toISOString(), data: { job_id: 'job_2', status: 'completed' } });
+  const post = (payload: string, signature: string) => fetch(realUrl, { method: 'POST', body: payload, headers: { 'x-service-signature': signature } });
+  t.equal((await post(body, signBody(body, 'whsec_forged'))).status, 401, 'a forged signature is refused');
+  t.equal((await post(body, signBody(body, secret))).status, 204, 'a fresh signed event is handled');
+  t.equal((await post(body, signBody(body, secret))).status, 200, 'its replay is acknowledged but not handled again');
+  const stale = JSON.stringify({ id: 'evt_1111111111111111', event: 'processing.completed', created_at: new Date(Date.now() - 20 * 60_000).toISOString(), data: {} });
+  t.equal((await post(stale, signBody(stale, secret))).status, 400, 'a stale event is refused');
+  t.equal(handled.length, 2);
+});
