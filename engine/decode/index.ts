@@ -1,45 +1,166 @@
 /**
- * Decode stage: bytes in, straight RGBA out. The format comes from the bytes, never the file name.
- * (First cut: sharp for PNG/JPEG/WebP/AVIF; the decode work of issue 2 adds BMP, probing and the
- * typed errors for every bad input.)
+ * Decode stage: bytes in, 8-bit straight (not premultiplied) RGBA out, sRGB, EXIF orientation
+ * applied. The format comes from the bytes, never the file name (./sniff.ts).
+ *
+ * Which error a bad input gets, decided here once:
+ * - zero bytes: `empty_file`.
+ * - the signature of a format we refuse (GIF, TIFF, SVG, HEIC, PDF, ICO, ...): `unsupported_format`,
+ *   `details.detected` naming it.
+ * - no image signature at all (text named .png, random bytes): `unsupported_format` with
+ *   `details.detected` `text`, `html`, `xml` or `unknown`; it is clearly not an image of ours.
+ * - the signature of PNG, JPEG, WebP, AVIF or BMP but bytes that do not decode (truncated, corrupt,
+ *   a BMP variant we do not read, a side of 0 or over 65535 pixels): `unreadable_file`.
+ * - width x height over the pixel limit (`maxPixels`, default ENGINE_MAX_PIXELS): `megapixels_exceeded`
+ *   with `details.megapixels` and `details.max_megapixels`. Checked from the header, before any pixel
+ *   memory is spent, so a small file that claims a huge picture costs nothing; sharp's own
+ *   `limitInputPixels` is set to the same limit as a second guard.
+ *
+ * sharp is told `failOn: 'error'`: a truncated or corrupt stream is refused instead of coming back
+ * with a grey or black tail, while the harmless warnings many camera JPEGs carry (stray bytes
+ * between markers) still decode. (sharp's default, 'warning', would refuse those too.)
  */
-import sharp from 'sharp';
+import { readFile } from 'node:fs/promises';
+import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import { VectorizeError } from '../errors.js';
 import { ENGINE_MAX_PIXELS, type ImageProbe, type InputFormat, type RgbaImage } from '../types.js';
+import { decodeBmp, MAX_SIDE, readBmpHeader } from './bmp.js';
+import { sniff } from './sniff.js';
 
 export interface DecodedImage extends RgbaImage {
   format: InputFormat;
 }
 
+export interface DecodeOptions {
+  /** Pixel limit (width x height); defaults to ENGINE_MAX_PIXELS. */
+  maxPixels?: number;
+}
+
+const FORMAT_NAMES: Record<InputFormat, string> = { png: 'PNG', jpeg: 'JPEG', webp: 'WebP', avif: 'AVIF', bmp: 'BMP' };
+
+/** The format of a file from its first bytes; throws `empty_file` or `unsupported_format`. */
 export function detectFormat(bytes: Uint8Array): InputFormat {
   if (bytes.length === 0) throw new VectorizeError('empty_file', 'The file is empty.');
-  const b = bytes;
-  if (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return 'png';
-  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
-  if (b[0] === 0x42 && b[1] === 0x4d) return 'bmp';
-  const ascii = (from: number, to: number) => String.fromCharCode(...b.subarray(from, to));
-  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'webp';
-  if (ascii(4, 8) === 'ftyp' && /avi[fs]/.test(ascii(8, 12))) return 'avif';
-  throw new VectorizeError('unsupported_format', 'The file is not PNG, JPEG, WebP, AVIF or BMP.');
+  const found = sniff(bytes);
+  if (found.kind === 'ours') return found.format;
+  const what =
+    found.kind === 'foreign' ? `${found.detected.toUpperCase()} files are not supported`
+    : found.detected === 'unknown' ? 'The file is not an image'
+    : `The file is ${found.detected === 'text' ? 'plain text' : found.detected.toUpperCase()}, not an image`;
+  throw new VectorizeError('unsupported_format', `${what}; Vectorize reads PNG, JPEG, WebP, AVIF and BMP.`, { detected: found.detected });
 }
 
-export async function probeImage(bytes: Uint8Array): Promise<ImageProbe> {
-  const format = detectFormat(bytes);
-  const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
-  const width = meta.width ?? 0;
-  const height = meta.height ?? 0;
-  return { format, width, height, megapixels: (width * height) / 1e6 };
+/** Throws `megapixels_exceeded` when width x height is over the limit. */
+export function checkPixelLimit(width: number, height: number, maxPixels: number = ENGINE_MAX_PIXELS): void {
+  if (width * height <= maxPixels) return;
+  const megapixels = roundMegapixels(width * height);
+  const maxMegapixels = roundMegapixels(maxPixels);
+  throw new VectorizeError(
+    'megapixels_exceeded',
+    `The image is ${megapixels} megapixels, over the limit of ${maxMegapixels} megapixels.`,
+    { megapixels, max_megapixels: maxMegapixels, width, height },
+  );
 }
 
-export async function decodeImage(bytes: Uint8Array, options: { maxPixels?: number } = {}): Promise<DecodedImage> {
-  const format = detectFormat(bytes);
-  try {
-    const { data, info } = await sharp(bytes, { limitInputPixels: options.maxPixels ?? ENGINE_MAX_PIXELS })
-      .ensureAlpha()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    return { format, width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
-  } catch (error) {
-    throw new VectorizeError('unreadable_file', 'The image could not be decoded.', {}, { cause: error });
+function roundMegapixels(pixels: number): number {
+  return Math.round(pixels / 1e4) / 100;
+}
+
+function unreadable(format: InputFormat, reason: string, cause?: unknown): VectorizeError {
+  return new VectorizeError(
+    'unreadable_file',
+    `The ${FORMAT_NAMES[format]} file is damaged or truncated and cannot be read.`,
+    { format, reason },
+    cause === undefined ? undefined : { cause },
+  );
+}
+
+function checkSides(format: InputFormat, width: number, height: number): void {
+  if (!(width >= 1 && height >= 1 && width <= MAX_SIDE && height <= MAX_SIDE)) {
+    throw unreadable(format, `image size ${width}x${height} is empty or exceeds ${MAX_SIDE} pixels a side`);
   }
+}
+
+/** What sharp's metadata must say for each format we hand it. */
+const SHARP_FORMATS: Record<Exclude<InputFormat, 'bmp'>, string> = { png: 'png', jpeg: 'jpeg', webp: 'webp', avif: 'heif' };
+
+/** Header-only read through sharp: size after EXIF orientation, no pixels decoded. */
+async function probeWithSharp(bytes: Uint8Array, format: Exclude<InputFormat, 'bmp'>): Promise<{ width: number; height: number }> {
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch (error) {
+    throw unreadable(format, 'the header cannot be parsed', error);
+  }
+  if (meta.format !== SHARP_FORMATS[format]) throw unreadable(format, `the decoder read it as ${meta.format}`);
+  if (format === 'avif' && meta.compression !== undefined && meta.compression !== 'av1') {
+    // An ISO-BMFF image that turned out to hold HEVC is HEIC, which we refuse rather than fail on.
+    throw new VectorizeError('unsupported_format', 'The file is a HEIC image; Vectorize reads PNG, JPEG, WebP, AVIF and BMP.', { detected: 'heic' });
+  }
+  const width = meta.autoOrient?.width ?? meta.width ?? 0;
+  const height = meta.autoOrient?.height ?? meta.height ?? 0;
+  checkSides(format, width, height);
+  return { width, height };
+}
+
+/**
+ * Format and size from the header alone (no pixels decoded), for answering `megapixels_exceeded`
+ * before a job is queued. Throws the same typed errors as decodeImage for bad headers; with
+ * `maxPixels` it also throws `megapixels_exceeded`.
+ */
+export async function probeImage(bytes: Uint8Array, options: DecodeOptions = {}): Promise<ImageProbe> {
+  const format = detectFormat(bytes);
+  let size: { width: number; height: number };
+  if (format === 'bmp') {
+    const header = readBmpHeader(bytes);
+    size = { width: header.width, height: header.height };
+  } else {
+    size = await probeWithSharp(bytes, format);
+  }
+  if (options.maxPixels !== undefined) checkPixelLimit(size.width, size.height, options.maxPixels);
+  return { format, width: size.width, height: size.height, megapixels: (size.width * size.height) / 1e6 };
+}
+
+/** Decodes PNG, JPEG, WebP, AVIF or BMP bytes into straight sRGB RGBA. */
+export async function decodeImage(bytes: Uint8Array, options: DecodeOptions = {}): Promise<DecodedImage> {
+  const maxPixels = options.maxPixels ?? ENGINE_MAX_PIXELS;
+  const format = detectFormat(bytes);
+  if (format === 'bmp') {
+    const header = readBmpHeader(bytes);
+    checkPixelLimit(header.width, header.height, maxPixels);
+    return { format, ...decodeBmp(bytes, header) };
+  }
+
+  const { width, height } = await probeWithSharp(bytes, format);
+  checkPixelLimit(width, height, maxPixels);
+  let result: { data: Buffer; info: OutputInfo };
+  try {
+    result = await sharp(bytes, { failOn: 'error', limitInputPixels: Math.max(1, Math.floor(maxPixels)), pages: 1 })
+      .autoOrient()
+      .toColourspace('srgb')
+      .ensureAlpha()
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true });
+  } catch (error) {
+    throw unreadable(format, error instanceof Error ? error.message : 'the decoder failed', error);
+  }
+  const { data, info } = result;
+  if (info.channels !== 4 || data.length !== info.width * info.height * 4) {
+    throw unreadable(format, `the decoder returned ${info.channels} channels of ${info.width}x${info.height}`);
+  }
+  return { format, width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+}
+
+/** Reads and decodes a file (CLI convenience). A missing path is `missing_file`. */
+export async function decodeFile(path: string, options: DecodeOptions = {}): Promise<DecodedImage> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') {
+      throw new VectorizeError('missing_file', `There is no image file at ${path}.`, { path }, { cause: error });
+    }
+    throw error;
+  }
+  return decodeImage(bytes, options);
 }
