@@ -1,0 +1,297 @@
+/**
+ * The classifier's fixed preprocessing: RGBA image in, a vector of FEATURE_COUNT numbers out.
+ * The trainer (models/train.ts) and inference (engine/classify/index.ts) both call this one
+ * function, so what the model learned on is exactly what it sees at run time.
+ *
+ * Everything is measured on a thumbnail whose longer side is THUMB_SIDE pixels, so the
+ * statistics do not depend on the input's resolution. The thumbnail is an area average (ink of
+ * thin lines survives as grey instead of vanishing between samples), flattened on white because
+ * the tracer composites transparent input on white too.
+ *
+ * The features are chosen to separate the four classes cheaply:
+ * - clip art: few colours, large flat areas, one dominant background colour, saturated fills;
+ * - photo: many colours, smooth gradients, texture at every gradient magnitude;
+ * - scan: a light page with dark text: short ink runs in regular rows, paper tint and noise;
+ * - blueprint: long thin horizontal/vertical strokes, ink on a light or blue page.
+ */
+import type { RgbaImage } from '../types.js';
+
+export const THUMB_SIDE = 256;
+
+/** Names, in order, of the feature vector's entries (the model card and tests use them). */
+export const FEATURE_NAMES: readonly string[] = Object.freeze([
+  ...range(16).map((i) => `luma_hist_${i}`),
+  ...range(8).map((i) => `chroma_hist_${i}`),
+  'luma_entropy',
+  'colour_count_log',
+  'colour_top1',
+  'colour_top2',
+  'colour_top8',
+  'colour_top32',
+  'colour_entropy',
+  ...range(8).map((i) => `grad_hist_${i}`),
+  'grad_mean',
+  'edge_vertical',
+  'edge_horizontal',
+  'edge_diagonal',
+  'ink_share',
+  'ink_is_dark',
+  'otsu_separation',
+  ...range(8).map((i) => `ink_run_${i}`),
+  'ink_long_runs_h',
+  'ink_long_runs_v',
+  'row_ink_cv',
+  'row_empty',
+  'col_ink_cv',
+  'col_empty',
+  'near_white',
+  'near_blue',
+  'dark',
+  'chroma_mean',
+  'luma_std',
+  'mode_luma',
+  'mode_chroma',
+  'mode_blue',
+  ...range(8).map((i) => `coarse_grad_hist_${i}`),
+]);
+
+export const FEATURE_COUNT = FEATURE_NAMES.length;
+
+function range(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}
+
+export interface Thumbnail {
+  width: number;
+  height: number;
+  /** RGB, 0..255 floats, flattened on white. */
+  rgb: Float32Array;
+}
+
+/**
+ * Area-average resample to a longer side of `side` (up or down). A cell wider than 8 source
+ * pixels is sampled on an 8×8 grid instead of read whole: that bounds the cost for a 50 MP input
+ * at about the cost of a 4 MP one, and a box average of 64 samples is already smooth.
+ */
+export function makeThumbnail(image: RgbaImage, side = THUMB_SIDE): Thumbnail {
+  const { width: sw, height: sh, data } = image;
+  const scale = side / Math.max(sw, sh);
+  const width = Math.max(1, Math.round(sw * scale));
+  const height = Math.max(1, Math.round(sh * scale));
+  const rgb = new Float32Array(width * height * 3);
+  for (let ty = 0; ty < height; ty++) {
+    const y0 = Math.floor((ty * sh) / height);
+    const y1 = Math.max(y0 + 1, Math.floor(((ty + 1) * sh) / height));
+    const ystep = Math.max(1, Math.floor((y1 - y0) / 8));
+    for (let tx = 0; tx < width; tx++) {
+      const x0 = Math.floor((tx * sw) / width);
+      const x1 = Math.max(x0 + 1, Math.floor(((tx + 1) * sw) / width));
+      const xstep = Math.max(1, Math.floor((x1 - x0) / 8));
+      let r = 0, g = 0, b = 0, n = 0;
+      for (let y = y0; y < y1; y += ystep) {
+        let i = (y * sw + x0) * 4;
+        const di = xstep * 4;
+        for (let x = x0; x < x1; x += xstep, i += di) {
+          const a = data[i + 3];
+          // Flatten on white in integer space: c*a/255 + 255*(1-a/255).
+          r += data[i] * a + 255 * (255 - a);
+          g += data[i + 1] * a + 255 * (255 - a);
+          b += data[i + 2] * a + 255 * (255 - a);
+          n++;
+        }
+      }
+      const o = (ty * width + tx) * 3;
+      const k = 1 / (255 * n);
+      rgb[o] = r * k;
+      rgb[o + 1] = g * k;
+      rgb[o + 2] = b * k;
+    }
+  }
+  return { width, height, rgb };
+}
+
+function entropy(hist: ArrayLike<number>, total: number): number {
+  let e = 0;
+  for (let i = 0; i < hist.length; i++) {
+    const p = hist[i] / total;
+    if (p > 0) e -= p * Math.log2(p);
+  }
+  return e;
+}
+
+function gradientHistogram(luma: Float32Array, width: number, height: number, out: number[]): { mean: number; v: number; h: number; d: number } {
+  // Bin edges on |dx|+|dy| (0..510): flat, sensor/JPEG noise, soft shading, texture, edges.
+  const edges = [1, 3, 6, 11, 21, 41, 81];
+  const bins = new Float64Array(8);
+  let sum = 0, strong = 0, v = 0, h = 0, d = 0, n = 0;
+  for (let y = 0; y < height - 1; y++) {
+    for (let x = 0; x < width - 1; x++) {
+      const i = y * width + x;
+      const dx = luma[i + 1] - luma[i];
+      const dy = luma[i + width] - luma[i];
+      const adx = Math.abs(dx), ady = Math.abs(dy);
+      const m = adx + ady;
+      let bin = 0;
+      while (bin < 7 && m >= edges[bin]) bin++;
+      bins[bin]++;
+      sum += m;
+      n++;
+      if (m > 20) {
+        strong++;
+        if (adx > 2 * ady) v++;
+        else if (ady > 2 * adx) h++;
+        else d++;
+      }
+    }
+  }
+  n = Math.max(1, n);
+  for (let i = 0; i < 8; i++) out.push(bins[i] / n);
+  const s = Math.max(1, strong);
+  return { mean: sum / n / 255, v: v / s, h: h / s, d: d / s };
+}
+
+function otsu(hist: Float64Array, total: number): { threshold: number; separation: number } {
+  let sumAll = 0;
+  for (let i = 0; i < 256; i++) sumAll += i * hist[i];
+  let wB = 0, sumB = 0, best = -1, threshold = 128, varAll = 0;
+  const mean = sumAll / total;
+  for (let i = 0; i < 256; i++) varAll += hist[i] * (i - mean) * (i - mean);
+  for (let t = 0; t < 256; t++) {
+    wB += hist[t];
+    if (wB === 0) continue;
+    const wF = total - wB;
+    if (wF === 0) break;
+    sumB += t * hist[t];
+    const mB = sumB / wB, mF = (sumAll - sumB) / wF;
+    const between = wB * wF * (mB - mF) * (mB - mF);
+    if (between > best) { best = between; threshold = t; }
+  }
+  // Share of the variance explained by the two-class split: 1 for a clean bilevel page.
+  const separation = varAll > 0 ? best / total / varAll : 0;
+  return { threshold, separation };
+}
+
+/** The feature vector of one image (length FEATURE_COUNT). */
+export function extractFeatures(image: RgbaImage): Float32Array {
+  const thumb = makeThumbnail(image);
+  const { width, height, rgb } = thumb;
+  const n = width * height;
+  const luma = new Float32Array(n);
+  const chroma = new Float32Array(n);
+  const lumaHist = new Float64Array(16);
+  const luma256 = new Float64Array(256);
+  const chromaHist = new Float64Array(8);
+  const colours = new Map<number, number>();
+  let nearWhite = 0, nearBlue = 0, dark = 0, chromaSum = 0, lumaSum = 0, lumaSq = 0;
+  for (let p = 0; p < n; p++) {
+    const r = rgb[p * 3], g = rgb[p * 3 + 1], b = rgb[p * 3 + 2];
+    const l = 0.299 * r + 0.587 * g + 0.114 * b;
+    const c = Math.max(r, g, b) - Math.min(r, g, b);
+    luma[p] = l;
+    chroma[p] = c;
+    lumaHist[Math.min(15, Math.floor(l / 16))]++;
+    luma256[Math.min(255, Math.round(l))]++;
+    chromaHist[Math.min(7, Math.floor(c / 32))]++;
+    const key = ((Math.round(r) >> 3) << 10) | ((Math.round(g) >> 3) << 5) | (Math.round(b) >> 3);
+    colours.set(key, (colours.get(key) ?? 0) + 1);
+    if (l > 230 && c < 25) nearWhite++;
+    if (b > r + 40 && b > g + 10 && b > 90) nearBlue++;
+    if (l < 60) dark++;
+    chromaSum += c;
+    lumaSum += l;
+    lumaSq += l * l;
+  }
+  const f: number[] = [];
+  for (let i = 0; i < 16; i++) f.push(lumaHist[i] / n);
+  for (let i = 0; i < 8; i++) f.push(chromaHist[i] / n);
+  f.push(entropy(lumaHist, n) / 4);
+
+  const counts = [...colours.values()].sort((a, b) => b - a);
+  const topShare = (k: number) => counts.slice(0, k).reduce((s, v) => s + v, 0) / n;
+  f.push(Math.log2(counts.length) / 15, topShare(1), topShare(2), topShare(8), topShare(32), entropy(counts, n) / 15);
+
+  const grad = gradientHistogram(luma, width, height, f);
+  f.push(grad.mean, grad.v, grad.h, grad.d);
+
+  // Ink: the minority side of an Otsu split of the luma histogram; the majority is the page.
+  const { threshold, separation } = otsu(luma256, n);
+  let below = 0;
+  for (let t = 0; t <= threshold; t++) below += luma256[t];
+  const inkIsDark = below <= n - below;
+  const ink = new Uint8Array(n);
+  let inkCount = 0;
+  for (let p = 0; p < n; p++) {
+    const isInk = inkIsDark ? luma[p] <= threshold : luma[p] > threshold;
+    if (isInk) { ink[p] = 1; inkCount++; }
+  }
+  f.push(inkCount / n, inkIsDark ? 1 : 0, separation);
+
+  // Run lengths of ink, horizontal and vertical, weighted by the pixels in each run.
+  const runEdges = [2, 3, 5, 9, 17, 33, 65];
+  const runs = new Float64Array(8);
+  let longH = 0, longV = 0;
+  const addRun = (len: number, horizontal: boolean) => {
+    let bin = 0;
+    while (bin < 7 && len >= runEdges[bin]) bin++;
+    runs[bin] += len;
+    if (len >= 17) { if (horizontal) longH += len; else longV += len; }
+  };
+  for (let y = 0; y < height; y++) {
+    let len = 0;
+    for (let x = 0; x < width; x++) {
+      if (ink[y * width + x]) len++;
+      else if (len) { addRun(len, true); len = 0; }
+    }
+    if (len) addRun(len, true);
+  }
+  for (let x = 0; x < width; x++) {
+    let len = 0;
+    for (let y = 0; y < height; y++) {
+      if (ink[y * width + x]) len++;
+      else if (len) { addRun(len, false); len = 0; }
+    }
+    if (len) addRun(len, false);
+  }
+  const runTotal = Math.max(1, 2 * inkCount);
+  for (let i = 0; i < 8; i++) f.push(runs[i] / runTotal);
+  f.push(longH / Math.max(1, inkCount), longV / Math.max(1, inkCount));
+
+  // Text sits in rows: the ink per row varies strongly and whole rows of page lie between lines.
+  const rowInk = new Float64Array(height);
+  const colInk = new Float64Array(width);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) if (ink[y * width + x]) { rowInk[y]++; colInk[x]++; }
+  const profile = (values: Float64Array, length: number) => {
+    let s = 0, s2 = 0, empty = 0;
+    for (const v of values) { s += v; s2 += v * v; if (v <= length * 0.005) empty++; }
+    const m = s / values.length;
+    const sd = Math.sqrt(Math.max(0, s2 / values.length - m * m));
+    return { cv: m > 0 ? Math.min(4, sd / m) / 4 : 0, empty: empty / values.length };
+  };
+  const rows = profile(rowInk, width), cols = profile(colInk, height);
+  f.push(rows.cv, rows.empty, cols.cv, cols.empty);
+
+  const lumaMean = lumaSum / n;
+  f.push(nearWhite / n, nearBlue / n, dark / n, chromaSum / n / 255, Math.sqrt(Math.max(0, lumaSq / n - lumaMean * lumaMean)) / 128);
+
+  // The most frequent colour is the page or background; its hue says white page vs blue sheet.
+  let modeKey = 0, modeCount = -1;
+  for (const [key, count] of colours) if (count > modeCount || (count === modeCount && key < modeKey)) { modeKey = key; modeCount = count; }
+  const mr = ((modeKey >> 10) & 31) * 8 + 4, mg = ((modeKey >> 5) & 31) * 8 + 4, mb = (modeKey & 31) * 8 + 4;
+  f.push((0.299 * mr + 0.587 * mg + 0.114 * mb) / 255, (Math.max(mr, mg, mb) - Math.min(mr, mg, mb)) / 255, mb > mr + 40 && mb > mg + 10 ? 1 : 0);
+
+  // The same gradient statistics a quarter the size: texture that survives averaging is photo
+  // detail, not sensor or JPEG noise.
+  const cw = Math.floor(width / 4), ch = Math.floor(height / 4);
+  const coarse = new Float32Array(cw * ch);
+  for (let y = 0; y < ch; y++) {
+    for (let x = 0; x < cw; x++) {
+      let s = 0;
+      for (let dy = 0; dy < 4; dy++) for (let dx = 0; dx < 4; dx++) s += luma[(y * 4 + dy) * width + x * 4 + dx];
+      coarse[y * cw + x] = s / 16;
+    }
+  }
+  gradientHistogram(coarse, cw, ch, f);
+
+  if (f.length !== FEATURE_COUNT) throw new Error(`feature vector has ${f.length} entries, expected ${FEATURE_COUNT}`);
+  return Float32Array.from(f);
+}
