@@ -1,0 +1,260 @@
+/**
+ * Typed client of the admin API (`/admin/v1`), the only way the TUI touches data: the server stays
+ * the one writer of the database (decisions.md §1). The server accepts these routes from loopback
+ * only, with the admin token it writes to `<dataDir>/admin.token`.
+ *
+ * `AdminApi` is the seam the TUI codes against, so screens are tested with an in-memory fake and
+ * run against `AdminClient` for real.
+ */
+import { ApiError, HttpClient, type HttpClientOptions } from './http.js';
+
+export const PLAN_NAMES = ['trial', 'lite', 'pro', 'studio', 'agency', 'enterprise'] as const;
+export type PlanName = (typeof PLAN_NAMES)[number];
+
+export const JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'canceled', 'expired'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** One allowance of an account: the one-time trial or the plan's monthly one. */
+export interface Allowance {
+  /** `null`: unlimited (enterprise unless configured). */
+  limit: number | null;
+  used: number;
+  /** `null`: unlimited. */
+  left: number | null;
+  /** Next reset (ISO 8601 UTC); `null` for the trial, which never renews. */
+  reset_at: string | null;
+}
+
+export interface AdminAccount {
+  id: string;
+  name: string;
+  plan: PlanName;
+  created_at: string;
+  allowances: {
+    trial: Allowance;
+    /** Absent on plans without a monthly API allowance (trial, lite). */
+    monthly: Allowance | null;
+  };
+}
+
+export interface AdminKey {
+  id: string;
+  account_id: string;
+  name: string | null;
+  /** `service_sk_live_`: the fixed readable prefix (contract §5). */
+  prefix: string;
+  last4: string;
+  scope: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface CreatedKey {
+  key: AdminKey;
+  /** The whole key, returned once at creation and never again (decisions.md §4). */
+  secret: string;
+}
+
+export interface AdminJob {
+  id: string;
+  account_id: string;
+  status: JobStatus;
+  progress: number;
+  queue_position?: number;
+  mode?: string;
+  megapixels?: number;
+  created_at: string;
+  completed_at?: string;
+  batch_id?: string;
+}
+
+export interface AdminReport {
+  id: string;
+  job_id: string;
+  account_id: string;
+  reason: string;
+  message: string;
+  created_at: string;
+}
+
+export interface AdminStats {
+  accounts: number;
+  keys: number;
+  jobs: Partial<Record<JobStatus, number>>;
+  reports: number;
+}
+
+export interface AdminWebhook {
+  id: string;
+  account_id: string;
+  url: string;
+  created_at: string;
+}
+
+export interface CreatedWebhook {
+  webhook: AdminWebhook;
+  /** The signing secret, returned once at creation (contract §2). */
+  secret: string;
+}
+
+export interface AdminDelivery {
+  id: string;
+  webhook_id: string;
+  event: string;
+  event_id: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  next_attempt_at: string | null;
+}
+
+/** What the TUI needs from the server; `AdminClient` implements it over HTTP. */
+export interface AdminApi {
+  readonly baseUrl: string;
+  stats(): Promise<AdminStats>;
+  listAccounts(): Promise<AdminAccount[]>;
+  getAccount(id: string): Promise<AdminAccount>;
+  createAccount(input: { name: string; plan: PlanName }): Promise<AdminAccount>;
+  setPlan(accountId: string, plan: PlanName): Promise<AdminAccount>;
+  listKeys(filter?: { accountId?: string }): Promise<AdminKey[]>;
+  createKey(input: { accountId: string; name?: string }): Promise<CreatedKey>;
+  revokeKey(id: string): Promise<void>;
+  listJobs(filter?: { status?: JobStatus }): Promise<AdminJob[]>;
+  cancelJob(id: string): Promise<void>;
+  listReports(): Promise<AdminReport[]>;
+  listWebhooks(): Promise<AdminWebhook[]>;
+  createWebhook(input: { accountId: string; url: string }): Promise<CreatedWebhook>;
+  deleteWebhook(id: string): Promise<void>;
+  listDeliveries(webhookId: string): Promise<AdminDelivery[]>;
+  sendTestEvent(webhookId: string): Promise<void>;
+}
+
+/**
+ * A feature whose admin routes this server does not have (the webhook routes arrive with their own
+ * issue): screens show "not available on this server" instead of an error.
+ */
+export class FeatureUnavailableError extends Error {
+  readonly feature: string;
+  constructor(feature: string, options?: { cause?: unknown }) {
+    super(`${feature} are not available on this server`, options);
+    this.name = 'FeatureUnavailableError';
+    this.feature = feature;
+  }
+}
+
+export const ADMIN_PREFIX = '/admin/v1';
+
+export interface AdminClientOptions extends Omit<HttpClientOptions, 'token'> {
+  /** The contents of `<dataDir>/admin.token`. */
+  adminToken: string;
+}
+
+export class AdminClient implements AdminApi {
+  readonly baseUrl: string;
+  private readonly http: HttpClient;
+
+  constructor(options: AdminClientOptions) {
+    this.http = new HttpClient({ ...options, token: options.adminToken });
+    this.baseUrl = this.http.baseUrl;
+  }
+
+  stats(): Promise<AdminStats> {
+    return this.http.json<AdminStats>(`${ADMIN_PREFIX}/stats`);
+  }
+
+  async listAccounts(): Promise<AdminAccount[]> {
+    return (await this.http.json<{ data: AdminAccount[] }>(`${ADMIN_PREFIX}/accounts`)).data;
+  }
+
+  getAccount(id: string): Promise<AdminAccount> {
+    return this.http.json<AdminAccount>(`${ADMIN_PREFIX}/accounts/${encodeURIComponent(id)}`);
+  }
+
+  createAccount(input: { name: string; plan: PlanName }): Promise<AdminAccount> {
+    return this.http.json<AdminAccount>(`${ADMIN_PREFIX}/accounts`, { method: 'POST', json: input });
+  }
+
+  setPlan(accountId: string, plan: PlanName): Promise<AdminAccount> {
+    return this.http.json<AdminAccount>(`${ADMIN_PREFIX}/accounts/${encodeURIComponent(accountId)}/plan`, {
+      method: 'PUT',
+      json: { plan },
+    });
+  }
+
+  async listKeys(filter: { accountId?: string } = {}): Promise<AdminKey[]> {
+    const query = { account_id: filter.accountId };
+    return (await this.http.json<{ data: AdminKey[] }>(`${ADMIN_PREFIX}/keys`, { query })).data;
+  }
+
+  createKey(input: { accountId: string; name?: string }): Promise<CreatedKey> {
+    return this.http.json<CreatedKey>(`${ADMIN_PREFIX}/keys`, {
+      method: 'POST',
+      json: { account_id: input.accountId, ...(input.name ? { name: input.name } : {}) },
+    });
+  }
+
+  async revokeKey(id: string): Promise<void> {
+    await this.http.json(`${ADMIN_PREFIX}/keys/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  }
+
+  async listJobs(filter: { status?: JobStatus } = {}): Promise<AdminJob[]> {
+    return (await this.http.json<{ data: AdminJob[] }>(`${ADMIN_PREFIX}/jobs`, { query: { status: filter.status } })).data;
+  }
+
+  async cancelJob(id: string): Promise<void> {
+    await this.http.json(`${ADMIN_PREFIX}/jobs/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
+  }
+
+  async listReports(): Promise<AdminReport[]> {
+    return (await this.http.json<{ data: AdminReport[] }>(`${ADMIN_PREFIX}/reports`)).data;
+  }
+
+  async listWebhooks(): Promise<AdminWebhook[]> {
+    // The list route names no resource, so any 404 from it means the route itself is missing.
+    const list = () => this.http.json<{ data: AdminWebhook[] }>(`${ADMIN_PREFIX}/webhooks`);
+    return (await this.webhookRoute(list, { anyNotFound: true })).data;
+  }
+
+  createWebhook(input: { accountId: string; url: string }): Promise<CreatedWebhook> {
+    return this.webhookRoute(() =>
+      this.http.json<CreatedWebhook>(`${ADMIN_PREFIX}/webhooks`, {
+        method: 'POST',
+        json: { account_id: input.accountId, url: input.url },
+      }),
+    );
+  }
+
+  async deleteWebhook(id: string): Promise<void> {
+    await this.http.json(`${ADMIN_PREFIX}/webhooks/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  }
+
+  async listDeliveries(webhookId: string): Promise<AdminDelivery[]> {
+    const path = `${ADMIN_PREFIX}/webhooks/${encodeURIComponent(webhookId)}/deliveries`;
+    return (await this.webhookRoute(() => this.http.json<{ data: AdminDelivery[] }>(path))).data;
+  }
+
+  async sendTestEvent(webhookId: string): Promise<void> {
+    await this.webhookRoute(() =>
+      this.http.json(`${ADMIN_PREFIX}/webhooks/${encodeURIComponent(webhookId)}/test`, { method: 'POST' }),
+    );
+  }
+
+  /**
+   * A route the server never registered answers hapi's bare 404 (no contract error body, so
+   * HttpClient reports code `internal_error`), while a missing webhook answers `not_found`; only
+   * the first means "this server has no webhook admin routes".
+   */
+  private async webhookRoute<T>(call: () => Promise<T>, options: { anyNotFound?: boolean } = {}): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404 && (options.anyNotFound || error.code !== 'not_found')) {
+        throw new FeatureUnavailableError('Webhooks', { cause: error });
+      }
+      throw error;
+    }
+  }
+}
