@@ -1,0 +1,251 @@
+/**
+ * Boundary graph: every boundary between two regions is traced ONCE on the pixel-crack grid (the
+ * lines between pixels; vertices are pixel corners, (0,0) the image's top-left corner).
+ *
+ * - A junction is a corner where three or more boundary cracks meet (three or four labels, the
+ *   image outside counting as a label, so a boundary that reaches the border ends there) or a
+ *   checkerboard corner of two labels (four cracks).
+ * - A chain runs from junction to junction; the region on its right (screen right, y down, facing
+ *   along the chain) and on its left stay the same along it. A boundary with no junction is a
+ *   closed loop.
+ * - Each region's outline is a set of rings made of its chains, each used forward when the region is
+ *   on the chain's right and reversed otherwise, so every ring keeps its region on the right: outer
+ *   rings run clockwise on screen (positive area), holes anticlockwise. With the nonzero rule this
+ *   fills the region exactly, and since both neighbours use the same fitted chain, they meet edge
+ *   to edge.
+ */
+import { checkAbort, type StageContext } from '../stage.js';
+
+/** Directions, clockwise on screen: east, south, west, north. */
+const DX = [1, 0, -1, 0];
+const DY = [0, 1, 0, -1];
+
+export interface Chain {
+  /** x0,y0,x1,y1,… pixel-corner coordinates; a closed loop does not repeat its first point. */
+  points: Float64Array;
+  closed: boolean;
+  /** Region on the right / left when walking from the first point; -1 = outside the image. */
+  right: number;
+  left: number;
+  firstDir: number;
+  lastDir: number;
+  /** Twice the shoelace sum of this chain's segments (for ring areas). */
+  area2: number;
+}
+
+/** A chain used by a region: chain index × 2, +1 when walked backwards. */
+export type ChainRef = number;
+
+export interface RegionOutline {
+  rings: ChainRef[][];
+  /** Signed pixel area enclosed by each ring: positive for outer rings, negative for holes. */
+  ringArea: number[];
+}
+
+export interface BoundaryGraph {
+  width: number;
+  height: number;
+  chains: Chain[];
+  /** Outline per region label (empty for regions nobody asked for). */
+  outlines: RegionOutline[];
+}
+
+export function buildBoundaryGraph(
+  labels: Int32Array,
+  width: number,
+  height: number,
+  regionCount: number,
+  context: StageContext,
+): BoundaryGraph {
+  const chains = traceChains(labels, width, height, context);
+  const outlines = linkOutlines(chains, width, height, regionCount);
+  return { width, height, chains, outlines };
+}
+
+function traceChains(labels: Int32Array, width: number, height: number, context: StageContext): Chain[] {
+  const W = width, H = height;
+  const label = (x: number, y: number): number => (x < 0 || y < 0 || x >= W || y >= H ? -1 : labels[y * W + x]);
+  // Crack from vertex (x,y) in direction d: is it a boundary, and its visited slot.
+  const hVisited = new Uint8Array((H + 1) * W);
+  const vVisited = new Uint8Array((W + 1) * H);
+  const isBoundary = (x: number, y: number, d: number): boolean => {
+    switch (d) {
+      case 0: return x < W && label(x, y - 1) !== label(x, y);
+      case 2: return x > 0 && label(x - 1, y - 1) !== label(x - 1, y);
+      case 1: return y < H && label(x - 1, y) !== label(x, y);
+      default: return y > 0 && label(x - 1, y - 1) !== label(x, y - 1);
+    }
+  };
+  const visitedSlot = (x: number, y: number, d: number): [Uint8Array, number] => {
+    switch (d) {
+      case 0: return [hVisited, y * W + x];
+      case 2: return [hVisited, y * W + x - 1];
+      case 1: return [vVisited, y * (W + 1) + x];
+      default: return [vVisited, (y - 1) * (W + 1) + x];
+    }
+  };
+  const rightOf = (x: number, y: number, d: number): number => {
+    switch (d) {
+      case 0: return label(x, y);
+      case 2: return label(x - 1, y - 1);
+      case 1: return label(x - 1, y);
+      default: return label(x, y - 1);
+    }
+  };
+  const leftOf = (x: number, y: number, d: number): number => {
+    switch (d) {
+      case 0: return label(x, y - 1);
+      case 2: return label(x - 1, y);
+      case 1: return label(x, y);
+      default: return label(x - 1, y - 1);
+    }
+  };
+  const degree = (x: number, y: number): number =>
+    (isBoundary(x, y, 0) ? 1 : 0) + (isBoundary(x, y, 1) ? 1 : 0) + (isBoundary(x, y, 2) ? 1 : 0) + (isBoundary(x, y, 3) ? 1 : 0);
+
+  const chains: Chain[] = [];
+  let buffer = new Float64Array(1024);
+
+  const walk = (sx: number, sy: number, startDir: number, closedLoop: boolean): void => {
+    let x = sx, y = sy, d = startDir, len = 0, area2 = 0;
+    const push = (px: number, py: number) => {
+      if (len + 2 > buffer.length) {
+        const bigger = new Float64Array(buffer.length * 2);
+        bigger.set(buffer);
+        buffer = bigger;
+      }
+      buffer[len++] = px;
+      buffer[len++] = py;
+    };
+    const right = rightOf(x, y, d), left = leftOf(x, y, d);
+    push(x, y);
+    for (;;) {
+      const [slots, slot] = visitedSlot(x, y, d);
+      slots[slot] = 1;
+      const nx = x + DX[d], ny = y + DY[d];
+      area2 += x * ny - nx * y;
+      x = nx; y = ny;
+      if (closedLoop ? x === sx && y === sy : degree(x, y) !== 2) break;
+      push(x, y);
+      // Degree 2: continue along the other boundary crack (never straight back).
+      const back = (d + 2) & 3;
+      for (let k = 0; k < 4; k++) {
+        if (k !== back && isBoundary(x, y, k)) { d = k; break; }
+      }
+    }
+    const lastDir = d;
+    if (!closedLoop) push(x, y);
+    chains.push({ points: buffer.slice(0, len), closed: closedLoop, right, left, firstDir: startDir, lastDir, area2 });
+  };
+
+  for (let y = 0; y <= H; y++) {
+    if ((y & 127) === 0) checkAbort(context);
+    for (let x = 0; x <= W; x++) {
+      const deg = degree(x, y);
+      if (deg < 3) continue;
+      for (let d = 0; d < 4; d++) {
+        if (!isBoundary(x, y, d)) continue;
+        const [slots, slot] = visitedSlot(x, y, d);
+        if (slots[slot]) continue;
+        walk(x, y, d, false);
+      }
+    }
+  }
+  // What is left are loops without a junction; every loop has a horizontal crack, so starting on an
+  // unvisited horizontal boundary crack heading east finds each one once.
+  for (let y = 0; y <= H; y++) {
+    if ((y & 127) === 0) checkAbort(context);
+    for (let x = 0; x < W; x++) {
+      if (hVisited[y * W + x] || label(x, y - 1) === label(x, y)) continue;
+      walk(x, y, 0, true);
+    }
+  }
+  return chains;
+}
+
+function linkOutlines(chains: Chain[], width: number, height: number, regionCount: number): RegionOutline[] {
+  const vertexId = (x: number, y: number) => y * (width + 1) + x;
+  // Bucket the chain refs by region (CSR), every region on either side of a chain.
+  const counts = new Int32Array(regionCount + 1);
+  for (const c of chains) {
+    if (c.right >= 0) counts[c.right + 1]++;
+    if (c.left >= 0) counts[c.left + 1]++;
+  }
+  for (let r = 0; r < regionCount; r++) counts[r + 1] += counts[r];
+  const refs = new Int32Array(counts[regionCount]);
+  const fill = counts.slice(0, regionCount);
+  chains.forEach((c, i) => {
+    if (c.right >= 0) refs[fill[c.right]++] = i * 2;
+    if (c.left >= 0) refs[fill[c.left]++] = i * 2 + 1;
+  });
+
+  const startVertex = (ref: ChainRef): number => {
+    const p = chains[ref >> 1].points;
+    return ref & 1 ? vertexId(p[p.length - 2], p[p.length - 1]) : vertexId(p[0], p[1]);
+  };
+  const endVertex = (ref: ChainRef): number => {
+    const p = chains[ref >> 1].points;
+    return ref & 1 ? vertexId(p[0], p[1]) : vertexId(p[p.length - 2], p[p.length - 1]);
+  };
+  const firstDir = (ref: ChainRef): number => {
+    const c = chains[ref >> 1];
+    return ref & 1 ? (c.lastDir + 2) & 3 : c.firstDir;
+  };
+  const lastDir = (ref: ChainRef): number => {
+    const c = chains[ref >> 1];
+    return ref & 1 ? (c.firstDir + 2) & 3 : c.lastDir;
+  };
+  const area2 = (ref: ChainRef): number => (ref & 1 ? -chains[ref >> 1].area2 : chains[ref >> 1].area2);
+
+  const outlines: RegionOutline[] = [];
+  for (let r = 0; r < regionCount; r++) {
+    const mine = refs.subarray(counts[r], counts[r + 1]);
+    const rings: ChainRef[][] = [];
+    const ringArea: number[] = [];
+    const used = new Uint8Array(mine.length);
+    const byStart = new Map<number, number[]>();
+    for (let k = 0; k < mine.length; k++) {
+      if (chains[mine[k] >> 1].closed) continue;
+      const v = startVertex(mine[k]);
+      const list = byStart.get(v);
+      if (list) list.push(k);
+      else byStart.set(v, [k]);
+    }
+    for (let k = 0; k < mine.length; k++) {
+      if (used[k]) continue;
+      used[k] = 1;
+      const ring: ChainRef[] = [mine[k]];
+      let a2 = area2(mine[k]);
+      if (!chains[mine[k] >> 1].closed) {
+        const first = startVertex(mine[k]);
+        let current = mine[k];
+        for (;;) {
+          const v = endVertex(current);
+          const inDir = lastDir(current);
+          const candidates = byStart.get(v) ?? [];
+          // Prefer the sharpest right turn: it keeps diagonal pixels of the region apart at a
+          // checkerboard corner (4-connectivity), so each ring is a simple outer ring or hole.
+          let chosen = -1, closes = false;
+          for (const turn of [1, 0, 3]) {
+            const want = (inDir + turn) & 3;
+            for (const c of candidates) {
+              if (firstDir(mine[c]) !== want) continue;
+              if (!used[c]) { chosen = c; break; }
+              if (c === k) { closes = true; break; }
+            }
+            if (chosen >= 0 || closes) break;
+          }
+          if (closes || chosen < 0 || (v === first && chosen < 0)) break;
+          used[chosen] = 1;
+          ring.push(mine[chosen]);
+          a2 += area2(mine[chosen]);
+          current = mine[chosen];
+        }
+      }
+      rings.push(ring);
+      ringArea.push(a2 / 2);
+    }
+    outlines.push({ rings, ringArea });
+  }
+  return outlines;
+}

@@ -1,0 +1,112 @@
+/**
+ * The engine's one orchestrator. It reads top to bottom:
+ *
+ *   decode → classify (skipped when image_type is given) → settings (engineSettingsFor) →
+ *   prepare → segment → boundary graph → fit → write
+ *
+ * trace_style=centerline hands the decoded image to the centerline tracer instead. Stage weights
+ * turn each stage's own 0..1 into whole-trace progress; the AbortSignal is checked between stages
+ * and inside the long loops. Same bytes + options in, byte-identical SVG out; no module state, so
+ * it runs as well inside a worker thread.
+ */
+import { traceCenterline } from './centerline/index.js';
+import { classifyImage } from './classify/index.js';
+import { decodeImage } from './decode/index.js';
+import { buildBoundaryGraph } from './boundary/index.js';
+import { parseTraceOptions } from './options.js';
+import { prepareImage } from './prepare/index.js';
+import { segmentImage } from './segment/index.js';
+import { engineSettingsFor } from './settings.js';
+import { checkAbort, type StageContext } from './stage.js';
+import { composeShapes } from './svg/compose.js';
+import { writeSvg } from './svg/index.js';
+import {
+  DEFAULT_TRACE_OPTIONS,
+  ENGINE_MAX_PIXELS,
+  type ImageClass,
+  type StageName,
+  type TraceHooks,
+  type TraceOptions,
+  type TraceResult,
+} from './types.js';
+
+export { probeImage, decodeImage, detectFormat } from './decode/index.js';
+export { classifyImage } from './classify/index.js';
+export { parseTraceOptions };
+export { engineSettingsFor } from './settings.js';
+
+/** Share of the whole trace each stage takes, measured on the corpus (segment and fit dominate). */
+const STAGE_WEIGHTS: Record<StageName, number> = {
+  decode: 0.05,
+  classify: 0.05,
+  prepare: 0.1,
+  segment: 0.35,
+  fit: 0.3,
+  write: 0.15,
+};
+const STAGE_ORDER: StageName[] = ['decode', 'classify', 'prepare', 'segment', 'fit', 'write'];
+
+export async function vectorize(input: Uint8Array, options: Partial<TraceOptions> = {}, hooks: TraceHooks = {}): Promise<TraceResult> {
+  const opts: TraceOptions = { ...DEFAULT_TRACE_OPTIONS, ...options };
+  const ms: Partial<Record<StageName, number>> = {};
+  let reported = 0;
+  const stage = (name: StageName): StageContext & { done(): void } => {
+    const before = STAGE_ORDER.slice(0, STAGE_ORDER.indexOf(name)).reduce((s, n) => s + STAGE_WEIGHTS[n], 0);
+    const started = performance.now();
+    checkAbort(hooks);
+    const report = (fraction: number) => {
+      const overall = Math.min(1, before + STAGE_WEIGHTS[name] * Math.max(0, Math.min(1, fraction)));
+      if (overall < reported) return; // progress never goes backwards
+      reported = overall;
+      hooks.onProgress?.({ stage: name, fraction: overall });
+    };
+    return {
+      signal: hooks.signal,
+      progress: report,
+      done() {
+        ms[name] = Math.round((performance.now() - started) * 10) / 10;
+        report(1);
+      },
+    };
+  };
+
+  let step = stage('decode');
+  const image = await decodeImage(input, { maxPixels: hooks.maxPixels ?? ENGINE_MAX_PIXELS });
+  step.done();
+
+  step = stage('classify');
+  const mode: ImageClass = opts.imageType === 'auto' ? (await classifyImage(image)).class : opts.imageType;
+  step.done();
+  const base = { mode, width: image.width, height: image.height, megapixels: (image.width * image.height) / 1e6, format: image.format };
+
+  if (opts.traceStyle === 'centerline') {
+    step = stage('segment');
+    const traced = await traceCenterline(image, { signal: hooks.signal, onProgress: (f: number) => step.progress(f) });
+    step.done();
+    const write = stage('write');
+    write.done();
+    return { ...base, svg: traced.svg, stats: { bytes: Buffer.byteLength(traced.svg), paths: traced.paths, nodes: traced.nodes, ms } };
+  }
+
+  const settings = engineSettingsFor(opts, mode);
+
+  step = stage('prepare');
+  const prepared = prepareImage(image, settings.prepare, step);
+  step.done();
+
+  step = stage('segment');
+  const segmentation = segmentImage(prepared, settings.segment, step);
+  step.done();
+
+  step = stage('fit');
+  const graph = buildBoundaryGraph(segmentation.labels, image.width, image.height, segmentation.regionCount, step);
+  step.progress(0.2);
+  const painted = composeShapes(prepared, segmentation, graph, settings, step);
+  step.done();
+
+  step = stage('write');
+  const svg = writeSvg(painted.document);
+  step.done();
+
+  return { ...base, svg, stats: { bytes: Buffer.byteLength(svg), paths: painted.paths, nodes: painted.nodes, ms } };
+}

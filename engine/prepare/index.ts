@@ -1,0 +1,86 @@
+/**
+ * Prepare stage: nothing is composited away. The image keeps its own colours; pixels whose alpha is
+ * below the threshold are marked transparent (they become regions that are never painted), and
+ * photo/scan presets get a light edge-preserving smoothing so sensor noise does not shatter flat
+ * areas into specks. Segmentation reads `rgb`; fills are coloured from the untouched `source`.
+ */
+import type { PrepareSettings } from '../settings.js';
+import type { RgbaImage } from '../types.js';
+import { checkAbort, type StageContext } from '../stage.js';
+
+export interface PreparedImage {
+  width: number;
+  height: number;
+  /** The decoded image as given (straight RGBA), used to colour the fills. */
+  source: RgbaImage;
+  /** RGB the segmentation compares, 3 bytes per pixel (smoothed where the preset asks). */
+  rgb: Uint8Array;
+  /** 1 where the pixel is transparent (alpha < threshold). */
+  transparent: Uint8Array;
+  hasTransparency: boolean;
+}
+
+export function prepareImage(image: RgbaImage, settings: PrepareSettings, context: StageContext): PreparedImage {
+  const { width, height, data } = image;
+  const n = width * height;
+  let rgb: Uint8Array<ArrayBufferLike> = new Uint8Array(n * 3);
+  const transparent = new Uint8Array(n);
+  let hasTransparency = false;
+  for (let i = 0; i < n; i++) {
+    rgb[i * 3] = data[i * 4];
+    rgb[i * 3 + 1] = data[i * 4 + 1];
+    rgb[i * 3 + 2] = data[i * 4 + 2];
+    if (data[i * 4 + 3] < settings.alphaThreshold) {
+      transparent[i] = 1;
+      hasTransparency = true;
+    }
+  }
+  for (let pass = 0; pass < settings.denoisePasses; pass++) {
+    rgb = smoothSimilar(rgb, transparent, width, height, settings.denoiseRange, context);
+  }
+  return { width, height, source: image, rgb, transparent, hasTransparency };
+}
+
+/**
+ * One pass of a 3×3 "sigma filter": each pixel becomes the mean of itself and the neighbours whose
+ * colour lies within `range` of it. Edges survive (the other side is out of range), noise averages out.
+ */
+function smoothSimilar(
+  rgb: Uint8Array,
+  transparent: Uint8Array,
+  width: number,
+  height: number,
+  range: number,
+  context: StageContext,
+): Uint8Array {
+  const out = new Uint8Array(rgb.length);
+  const range2 = range * range;
+  for (let y = 0; y < height; y++) {
+    if ((y & 63) === 0) checkAbort(context);
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      const r0 = rgb[i * 3], g0 = rgb[i * 3 + 1], b0 = rgb[i * 3 + 2];
+      if (transparent[i]) {
+        out[i * 3] = r0; out[i * 3 + 1] = g0; out[i * 3 + 2] = b0;
+        continue;
+      }
+      let sr = 0, sg = 0, sb = 0, count = 0;
+      const y0 = y > 0 ? y - 1 : y, y1 = y < height - 1 ? y + 1 : y;
+      const x0 = x > 0 ? x - 1 : x, x1 = x < width - 1 ? x + 1 : x;
+      for (let yy = y0; yy <= y1; yy++) {
+        for (let xx = x0; xx <= x1; xx++) {
+          const j = yy * width + xx;
+          if (transparent[j]) continue;
+          const r = rgb[j * 3], g = rgb[j * 3 + 1], b = rgb[j * 3 + 2];
+          const dr = r - r0, dg = g - g0, db = b - b0;
+          if (dr * dr + dg * dg + db * db > range2) continue;
+          sr += r; sg += g; sb += b; count++;
+        }
+      }
+      out[i * 3] = (sr / count + 0.5) | 0;
+      out[i * 3 + 1] = (sg / count + 0.5) | 0;
+      out[i * 3 + 2] = (sb / count + 0.5) | 0;
+    }
+  }
+  return out;
+}

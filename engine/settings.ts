@@ -1,0 +1,93 @@
+/**
+ * The one place where the user's presets (detail, smoothing, gradients, image_type, close_seams)
+ * become engine settings. Every number the fill pipeline tunes lives here, so a reader can see what
+ * each option does to each stage without reading the stages.
+ */
+import { fitSettingsFor, type FitSettings } from './fit/index.js';
+import type { Detail, ImageClass, TraceOptions } from './types.js';
+
+export interface PrepareSettings {
+  /**
+   * Pixels with alpha below this are transparent: they form regions that are never painted, so a
+   * transparent input stays transparent. 128 is the midpoint a renderer would round coverage to.
+   */
+  alphaThreshold: number;
+  /** Edge-preserving smoothing passes (photo/scan): a 3×3 filter that only averages similar neighbours. */
+  denoisePasses: number;
+  /** Neighbours within this RGB distance take part in the denoise average. */
+  denoiseRange: number;
+}
+
+export interface SegmentSettings {
+  /** Flood fill joins a 4-neighbour to a seed while its RGB distance to the seed colour is ≤ this. */
+  seedTolerance: number;
+  /**
+   * Region merging stops at this cost: the growth of the summed squared RGB error that a merge causes
+   * (Ward's criterion, n₁n₂/(n₁+n₂)·|μ₁−μ₂|²), divided by the shared boundary factor. Higher merges more.
+   */
+  mergeCost: number;
+  /** Regions smaller than this (pixels) are always merged into their cheapest neighbour. */
+  minArea: number;
+  /** Model a region's colour as a plane (linear ramp) instead of a constant when judging merges. */
+  gradientModel: boolean;
+}
+
+export interface GradientSettings {
+  enabled: boolean;
+  /** Regions smaller than this never get a gradient: a flat fill is cheaper and looks the same. */
+  minArea: number;
+  /** Mean per-pixel colour residual a gradient may leave (passed to fitGradient). */
+  maxResidual: number;
+}
+
+export interface SeamSettings {
+  close: boolean;
+  /** Contract §8: each fill runs this far under the neighbour painted on top of it. */
+  overlapPx: number;
+}
+
+export interface EngineSettings {
+  mode: ImageClass;
+  prepare: PrepareSettings;
+  segment: SegmentSettings;
+  fit: FitSettings;
+  gradients: GradientSettings;
+  seams: SeamSettings;
+}
+
+/** Merge cost per class at detail=high; medium and low multiply it (higher merges more). */
+const BASE_MERGE_COST: Record<ImageClass, number> = {
+  clipart: 6_000,
+  photo: 40_000,
+  scan: 60_000,
+  blueprint: 60_000,
+};
+const DETAIL_FACTOR: Record<Detail, number> = { high: 1, medium: 6, low: 40 };
+
+const SEED_TOLERANCE: Record<ImageClass, number> = { clipart: 6, photo: 14, scan: 24, blueprint: 24 };
+const MIN_AREA: Record<ImageClass, number> = { clipart: 3, photo: 6, scan: 4, blueprint: 4 };
+const MIN_AREA_DETAIL_FACTOR: Record<Detail, number> = { high: 1, medium: 2, low: 4 };
+
+export function engineSettingsFor(options: TraceOptions, mode: ImageClass): EngineSettings {
+  const photoLike = mode === 'photo';
+  const lineArt = mode === 'scan' || mode === 'blueprint';
+  const gradientsOn = options.gradients === 'smooth';
+  return {
+    mode,
+    prepare: {
+      alphaThreshold: 128,
+      denoisePasses: photoLike ? 1 : lineArt ? 1 : 0,
+      denoiseRange: photoLike ? 24 : 40,
+    },
+    segment: {
+      seedTolerance: SEED_TOLERANCE[mode],
+      mergeCost: BASE_MERGE_COST[mode] * DETAIL_FACTOR[options.detail],
+      minArea: MIN_AREA[mode] * MIN_AREA_DETAIL_FACTOR[options.detail],
+      gradientModel: gradientsOn && !lineArt,
+    },
+    // Corner rounding per smoothing level is the fitter's own preset table.
+    fit: fitSettingsFor(options.smoothing),
+    gradients: { enabled: gradientsOn && !lineArt, minArea: photoLike ? 200 : 400, maxResidual: photoLike ? 10 : 6 },
+    seams: { close: options.closeSeams, overlapPx: 0.75 },
+  };
+}

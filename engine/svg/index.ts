@@ -1,0 +1,190 @@
+/**
+ * Write stage: compact, valid SVG 1.1 that renders the same in browsers, Inkscape and resvg.
+ *
+ * - viewBox at the input's pixel size, width/height the same, so 1 user unit = 1 input pixel.
+ * - Coordinates are snapped to a 0.1 px grid (finer than the eye sees at 400 % zoom) in integer
+ *   tenths, and written relative to the previous snapped point, so shared boundaries written by two
+ *   shapes land on exactly the same numbers and rounding never drifts along a path.
+ * - Axis-aligned lines use h/v; a repeated command letter is left out; leading zeros are dropped.
+ * - Colours are short hex; gradients go to <defs> with short ids.
+ */
+import type { FittedPath } from '../fit/index.js';
+import type { GradientFill } from '../fit/gradient.js';
+
+export interface SvgFill {
+  kind: 'fill';
+  paint: string;
+  d: string;
+}
+
+/** A stroke that carries a fill under its neighbour (close_seams). */
+export interface SvgUnderlap {
+  kind: 'underlap';
+  paint: string;
+  d: string;
+}
+
+export type SvgItem = SvgFill | SvgUnderlap;
+
+export interface SvgDocument {
+  width: number;
+  height: number;
+  gradients: Array<{ id: string; fill: GradientFill }>;
+  items: SvgItem[];
+  /** Stroke width of the underlap strokes (twice the overlap). */
+  underlapWidth: number;
+}
+
+const SCALE = 10; // 0.1 px grid
+
+/** Number in tenths → shortest SVG number text. */
+function tenths(v: number): string {
+  if (v % SCALE === 0) return String(v / SCALE);
+  const neg = v < 0;
+  const a = neg ? -v : v;
+  const whole = Math.floor(a / SCALE);
+  const frac = a % SCALE;
+  return (neg ? '-' : '') + (whole === 0 ? '' : String(whole)) + '.' + String(frac);
+}
+
+function number(v: number, digits = 2): string {
+  const s = Number(v.toFixed(digits)).toString();
+  return s.startsWith('0.') ? s.slice(1) : s.startsWith('-0.') ? '-' + s.slice(2) : s;
+}
+
+/**
+ * Builds one path's `d` text from fitted chains. Counts segments the way the benchmark does
+ * (each line, curve and close is one).
+ */
+export class PathWriter {
+  private parts: string[] = [];
+  private last = ''; // previous command letter, for implicit repetition
+  private lastHadDot = false;
+  private cx = 0; // current point in tenths
+  private cy = 0;
+  private sx = 0; // subpath start in tenths
+  private sy = 0;
+  private started = false;
+  segments = 0;
+
+  get empty(): boolean {
+    return this.parts.length === 0;
+  }
+
+  private emit(command: string, values: number[]): void {
+    // A repeated command letter may be left out (SVG's implicit repetition); numbers then need a
+    // separator unless the next one starts with '-', or with '.' after a number that has its own '.'.
+    let text = '';
+    let separated = false;
+    if (command !== this.last) {
+      text = command;
+      separated = true;
+    }
+    for (const v of values) {
+      const s = tenths(v);
+      if (!separated && !(s[0] === '-' || (s[0] === '.' && this.lastHadDot))) text += ' ';
+      text += s;
+      separated = false;
+      this.lastHadDot = s.includes('.');
+    }
+    this.parts.push(text);
+    // After a moveto, further pairs are linetos.
+    this.last = command === 'M' ? 'L' : command === 'm' ? 'l' : command;
+  }
+
+  moveTo(x: number, y: number): void {
+    const tx = Math.round(x * SCALE), ty = Math.round(y * SCALE);
+    if (!this.started) {
+      this.emit('M', [tx, ty]);
+      this.started = true;
+    } else {
+      this.last = '';
+      this.emit('m', [tx - this.cx, ty - this.cy]);
+    }
+    this.cx = this.sx = tx;
+    this.cy = this.sy = ty;
+  }
+
+  lineTo(x: number, y: number): void {
+    const tx = Math.round(x * SCALE), ty = Math.round(y * SCALE);
+    const dx = tx - this.cx, dy = ty - this.cy;
+    if (dx === 0 && dy === 0) return;
+    if (dy === 0) this.emit('h', [dx]);
+    else if (dx === 0) this.emit('v', [dy]);
+    else this.emit('l', [dx, dy]);
+    this.cx = tx;
+    this.cy = ty;
+    this.segments++;
+  }
+
+  curveTo(x1: number, y1: number, x2: number, y2: number, x: number, y: number): void {
+    const tx = Math.round(x * SCALE), ty = Math.round(y * SCALE);
+    const ax = Math.round(x1 * SCALE), ay = Math.round(y1 * SCALE);
+    const bx = Math.round(x2 * SCALE), by = Math.round(y2 * SCALE);
+    const straight = (ax - this.cx) * (ty - this.cy) === (ay - this.cy) * (tx - this.cx) && (bx - this.cx) * (ty - this.cy) === (by - this.cy) * (tx - this.cx);
+    if (straight) {
+      this.lineTo(x, y);
+      return;
+    }
+    this.emit('c', [ax - this.cx, ay - this.cy, bx - this.cx, by - this.cy, tx - this.cx, ty - this.cy]);
+    this.cx = tx;
+    this.cy = ty;
+    this.segments++;
+  }
+
+  /** Appends a fitted chain; starts a subpath at its start unless the pen is already there. */
+  append(path: FittedPath, continuing: boolean): void {
+    if (!continuing) this.moveTo(path.start.x, path.start.y);
+    for (const s of path.segments) {
+      if (s.kind === 'L') this.lineTo(s.x, s.y);
+      else this.curveTo(s.x1, s.y1, s.x2, s.y2, s.x, s.y);
+    }
+  }
+
+  close(): void {
+    this.parts.push('z');
+    this.last = 'z';
+    this.cx = this.sx;
+    this.cy = this.sy;
+    this.segments++;
+  }
+
+  toString(): string {
+    return this.parts.join('');
+  }
+}
+
+export function hexColour(r: number, g: number, b: number): string {
+  const hex = ((1 << 24) | (r << 16) | (g << 8) | b).toString(16).slice(1);
+  if (hex[0] === hex[1] && hex[2] === hex[3] && hex[4] === hex[5]) return `#${hex[0]}${hex[2]}${hex[4]}`;
+  return `#${hex}`;
+}
+
+function gradientXml(id: string, fill: GradientFill): string {
+  const stops = fill.stops.map((s) => `<stop offset="${number(s.offset, 3)}" stop-color="${s.color}"/>`).join('');
+  if (fill.type === 'linear') {
+    return `<linearGradient id="${id}" gradientUnits="userSpaceOnUse" x1="${number(fill.x1, 1)}" y1="${number(fill.y1, 1)}" x2="${number(fill.x2, 1)}" y2="${number(fill.y2, 1)}">${stops}</linearGradient>`;
+  }
+  return `<radialGradient id="${id}" gradientUnits="userSpaceOnUse" cx="${number(fill.cx, 1)}" cy="${number(fill.cy, 1)}" r="${number(fill.r, 1)}">${stops}</radialGradient>`;
+}
+
+export function writeSvg(doc: SvgDocument): string {
+  const out: string[] = [];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${doc.width} ${doc.height}" width="${doc.width}" height="${doc.height}">`);
+  const hasUnderlap = doc.items.some((i) => i.kind === 'underlap');
+  if (hasUnderlap) {
+    // One class for every underlap stroke keeps each of them to a colour and a path.
+    out.push(`<style>.u{fill:none;stroke-width:${number(doc.underlapWidth)}px;stroke-linejoin:round;stroke-linecap:round}</style>`);
+  }
+  if (doc.gradients.length > 0) {
+    out.push('<defs>');
+    for (const g of doc.gradients) out.push(gradientXml(g.id, g.fill));
+    out.push('</defs>');
+  }
+  for (const item of doc.items) {
+    if (item.kind === 'fill') out.push(`<path fill="${item.paint}" d="${item.d}"/>`);
+    else out.push(`<path class="u" stroke="${item.paint}" d="${item.d}"/>`);
+  }
+  out.push('</svg>');
+  return out.join('\n');
+}
