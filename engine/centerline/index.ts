@@ -1,9 +1,23 @@
 /**
- * PLACEHOLDER written by the fill-tracing core (issue 2) so the orchestrator typechecks before the
- * centerline helper's tracer lands. The centerline helper owns this file and replaces it whole.
+ * Centerline tracing (trace_style=centerline) for line art, blueprints and scans: one stroke along
+ * the middle of each line, at the line's measured width and colour; parts too thick to be a line
+ * stay filled shapes in the same SVG.
+ *
+ *   separate ink → distance transform → split thick parts → skeleton → graph + strokes
+ *   → outlines of thick parts → fit → write
+ *
+ * `detail`, `gradients`, `smoothing` and `close_seams` do not apply here (contract §4).
  */
 import { VectorizeError } from '../errors.js';
 import type { RgbaImage } from '../types.js';
+import { labelComponents } from './components.js';
+import { distanceToZero } from './distance.js';
+import { fitPolyline, type FitTolerance } from './fit.js';
+import { strokesFromSkeleton, type Stroke } from './graph.js';
+import { separateInk } from './ink.js';
+import { traceRings } from './outline.js';
+import { thin } from './skeleton.js';
+import { writeSvg, type FilledShape, type Rgb, type StrokePath } from './svg.js';
 
 export interface CenterlineResult {
   svg: string;
@@ -11,9 +25,209 @@ export interface CenterlineResult {
   nodes: number;
 }
 
-export async function traceCenterline(
-  _image: RgbaImage,
-  _hooks: { signal?: AbortSignal | undefined; onProgress?: ((fraction: number) => void) | undefined } = {},
-): Promise<CenterlineResult> {
-  throw new VectorizeError('invalid_parameter', 'centerline not available yet', { field: 'trace_style' });
+export interface CenterlineHooks {
+  signal?: AbortSignal | undefined;
+  onProgress?: ((fraction: number) => void) | undefined;
+}
+
+/** Stage weights for progress, roughly their share of the time on a scanned page. */
+const STAGES = { ink: 0.25, distance: 0.15, thick: 0.1, skeleton: 0.2, graph: 0.15, outline: 0.05, write: 0.1 } as const;
+
+/** Strokes: a straight run may wander this far (px) from its chord; curves this far from the pixels. */
+const STROKE_FIT: FitTolerance = { line: 0.9, curve: 0.9, cornerDegrees: 50 };
+/** Outlines of filled parts follow the pixel staircase, so they allow a little more before a new node. */
+const OUTLINE_FIT: FitTolerance = { line: 0.9, curve: 0.9, cornerDegrees: 60 };
+/** Ink counts as a filled part where it is this many times thicker than the typical line… */
+const THICK_FACTOR = 2.2;
+/** …and at least this much (px of half-width) thicker, so 1-px hairline drawings keep their 3-px lines as strokes. */
+const THICK_MARGIN = 2.5;
+/** Strokes and fills within this RGB distance share one colour (scan grey jitter, JPEG tint). */
+const COLOUR_MERGE = 48;
+
+export async function traceCenterline(image: RgbaImage, hooks: CenterlineHooks = {}): Promise<CenterlineResult> {
+  const { width, height } = image;
+  let done = 0;
+  const step = async (weight: number) => {
+    done += weight;
+    hooks.onProgress?.(Math.min(1, done));
+    // Yield so an abort from the caller (a DELETE, a closed client) is seen between stages.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (hooks.signal?.aborted) throw new VectorizeError('canceled', 'The trace was canceled.');
+  };
+  if (hooks.signal?.aborted) throw new VectorizeError('canceled', 'The trace was canceled.');
+  hooks.onProgress?.(0);
+
+  const ink = separateInk(image);
+  await step(STAGES.ink);
+
+  const stride = width + 2, rows = height + 2;
+  const padded = new Uint8Array(stride * rows);
+  for (let y = 0; y < height; y++) padded.set(ink.mask.subarray(y * width, (y + 1) * width), (y + 1) * stride + 1);
+  const distance = distanceToZero(padded, stride, rows);
+  await step(STAGES.distance);
+
+  const filled = thickParts(padded, distance, stride, rows);
+  const lines = new Uint8Array(padded.length);
+  for (let i = 0; i < padded.length; i++) lines[i] = padded[i] && !filled[i] ? 1 : 0;
+  await step(STAGES.thick);
+
+  const skeleton = thin(lines, stride);
+  await step(STAGES.skeleton);
+
+  const strokes = strokesFromSkeleton({ skeleton, distance, stride, rgb: ink.rgb, width });
+  await step(STAGES.graph);
+
+  const fills = filledShapes(filled, stride, rows, ink.rgb, width);
+  await step(STAGES.outline);
+
+  const palette = new Palette();
+  for (const s of strokes) palette.add(s.rgb, strokeLength(s) * s.width);
+  for (const f of fills) palette.add(f.rgb, f.area);
+  palette.settle();
+  const strokePaths: StrokePath[] = strokes.map((s) => ({
+    chain: fitPolyline(s.points, s.closed, STROKE_FIT),
+    rgb: palette.colourOf(s.rgb),
+    width: Math.max(1, Math.round(s.width * 2) / 2),
+  }));
+  const fillShapes: FilledShape[] = fills.map((f) => ({
+    chains: f.rings.map((r) => fitPolyline(r, true, OUTLINE_FIT)),
+    rgb: palette.colourOf(f.rgb),
+  }));
+  // A dark page (white lines on blueprint blue) is part of the drawing; a light one is just paper.
+  const page = luma(ink.background) < 128 ? ink.background : null;
+  const doc = writeSvg(width, height, page, fillShapes, strokePaths);
+  await step(STAGES.write);
+  return doc;
+}
+
+/**
+ * Thick parts: where the ink is much wider than its typical line. The typical half-width is the
+ * median distance-transform value on ridge pixels (local maxima), i.e. along the middle of lines.
+ * Cores deeper than the limit are grown back out to the ink they stand for.
+ */
+function thickParts(mask: Uint8Array, distance: Float32Array, stride: number, rows: number): Uint8Array {
+  const hist = new Int32Array(64);
+  let ridges = 0;
+  const nb = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1];
+  for (let p = stride; p < mask.length - stride; p++) {
+    if (!mask[p]) continue;
+    const d = distance[p];
+    let top = true;
+    for (const o of nb) if (distance[p + o] > d) { top = false; break; }
+    if (!top) continue;
+    hist[Math.min(63, Math.round(d * 2))]++;
+    ridges++;
+  }
+  const filled = new Uint8Array(mask.length);
+  if (!ridges) return filled;
+  let seen = 0, half = 0;
+  for (let b = 0; b < 64; b++) { seen += hist[b]; if (seen * 2 >= ridges) { half = b / 2; break; } }
+  const limit = Math.max(THICK_FACTOR * half, half + THICK_MARGIN);
+  const notCore = new Uint8Array(mask.length);
+  let cores = 0;
+  for (let p = 0; p < mask.length; p++) {
+    if (mask[p] && distance[p] >= limit) cores++;
+    else notCore[p] = 1;
+  }
+  if (!cores) return filled;
+  const toCore = distanceToZero(notCore, stride, rows);
+  for (let p = 0; p < mask.length; p++) if (mask[p] && toCore[p] <= limit + 1) filled[p] = 1;
+  // Slivers of line left at the rim of a filled part (its corners) belong to it.
+  const rest = new Uint8Array(mask.length);
+  for (let p = 0; p < mask.length; p++) rest[p] = mask[p] && !filled[p] ? 1 : 0;
+  const parts = labelComponents(rest, stride, rows, true);
+  const touches = new Uint8Array(parts.count + 1);
+  for (let p = stride; p < mask.length - stride; p++) {
+    const id = parts.labels[p];
+    if (!id || touches[id]) continue;
+    for (const o of nb) if (filled[p + o]) { touches[id] = 1; break; }
+  }
+  const sliver = 2 * limit * limit;
+  for (let p = 0; p < mask.length; p++) {
+    const id = parts.labels[p];
+    if (id && touches[id] && parts.area[id] < sliver) filled[p] = 1;
+  }
+  return filled;
+}
+
+interface FilledPart { rings: Float64Array[]; rgb: Rgb; area: number }
+
+function filledShapes(filled: Uint8Array, stride: number, rows: number, rgb: Uint8Array, width: number): FilledPart[] {
+  const parts = labelComponents(filled, stride, rows, true);
+  if (!parts.count) return [];
+  // Per-part median colour from a histogram per channel (no per-pixel objects).
+  const hist = new Int32Array((parts.count + 1) * 768);
+  for (let p = 0; p < filled.length; p++) {
+    const id = parts.labels[p];
+    if (!id) continue;
+    const x = (p % stride) - 1, y = Math.floor(p / stride) - 1;
+    const j = (y * width + x) * 3;
+    hist[id * 768 + rgb[j]]++; hist[id * 768 + 256 + rgb[j + 1]]++; hist[id * 768 + 512 + rgb[j + 2]]++;
+  }
+  const out: FilledPart[] = [];
+  const index = new Int32Array(parts.count + 1).fill(-1);
+  for (let id = 1; id <= parts.count; id++) {
+    const c: number[] = [];
+    for (let ch = 0; ch < 3; ch++) {
+      let seen = 0, v = 0;
+      for (; v < 256; v++) { seen += hist[id * 768 + ch * 256 + v]; if (seen * 2 >= parts.area[id]) break; }
+      c.push(v);
+    }
+    index[id] = out.length;
+    out.push({ rings: [], rgb: [c[0], c[1], c[2]], area: parts.area[id] });
+  }
+  for (const ring of traceRings(filled, stride, rows)) {
+    // Padded grid → image coordinates.
+    const pts = ring.points;
+    for (let k = 0; k < pts.length; k++) pts[k] -= 1;
+    out[index[parts.labels[ring.pixel]]].rings.push(pts);
+  }
+  return out;
+}
+
+function strokeLength(s: Stroke): number {
+  let len = 0;
+  for (let k = 2; k < s.points.length; k += 2) len += Math.hypot(s.points[k] - s.points[k - 2], s.points[k + 1] - s.points[k - 1]);
+  return Math.max(len, 1);
+}
+
+function luma(c: Rgb): number {
+  return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
+}
+
+/**
+ * Greedy colour clustering, heaviest first: a scan's many near-blacks become one black, while a
+ * red line and a blue line stay apart. Deterministic (input order breaks weight ties).
+ */
+class Palette {
+  private items: { rgb: Rgb; weight: number }[] = [];
+  private clusters: { sum: [number, number, number]; weight: number; seed: Rgb; rgb: Rgb }[] = [];
+
+  add(rgb: Rgb, weight: number): void { this.items.push({ rgb, weight }); }
+
+  settle(): void {
+    const order = this.items.map((_, i) => i).sort((a, b) => this.items[b].weight - this.items[a].weight || a - b);
+    for (const i of order) {
+      const { rgb, weight } = this.items[i];
+      let home = this.nearest(rgb, (c) => c.seed);
+      if (!home) this.clusters.push((home = { sum: [0, 0, 0], weight: 0, seed: rgb, rgb }));
+      home.sum[0] += rgb[0] * weight; home.sum[1] += rgb[1] * weight; home.sum[2] += rgb[2] * weight;
+      home.weight += weight;
+    }
+    for (const c of this.clusters) c.rgb = [Math.round(c.sum[0] / c.weight), Math.round(c.sum[1] / c.weight), Math.round(c.sum[2] / c.weight)];
+  }
+
+  colourOf(rgb: Rgb): Rgb {
+    return this.nearest(rgb, (c) => c.seed)?.rgb ?? rgb;
+  }
+
+  private nearest(rgb: Rgb, key: (c: Palette['clusters'][number]) => Rgb) {
+    let best: Palette['clusters'][number] | undefined, bestD = COLOUR_MERGE;
+    for (const c of this.clusters) {
+      const s = key(c);
+      const d = Math.hypot(s[0] - rgb[0], s[1] - rgb[1], s[2] - rgb[2]);
+      if (d <= bestD) { bestD = d; best = c; }
+    }
+    return best;
+  }
 }

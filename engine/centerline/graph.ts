@@ -1,0 +1,421 @@
+/**
+ * Skeleton → graph → strokes. Skeleton pixels with three or more neighbours are junction pixels;
+ * touching junction pixels form one junction node, single-neighbour pixels are end nodes, and the
+ * runs between nodes are edges. The graph is then cleaned (close junctions merged, spurs pruned) and
+ * edges are chained through junctions into as few strokes as read naturally: at each junction the
+ * straightest continuation of similar width and colour goes on, the rest end there.
+ */
+
+export interface SkeletonInput {
+  /** Padded skeleton (1 = skeleton pixel), row stride `stride`, 1-pixel empty border. */
+  skeleton: Uint8Array;
+  /** Padded distance from each ink pixel centre to the nearest paper pixel centre. */
+  distance: Float32Array;
+  stride: number;
+  /** Unpadded RGB of the image, 3 bytes a pixel. */
+  rgb: Uint8Array;
+  width: number;
+}
+
+export interface Stroke {
+  /** x0,y0,x1,y1,… in image coordinates (pixel centres at .5). */
+  points: Float64Array;
+  closed: boolean;
+  /** Measured line width in px. */
+  width: number;
+  rgb: [number, number, number];
+}
+
+interface Edge {
+  a: number;
+  b: number;
+  /** Padded pixel indices from node a to node b. */
+  pixels: number[];
+  alive: boolean;
+  length: number;
+  width: number;
+  rgb: [number, number, number];
+}
+
+/** A branch from a line end to a junction is a spur when it is shorter than this many junction radii plus SPUR_SLACK px. */
+const SPUR_RADII = 1.6;
+const SPUR_SLACK = 2;
+/** Junctions closer than this many radii are one crossing seen twice (the X of thick lines). */
+const MERGE_RADII = 1.2;
+/** Continue a stroke through a junction only when the turn is gentler than this (cosine of the deviation from straight). */
+const STRAIGHT_COS = Math.cos((50 * Math.PI) / 180);
+/** Strokes chained through a junction must agree in colour (RGB distance) and width (px). */
+const JOIN_COLOUR = 60;
+
+export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
+  const { skeleton, distance, stride } = input;
+  const nb = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1];
+  const pixels: number[] = [];
+  for (let i = 0; i < skeleton.length; i++) if (skeleton[i]) pixels.push(i);
+  const degree = new Uint8Array(skeleton.length);
+  for (const p of pixels) {
+    let d = 0;
+    for (const o of nb) d += skeleton[p + o];
+    degree[p] = d;
+  }
+
+  // Nodes: junction clusters, line ends, isolated dots.
+  const nodeOf = new Int32Array(skeleton.length).fill(-1);
+  const nodeX: number[] = [], nodeY: number[] = [], nodeR: number[] = [];
+  const nodePixels: number[][] = [];
+  const addNode = (members: number[]) => {
+    let sx = 0, sy = 0, r = 0;
+    for (const p of members) {
+      sx += p % stride; sy += Math.floor(p / stride);
+      if (distance[p] > r) r = distance[p];
+      nodeOf[p] = nodePixels.length;
+    }
+    nodeX.push(sx / members.length - 0.5);
+    nodeY.push(sy / members.length - 0.5);
+    nodeR.push(r);
+    nodePixels.push(members);
+  };
+  for (const p of pixels) {
+    if (degree[p] < 3 || nodeOf[p] >= 0) continue;
+    const members = [p];
+    nodeOf[p] = -2;
+    for (let k = 0; k < members.length; k++) {
+      for (const o of nb) {
+        const q = members[k] + o;
+        if (skeleton[q] && degree[q] >= 3 && nodeOf[q] === -1) { nodeOf[q] = -2; members.push(q); }
+      }
+    }
+    addNode(members);
+  }
+  for (const p of pixels) if (degree[p] <= 1) addNode([p]);
+
+  // Edges between nodes.
+  const edges: Edge[] = [];
+  const visited = new Uint8Array(skeleton.length);
+  const seenDirect = new Set<number>();
+  const walk = (from: number, first: number, startNode: number) => {
+    const run = [from, first];
+    let prev = from, cur = first;
+    visited[cur] = 1;
+    for (;;) {
+      if (nodeOf[cur] >= 0) break;
+      let next = -1;
+      for (const o of nb) {
+        const q = cur + o;
+        if (q === prev || !skeleton[q]) continue;
+        if (nodeOf[q] >= 0 && !(nodeOf[q] === startNode && run.length <= 2)) { next = q; break; }
+        if (!visited[q] && nodeOf[q] < 0) next = q;
+      }
+      if (next < 0) break;
+      run.push(next);
+      if (nodeOf[next] < 0) visited[next] = 1;
+      prev = cur;
+      cur = next;
+    }
+    const end = nodeOf[cur] >= 0 ? nodeOf[cur] : -1;
+    if (end < 0) return; // cannot happen on a proper skeleton; drop rather than invent a node
+    edges.push(newEdge(startNode, end, run));
+  };
+  for (let n = 0; n < nodePixels.length; n++) {
+    for (const p of nodePixels[n]) {
+      for (const o of nb) {
+        const q = p + o;
+        if (!skeleton[q] || nodeOf[q] === n) continue;
+        if (nodeOf[q] >= 0) {
+          // Two nodes touching directly (a line end next to a junction): one zero-interior edge.
+          const key = Math.min(p, q) * 4 + (Math.max(p, q) - Math.min(p, q) === 1 ? 0 : Math.max(p, q) - Math.min(p, q) === stride ? 1 : Math.max(p, q) - Math.min(p, q) === stride + 1 ? 2 : 3);
+          if (seenDirect.has(key)) continue;
+          seenDirect.add(key);
+          edges.push(newEdge(n, nodeOf[q], [p, q]));
+          continue;
+        }
+        if (visited[q]) continue;
+        walk(p, q, n);
+      }
+    }
+  }
+  // Closed loops with no node on them.
+  for (const p of pixels) {
+    if (visited[p] || nodeOf[p] >= 0) continue;
+    const run = [p];
+    visited[p] = 1;
+    let prev = -1, cur = p;
+    for (;;) {
+      let next = -1;
+      for (const o of nb) {
+        const q = cur + o;
+        if (q !== prev && skeleton[q] && !visited[q]) { next = q; break; }
+      }
+      if (next < 0) break;
+      visited[next] = 1;
+      run.push(next);
+      prev = cur;
+      cur = next;
+    }
+    run.push(p);
+    const n = nodePixels.length;
+    addNode([p]);
+    edges.push(newEdge(n, n, run));
+  }
+
+  function newEdge(a: number, b: number, run: number[]): Edge {
+    let length = 0;
+    for (let k = 1; k < run.length; k++) {
+      const d = Math.abs(run[k] - run[k - 1]);
+      length += d === 1 || d === stride ? 1 : Math.SQRT2;
+    }
+    return { a, b, pixels: run, alive: true, length, width: 0, rgb: [0, 0, 0] };
+  }
+
+  const incident: number[][] = nodePixels.map(() => []);
+  edges.forEach((e, i) => { incident[e.a].push(i); if (e.b !== e.a) incident[e.b].push(i); });
+  const degreeOf = (n: number) => {
+    let d = 0;
+    for (const i of incident[n]) if (edges[i].alive) d += edges[i].a === edges[i].b ? 2 : 1;
+    return d;
+  };
+  const other = (e: Edge, n: number) => (e.a === n ? e.b : e.a);
+
+  /** Joins the two edges left at a node of degree 2 into one. */
+  const dissolve = (n: number) => {
+    const live = incident[n].filter((i) => edges[i].alive);
+    if (live.length !== 2) return;
+    const [i, j] = live;
+    const e = edges[i], f = edges[j];
+    const ePix = e.b === n ? e.pixels : e.pixels.slice().reverse();
+    const fPix = f.a === n ? f.pixels : f.pixels.slice().reverse();
+    const a = e.b === n ? e.a : e.b;
+    const b = f.a === n ? f.b : f.a;
+    e.alive = false; f.alive = false;
+    const merged = newEdge(a, b, ePix.concat(fPix.slice(1)));
+    edges.push(merged);
+    const id = edges.length - 1;
+    incident[a].push(id);
+    if (b !== a) incident[b].push(id);
+  };
+
+  // Clean-up: merge near junctions, prune spurs, dissolve degree-2 nodes; repeat until stable.
+  for (let round = 0; round < 50; round++) {
+    let changed = false;
+    const order = edges.map((_, i) => i).filter((i) => edges[i].alive).sort((i, j) => edges[i].length - edges[j].length || i - j);
+    for (const i of order) {
+      const e = edges[i];
+      if (!e.alive || e.a === e.b) continue;
+      const da = degreeOf(e.a), db = degreeOf(e.b);
+      if (da >= 3 && db >= 3 && e.length <= MERGE_RADII * Math.max(nodeR[e.a], nodeR[e.b]) + 1) {
+        // Contract: node b folds into node a.
+        e.alive = false;
+        const a = e.a, b = e.b;
+        nodeX[a] = (nodeX[a] + nodeX[b]) / 2; nodeY[a] = (nodeY[a] + nodeY[b]) / 2;
+        nodeR[a] = Math.max(nodeR[a], nodeR[b]);
+        for (const k of incident[b]) {
+          const g = edges[k];
+          if (!g.alive) continue;
+          if (g.a === b) g.a = a;
+          if (g.b === b) g.b = a;
+          incident[a].push(k);
+        }
+        incident[b] = [];
+        changed = true;
+        continue;
+      }
+      const endA = da === 1, endB = db === 1;
+      if (endA !== endB) {
+        const j = endA ? e.b : e.a;
+        if (degreeOf(j) >= 3 && e.length < SPUR_RADII * nodeR[j] + SPUR_SLACK) {
+          e.alive = false;
+          if (degreeOf(j) === 2) dissolve(j);
+          changed = true;
+        }
+      }
+    }
+    for (let n = 0; n < nodePixels.length; n++) if (degreeOf(n) === 2 && incident[n].filter((i) => edges[i].alive).length === 2) { dissolve(n); changed = true; }
+    if (!changed) break;
+  }
+
+  for (const e of edges) if (e.alive) measureEdge(e, input, nodeR);
+
+  // Pair edge ends at junctions: straightest compatible continuation goes through.
+  const alive = edges.map((_, i) => i).filter((i) => edges[i].alive);
+  // partner[2*i + end] = 2*j + end' (end 0 = at node a, 1 = at node b), -1 when the stroke stops there.
+  const partner = new Map<number, number>();
+  for (let n = 0; n < nodePixels.length; n++) {
+    const ends: { key: number; dx: number; dy: number; edge: Edge }[] = [];
+    for (const i of incident[n]) {
+      const e = edges[i];
+      if (!e.alive) continue;
+      if (e.a === n) ends.push({ key: 2 * i, ...direction(e, true, nodeR[n]), edge: e });
+      if (e.b === n) ends.push({ key: 2 * i + 1, ...direction(e, false, nodeR[n]), edge: e });
+    }
+    if (ends.length < 2) continue;
+    const pairs: { cos: number; s: number; t: number }[] = [];
+    for (let s = 0; s < ends.length; s++) for (let t = s + 1; t < ends.length; t++) {
+      const u = ends[s], v = ends[t];
+      const cos = -(u.dx * v.dx + u.dy * v.dy);
+      if (cos < STRAIGHT_COS && ends.length > 2) continue;
+      if (colourDistance(u.edge.rgb, v.edge.rgb) > JOIN_COLOUR) continue;
+      if (Math.abs(u.edge.width - v.edge.width) > Math.max(1.5, 0.35 * Math.max(u.edge.width, v.edge.width))) continue;
+      pairs.push({ cos, s, t });
+    }
+    pairs.sort((p, q) => q.cos - p.cos || p.s - q.s || p.t - q.t);
+    const used = new Set<number>();
+    for (const p of pairs) {
+      if (used.has(p.s) || used.has(p.t)) continue;
+      used.add(p.s); used.add(p.t);
+      partner.set(ends[p.s].key, ends[p.t].key);
+      partner.set(ends[p.t].key, ends[p.s].key);
+    }
+  }
+
+  const strokes: Stroke[] = [];
+  const done = new Uint8Array(edges.length);
+  const follow = (startKey: number): { keys: number[]; closed: boolean } => {
+    // startKey names the edge end where the stroke begins.
+    const keys: number[] = [];
+    let key = startKey;
+    for (;;) {
+      const i = key >> 1;
+      if (done[i]) return { keys, closed: true };
+      done[i] = 1;
+      keys.push(key);
+      const farEnd = (key ^ 1);
+      const next = partner.get(farEnd);
+      if (next === undefined) return { keys, closed: false };
+      if (next >> 1 === startKey >> 1 && next === startKey) return { keys, closed: true };
+      key = next;
+    }
+  };
+  const emit = (keys: number[], closed: boolean) => {
+    const pts: number[] = [];
+    let weight = 0, width = 0;
+    const colour = [0, 0, 0];
+    for (const key of keys) {
+      const e = edges[key >> 1];
+      const forward = (key & 1) === 0;
+      const coords = edgePoints(e, input, nodeX, nodeY);
+      const n = coords.length / 2;
+      for (let k = 0; k < n; k++) {
+        const idx = forward ? k : n - 1 - k;
+        if (pts.length && k === 0) continue;
+        pts.push(coords[idx * 2], coords[idx * 2 + 1]);
+      }
+      const w = Math.max(e.length, 1);
+      weight += w; width += e.width * w;
+      colour[0] += e.rgb[0] * w; colour[1] += e.rgb[1] * w; colour[2] += e.rgb[2] * w;
+    }
+    if (closed && pts.length >= 4) {
+      // The walk returns to its start; keep the ring without the duplicate closing point.
+      const last = pts.length - 2;
+      if (Math.abs(pts[last] - pts[0]) < 1e-9 && Math.abs(pts[last + 1] - pts[1]) < 1e-9) pts.length = last;
+    }
+    strokes.push({
+      points: Float64Array.from(pts),
+      closed,
+      width: width / weight,
+      rgb: [Math.round(colour[0] / weight), Math.round(colour[1] / weight), Math.round(colour[2] / weight)],
+    });
+  };
+  for (const i of alive) {
+    for (const end of [0, 1]) {
+      if (done[i]) break;
+      const key = 2 * i + end;
+      if (partner.has(key)) continue;
+      const { keys } = follow(key);
+      emit(keys, false);
+    }
+  }
+  for (const i of alive) {
+    if (done[i]) continue;
+    const { keys } = follow(2 * i);
+    emit(keys, true);
+  }
+  // Isolated dots (a node with no edges at all).
+  for (let n = 0; n < nodePixels.length; n++) {
+    if (incident[n].length || nodePixels[n].length !== 1) continue;
+    const p = nodePixels[n][0];
+    const hw = Math.max(distance[p] - 0.5, 0.5);
+    const j = pixelRgbIndex(p, input);
+    strokes.push({ points: Float64Array.from([nodeX[n], nodeY[n]]), closed: false, width: 2 * hw, rgb: [input.rgb[j], input.rgb[j + 1], input.rgb[j + 2]] });
+  }
+  return strokes;
+
+  function direction(e: Edge, fromA: boolean, radius: number): { dx: number; dy: number } {
+    // Look a few radii down the edge: the first pixels near a junction bend towards it.
+    const px = e.pixels;
+    const reach = Math.max(4, Math.round(2.5 * radius));
+    const s = fromA ? px[0] : px[px.length - 1];
+    const k = Math.min(reach, px.length - 1);
+    const t = fromA ? px[k] : px[px.length - 1 - k];
+    let dx = (t % stride) - (s % stride), dy = Math.floor(t / stride) - Math.floor(s / stride);
+    const len = Math.hypot(dx, dy) || 1;
+    dx /= len; dy /= len;
+    return { dx, dy };
+  }
+}
+
+function pixelRgbIndex(p: number, input: SkeletonInput): number {
+  const x = (p % input.stride) - 1, y = Math.floor(p / input.stride) - 1;
+  return (y * input.width + x) * 3;
+}
+
+function colourDistance(a: [number, number, number], b: [number, number, number]): number {
+  return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+}
+
+/**
+ * Half-width at a skeleton pixel. The distance transform runs between pixel centres, so a line of
+ * odd width w has its centre pixel at distance (w+1)/2 and half-width d − 0.5; an even-width line
+ * has two centre pixels at the same distance, its centre lies between them and its half-width is d.
+ */
+function halfWidthAt(p: number, input: SkeletonInput): { hw: number; ox: number; oy: number } {
+  const { distance, skeleton, stride } = input;
+  const d = distance[p];
+  let ox = 0, oy = 0, twins = 0;
+  const probe = (o: number, dx: number, dy: number) => {
+    const q = p + o;
+    if (!skeleton[q] && Math.abs(distance[q] - d) < 0.01) { ox += dx; oy += dy; twins++; }
+  };
+  probe(-1, -1, 0); probe(1, 1, 0); probe(-stride, 0, -1); probe(stride, 0, 1);
+  if (twins === 1) return { hw: d, ox: ox * 0.5, oy: oy * 0.5 };
+  return { hw: d - 0.5, ox: 0, oy: 0 };
+}
+
+function measureEdge(e: Edge, input: SkeletonInput, nodeR: number[]): void {
+  const px = e.pixels;
+  // Skip the stretch inside a junction, where the distance transform bulges.
+  const skipA = Math.ceil(nodeR[e.a]), skipB = Math.ceil(nodeR[e.b]);
+  let from = Math.min(skipA, px.length >> 1), to = Math.max(px.length - skipB, from + 1);
+  if (to > px.length) to = px.length;
+  if (to - from < 1) { from = 0; to = px.length; }
+  const widths: number[] = [];
+  const rs: number[] = [], gs: number[] = [], bs: number[] = [];
+  for (let k = from; k < to; k++) {
+    const p = px[k];
+    widths.push(2 * halfWidthAt(p, input).hw);
+    const j = pixelRgbIndex(p, input);
+    rs.push(input.rgb[j]); gs.push(input.rgb[j + 1]); bs.push(input.rgb[j + 2]);
+  }
+  e.width = median(widths);
+  e.rgb = [median(rs), median(gs), median(bs)];
+}
+
+function median(values: number[]): number {
+  const v = values.slice().sort((a, b) => a - b);
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+function edgePoints(e: Edge, input: SkeletonInput, nodeX: number[], nodeY: number[]): number[] {
+  const { stride } = input;
+  const px = e.pixels;
+  const out: number[] = [];
+  for (let k = 0; k < px.length; k++) {
+    const p = px[k];
+    const { ox, oy } = halfWidthAt(p, input);
+    out.push((p % stride) - 0.5 + ox, Math.floor(p / stride) - 0.5 + oy);
+  }
+  // Ends at a node use the node's position so every stroke meeting there meets at one point.
+  out[0] = nodeX[e.a]; out[1] = nodeY[e.a];
+  out[out.length - 2] = nodeX[e.b]; out[out.length - 1] = nodeY[e.b];
+  return out;
+}

@@ -1,0 +1,202 @@
+/**
+ * Ink / background separation for line art. Works on either polarity: ink is whatever is far in
+ * colour from the local background, so black-on-white, white-on-blueprint-blue and coloured lines on
+ * cream paper all come out the same way.
+ */
+import type { RgbaImage } from '../types.js';
+import { labelComponents } from './components.js';
+
+export interface InkLayer {
+  width: number;
+  height: number;
+  /** Straight RGB flattened on white (alpha composited), 3 bytes a pixel. */
+  rgb: Uint8Array;
+  /** 1 = ink. */
+  mask: Uint8Array;
+  /** The dominant page colour. */
+  background: [number, number, number];
+  /** Contrast threshold used (grey levels, 0..255). */
+  threshold: number;
+}
+
+/** Background blocks: large enough to hold mostly paper even in dense text, small enough to follow scanner shading. */
+const BLOCK = 32;
+/** A pixel within this RGB distance of the page colour counts as paper when estimating the local background (shading, yellowed paper). */
+const PAPER_DISTANCE = 90;
+/** Ink specks smaller than this (pixels) are scan dust, not drawing. */
+const MIN_INK_AREA = 3;
+/** Background pin-holes up to this size (pixels) inside ink are scanner noise and get filled. */
+const MAX_PINHOLE_AREA = 2;
+
+export function separateInk(image: RgbaImage): InkLayer {
+  const { width, height, data } = image;
+  const n = width * height;
+  const rgb = new Uint8Array(n * 3);
+  for (let i = 0, j = 0; i < n; i++, j += 3) {
+    const a = data[i * 4 + 3];
+    if (a === 255) {
+      rgb[j] = data[i * 4]; rgb[j + 1] = data[i * 4 + 1]; rgb[j + 2] = data[i * 4 + 2];
+    } else {
+      const t = a / 255, w = 255 * (1 - t);
+      rgb[j] = Math.round(data[i * 4] * t + w);
+      rgb[j + 1] = Math.round(data[i * 4 + 1] * t + w);
+      rgb[j + 2] = Math.round(data[i * 4 + 2] * t + w);
+    }
+  }
+
+  const background = dominantColour(rgb, n);
+  const local = localBackground(rgb, width, height, background);
+  const contrast = contrastToBackground(rgb, width, height, local);
+  const threshold = otsuThreshold(contrast);
+  const mask = new Uint8Array(n);
+  for (let i = 0; i < n; i++) mask[i] = contrast[i] > threshold ? 1 : 0;
+  cleanMask(mask, width, height);
+  return { width, height, rgb, mask, background, threshold };
+}
+
+function dominantColour(rgb: Uint8Array, n: number): [number, number, number] {
+  // 4 bits a channel is coarse enough that paper grain and JPEG noise land in one bin.
+  const hist = new Int32Array(4096);
+  const step = Math.max(1, Math.floor(n / 400_000));
+  for (let i = 0; i < n; i += step) {
+    const j = i * 3;
+    hist[((rgb[j] >> 4) << 8) | ((rgb[j + 1] >> 4) << 4) | (rgb[j + 2] >> 4)]++;
+  }
+  let best = 0;
+  for (let b = 1; b < 4096; b++) if (hist[b] > hist[best]) best = b;
+  let r = 0, g = 0, bl = 0, c = 0;
+  for (let i = 0; i < n; i += step) {
+    const j = i * 3;
+    if ((((rgb[j] >> 4) << 8) | ((rgb[j + 1] >> 4) << 4) | (rgb[j + 2] >> 4)) !== best) continue;
+    r += rgb[j]; g += rgb[j + 1]; bl += rgb[j + 2]; c++;
+  }
+  return [Math.round(r / c), Math.round(g / c), Math.round(bl / c)];
+}
+
+/** Per-block page colour (Float32Array of 3 per block) on a grid of BLOCK-sized cells, smoothed. */
+function localBackground(rgb: Uint8Array, width: number, height: number, page: [number, number, number]) {
+  const bw = Math.ceil(width / BLOCK), bh = Math.ceil(height / BLOCK);
+  const sums = new Float64Array(bw * bh * 3);
+  const counts = new Int32Array(bw * bh);
+  const totals = new Int32Array(bw * bh);
+  const limit = PAPER_DISTANCE * PAPER_DISTANCE;
+  for (let y = 0; y < height; y++) {
+    const by = (y / BLOCK) | 0;
+    for (let x = 0; x < width; x++) {
+      const j = (y * width + x) * 3;
+      const b = by * bw + ((x / BLOCK) | 0);
+      totals[b]++;
+      const dr = rgb[j] - page[0], dg = rgb[j + 1] - page[1], db = rgb[j + 2] - page[2];
+      if (dr * dr + dg * dg + db * db > limit) continue;
+      sums[b * 3] += rgb[j]; sums[b * 3 + 1] += rgb[j + 1]; sums[b * 3 + 2] += rgb[j + 2];
+      counts[b]++;
+    }
+  }
+  const grid = new Float32Array(bw * bh * 3);
+  const known = new Uint8Array(bw * bh);
+  for (let b = 0; b < bw * bh; b++) {
+    // A block that is mostly ink (a filled area) says nothing about the paper under it.
+    if (counts[b] >= totals[b] * 0.2 && counts[b] > 0) {
+      known[b] = 1;
+      for (let c = 0; c < 3; c++) grid[b * 3 + c] = sums[b * 3 + c] / counts[b];
+    }
+  }
+  // Fill unknown blocks from known neighbours, ring by ring, then from the page colour.
+  for (let pass = 0; pass < bw + bh; pass++) {
+    let missing = 0;
+    const next = known.slice();
+    for (let by = 0; by < bh; by++) for (let bx = 0; bx < bw; bx++) {
+      const b = by * bw + bx;
+      if (known[b]) continue;
+      let c = 0, r = 0, g = 0, bl = 0;
+      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+        const xx = bx + dx, yy = by + dy;
+        if (xx < 0 || yy < 0 || xx >= bw || yy >= bh) continue;
+        const q = yy * bw + xx;
+        if (!known[q]) continue;
+        r += grid[q * 3]; g += grid[q * 3 + 1]; bl += grid[q * 3 + 2]; c++;
+      }
+      if (c) { grid[b * 3] = r / c; grid[b * 3 + 1] = g / c; grid[b * 3 + 2] = bl / c; next[b] = 1; } else missing++;
+    }
+    known.set(next);
+    if (!missing) break;
+  }
+  for (let b = 0; b < bw * bh; b++) if (!known[b]) { grid[b * 3] = page[0]; grid[b * 3 + 1] = page[1]; grid[b * 3 + 2] = page[2]; }
+  // 3×3 box smoothing so block seams never show up as ink edges.
+  const smooth = new Float32Array(grid.length);
+  for (let by = 0; by < bh; by++) for (let bx = 0; bx < bw; bx++) {
+    let c = 0;
+    const acc = [0, 0, 0];
+    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+      const xx = bx + dx, yy = by + dy;
+      if (xx < 0 || yy < 0 || xx >= bw || yy >= bh) continue;
+      const q = (yy * bw + xx) * 3;
+      acc[0] += grid[q]; acc[1] += grid[q + 1]; acc[2] += grid[q + 2]; c++;
+    }
+    const b = (by * bw + bx) * 3;
+    smooth[b] = acc[0] / c; smooth[b + 1] = acc[1] / c; smooth[b + 2] = acc[2] / c;
+  }
+  return { grid: smooth, bw, bh };
+}
+
+/** Colour distance to the (bilinearly interpolated) local page colour, in grey-level units 0..255. */
+function contrastToBackground(rgb: Uint8Array, width: number, height: number, local: { grid: Float32Array; bw: number; bh: number }): Uint8Array {
+  const { grid, bw, bh } = local;
+  const out = new Uint8Array(width * height);
+  const scale = 1 / Math.sqrt(3);
+  const row0 = new Float32Array(bw * 3), row1 = new Float32Array(bw * 3);
+  for (let y = 0; y < height; y++) {
+    const fy = Math.min(Math.max((y + 0.5) / BLOCK - 0.5, 0), bh - 1);
+    const y0 = Math.floor(fy), y1 = Math.min(y0 + 1, bh - 1), ty = fy - y0;
+    for (let k = 0; k < bw * 3; k++) { row0[k] = grid[y0 * bw * 3 + k]; row1[k] = grid[y1 * bw * 3 + k]; }
+    for (let x = 0; x < width; x++) {
+      const fx = Math.min(Math.max((x + 0.5) / BLOCK - 0.5, 0), bw - 1);
+      const x0 = Math.floor(fx), x1 = Math.min(x0 + 1, bw - 1), tx = fx - x0;
+      const j = (y * width + x) * 3;
+      let sum = 0;
+      for (let c = 0; c < 3; c++) {
+        const top = row0[x0 * 3 + c] + (row0[x1 * 3 + c] - row0[x0 * 3 + c]) * tx;
+        const bottom = row1[x0 * 3 + c] + (row1[x1 * 3 + c] - row1[x0 * 3 + c]) * tx;
+        const d = rgb[j + c] - (top + (bottom - top) * ty);
+        sum += d * d;
+      }
+      const v = Math.sqrt(sum) * scale;
+      out[y * width + x] = v > 255 ? 255 : v;
+    }
+  }
+  return out;
+}
+
+/**
+ * Otsu's threshold on the contrast histogram. A bilevel drawing ties over the whole gap between
+ * paper and ink, so take the middle of the best plateau (mid-contrast = the anti-aliased edge).
+ * Clamped so a blank page does not turn paper grain into ink.
+ */
+function otsuThreshold(values: Uint8Array): number {
+  const hist = new Float64Array(256);
+  for (let i = 0; i < values.length; i++) hist[values[i]]++;
+  const total = values.length;
+  let sum = 0;
+  for (let i = 0; i < 256; i++) sum += i * hist[i];
+  let sumB = 0, wB = 0, best = -1, first = 128, last = 128;
+  for (let t = 0; t < 255; t++) {
+    wB += hist[t]; sumB += t * hist[t];
+    const wF = total - wB;
+    if (!wB || !wF) continue;
+    const between = wB * wF * (sumB / wB - (sum - sumB) / wF) ** 2;
+    if (between > best * (1 + 1e-9)) { best = between; first = last = t; } else if (between >= best * (1 - 1e-9)) last = t;
+  }
+  return Math.min(200, Math.max(32, Math.round((first + last) / 2)));
+}
+
+function cleanMask(mask: Uint8Array, width: number, height: number): void {
+  const ink = labelComponents(mask, width, height, true);
+  for (let i = 0; i < mask.length; i++) if (mask[i] && ink.area[ink.labels[i]] < MIN_INK_AREA) mask[i] = 0;
+  const paper = new Uint8Array(mask.length);
+  for (let i = 0; i < mask.length; i++) paper[i] = mask[i] ? 0 : 1;
+  const holes = labelComponents(paper, width, height, false);
+  for (let i = 0; i < mask.length; i++) {
+    const id = holes.labels[i];
+    if (id && !holes.touchesBorder[id] && holes.area[id] <= MAX_PINHOLE_AREA) mask[i] = 1;
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * One-pixel skeleton of a binary mask: Zhang–Suen thinning ("A fast parallel algorithm for thinning
+ * digital patterns", CACM 1984) run on a list of the remaining ink pixels, so each iteration costs
+ * the ink, not the page. Works on a mask padded with a 1-pixel empty border (no bounds checks).
+ */
+
+/** Neighbour offsets P2..P9 clockwise from north, for a padded row stride. */
+function ring(stride: number): Int32Array {
+  return Int32Array.from([-stride, -stride + 1, 1, stride + 1, stride, stride - 1, -1, -stride - 1]);
+}
+
+export function thin(padded: Uint8Array, stride: number): Uint8Array {
+  const m = padded.slice();
+  const nb = ring(stride);
+  let active = new Int32Array(m.length);
+  let count = 0;
+  for (let i = 0; i < m.length; i++) if (m[i]) active[count++] = i;
+  const doomed = new Int32Array(count);
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (let pass = 0; pass < 2; pass++) {
+      let nd = 0;
+      for (let k = 0; k < count; k++) {
+        const p = active[k];
+        const p2 = m[p + nb[0]], p3 = m[p + nb[1]], p4 = m[p + nb[2]], p5 = m[p + nb[3]];
+        const p6 = m[p + nb[4]], p7 = m[p + nb[5]], p8 = m[p + nb[6]], p9 = m[p + nb[7]];
+        const b = p2 + p3 + p4 + p5 + p6 + p7 + p8 + p9;
+        if (b < 2 || b > 6) continue;
+        const a = (+(!p2 && p3)) + (+(!p3 && p4)) + (+(!p4 && p5)) + (+(!p5 && p6))
+          + (+(!p6 && p7)) + (+(!p7 && p8)) + (+(!p8 && p9)) + (+(!p9 && p2));
+        if (a !== 1) continue;
+        if (pass === 0 ? (p2 & p4 & p6) || (p4 & p6 & p8) : (p2 & p4 & p8) || (p2 & p6 & p8)) continue;
+        doomed[nd++] = p;
+      }
+      if (nd) {
+        changed = true;
+        for (let k = 0; k < nd; k++) m[doomed[k]] = 0;
+        let w = 0;
+        for (let k = 0; k < count; k++) if (m[active[k]]) active[w++] = active[k];
+        count = w;
+      }
+    }
+  }
+  active = active.subarray(0, count);
+  removeStairCorners(m, active, nb);
+  return m;
+}
+
+/**
+ * Zhang–Suen leaves the inner pixel of some diagonal steps (an "L" of three pixels). Such a pixel
+ * has all its skeleton neighbours in one 8-connected group, so removing it keeps the line connected;
+ * leaving it would show up as a false junction.
+ */
+function removeStairCorners(m: Uint8Array, pixels: Int32Array, nb: Int32Array): void {
+  for (let k = 0; k < pixels.length; k++) {
+    const p = pixels[k];
+    if (!m[p]) continue;
+    let b = 0;
+    for (let r = 0; r < 8; r++) b += m[p + nb[r]];
+    if (b < 2 || b > 3) continue;
+    if (ringGroups(m, p, nb) === 1 && !isEdgeRun(m, p, nb)) m[p] = 0;
+  }
+}
+
+/** True when the pixel's neighbours are two edge-neighbours opposite each other (a straight run), never removable. */
+function isEdgeRun(m: Uint8Array, p: number, nb: Int32Array): boolean {
+  return (m[p + nb[0]] && m[p + nb[4]]) || (m[p + nb[2]] && m[p + nb[6]]) ? true : false;
+}
+
+/** Number of 8-connected groups among the set pixels of the 3×3 ring around p. */
+function ringGroups(m: Uint8Array, p: number, nb: Int32Array): number {
+  const parent = [0, 1, 2, 3, 4, 5, 6, 7];
+  const find = (a: number): number => { while (parent[a] !== a) a = parent[a]; return a; };
+  let groups = 0;
+  for (let r = 0; r < 8; r++) if (m[p + nb[r]]) groups++;
+  const join = (a: number, b: number) => {
+    if (!m[p + nb[a]] || !m[p + nb[b]]) return;
+    const ra = find(a), rb = find(b);
+    if (ra !== rb) { parent[ra] = rb; groups--; }
+  };
+  for (let r = 0; r < 8; r++) {
+    join(r, (r + 1) & 7);
+    // Two edge-neighbours (N, E, S, W) a quarter turn apart touch diagonally.
+    if ((r & 1) === 0) join(r, (r + 2) & 7);
+  }
+  return groups;
+}

@@ -1,0 +1,110 @@
+/**
+ * SVG writing for centerline output: filled shapes first, then strokes grouped by colour and width
+ * (one <g> carries fill/stroke attributes so each path is just its `d`). Path data is relative with
+ * one decimal, measured from the rounded previous point so rounding never drifts.
+ */
+import type { FittedChain } from './fit.js';
+
+export type Rgb = [number, number, number];
+
+export interface FilledShape { chains: FittedChain[]; rgb: Rgb }
+export interface StrokePath { chain: FittedChain; rgb: Rgb; width: number }
+
+export interface SvgDocument { svg: string; paths: number; nodes: number }
+
+export function writeSvg(width: number, height: number, page: Rgb | null, fills: FilledShape[], strokes: StrokePath[]): SvgDocument {
+  const parts: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">`];
+  let paths = 0, nodes = 0;
+  if (page) parts.push(`<rect width="${width}" height="${height}" fill="${hex(page)}"/>`);
+  for (const shape of fills) {
+    let d = '';
+    for (const chain of shape.chains) { const w = pathData(chain); d += w.d; nodes += w.nodes; }
+    parts.push(`<path fill="${hex(shape.rgb)}" d="${d}"/>`);
+    paths++;
+  }
+  const groups = new Map<string, StrokePath[]>();
+  for (const s of strokes) {
+    const key = `${hex(s.rgb)} ${num(s.width)}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = []));
+    g.push(s);
+  }
+  for (const [key, members] of groups) {
+    const [colour, w] = key.split(' ');
+    parts.push(`<g fill="none" stroke="${colour}" stroke-width="${w}" stroke-linecap="round" stroke-linejoin="round">`);
+    for (const s of members) {
+      const pd = pathData(s.chain);
+      parts.push(`<path d="${pd.d}"/>`);
+      paths++;
+      nodes += pd.nodes;
+    }
+    parts.push('</g>');
+  }
+  parts.push('</svg>');
+  return { svg: parts.join('\n') + '\n', paths, nodes };
+}
+
+function pathData(chain: FittedChain): { d: string; nodes: number } {
+  const r = (v: number) => Math.round(v * 10);
+  let cx = r(chain.startX), cy = r(chain.startY);
+  let d = `M${num(cx / 10)} ${num(cy / 10)}`;
+  let nodes = 0;
+  const segs = chain.segments;
+  // A closed chain that ends on a straight segment lets `z` draw that segment.
+  const last = chain.closed && segs.length > 1 && segs[segs.length - 1].kind === 'L' ? segs.length - 1 : segs.length;
+  let prevCmd = '';
+  for (let i = 0; i < last; i++) {
+    const s = segs[i];
+    if (s.kind === 'L') {
+      const x = r(s.x), y = r(s.y);
+      if (x === cx && y === cy && segs.length > 1) continue;
+      const dx = x - cx, dy = y - cy;
+      let cmd: string, args: string;
+      if (dy === 0 && dx !== 0) { cmd = 'h'; args = num(dx / 10); }
+      else if (dx === 0 && dy !== 0) { cmd = 'v'; args = num(dy / 10); }
+      else { cmd = 'l'; args = join([dx / 10, dy / 10]); }
+      d += (cmd === prevCmd ? sep(args, d) : cmd) + args;
+      prevCmd = cmd;
+      cx = x; cy = y;
+    } else {
+      const x1 = r(s.x1) - cx, y1 = r(s.y1) - cy, x2 = r(s.x2) - cx, y2 = r(s.y2) - cy, x = r(s.x), y = r(s.y);
+      const args = join([x1 / 10, y1 / 10, x2 / 10, y2 / 10, (x - cx) / 10, (y - cy) / 10]);
+      d += (prevCmd === 'c' ? sep(args, d) : 'c') + args;
+      prevCmd = 'c';
+      cx = x; cy = y;
+    }
+    nodes++;
+  }
+  if (nodes === 0) { d += 'h0'; nodes = 1; } // a dot: a zero-length stroke that round caps paint as a disc
+  if (chain.closed) { d += 'z'; nodes++; }
+  return { d, nodes };
+}
+
+/** Shortest decimal form: 0.5 → .5, -0.5 → -.5, 2.0 → 2. */
+function num(v: number): string {
+  const s = (Math.round(v * 10) / 10).toString();
+  if (s === '-0') return '0';
+  return s.replace(/^(-?)0\./, '$1.');
+}
+
+/** Joins numbers, omitting a separator where a sign or a leading dot already separates them. */
+function join(values: number[]): string {
+  let out = '';
+  for (const v of values) {
+    const s = num(v);
+    out += out ? sep(s, out) + s : s;
+  }
+  return out;
+}
+
+function sep(next: string, before = 'x'): string {
+  if (next.startsWith('-')) return '';
+  if (next.startsWith('.') && /\.\d*$/.test(before)) return '';
+  return ' ';
+}
+
+function hex(c: Rgb): string {
+  const h = (v: number) => Math.max(0, Math.min(255, Math.round(v))).toString(16).padStart(2, '0');
+  const s = h(c[0]) + h(c[1]) + h(c[2]);
+  return s[0] === s[1] && s[2] === s[3] && s[4] === s[5] ? `#${s[0]}${s[2]}${s[4]}` : `#${s}`;
+}
