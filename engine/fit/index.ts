@@ -1,0 +1,753 @@
+/**
+ * Fit stage: a boundary chain of pixel-corner (crack) points in, a few straight lines and cubic
+ * Béziers out. Designers judge this at 400 % zoom, so every step below exists to stop one defect:
+ *
+ * 1. staircase removal: the chain's unit cracks are replaced by their midpoints, so a 45° staircase
+ *    becomes a straight row of points and a shallow one wobbles by at most a third of a pixel;
+ * 2. polygon: greedy longest-straight-run cover of those midpoints (the cone test of Sklansky and
+ *    Gonzalez), so long axis-aligned and diagonal runs become single edges; each vertex is then moved
+ *    to where the least-squares lines of its two edges meet (Potrace's vertex adjustment), which
+ *    puts rectangle corners back on the exact pixel corner;
+ * 3. corners: Potrace's alpha (how far a vertex sits from the chord of its neighbours, in pixels)
+ *    plus the interior angle decide which vertices stay sharp; `smoothing` sets both thresholds;
+ * 4. smooth curve: at each other vertex a Bézier joins the two edges tangentially (Potrace), but the
+ *    rounding reaches at most a few pixels into a long edge, so the straight part of an edge stays
+ *    straight and only the corner rounds;
+ * 5. Schneider's least-squares cubic fit with error bound `tolerance` over each run between corners
+ *    and long straight parts, with tangent continuity at every split; near-straight cubics become
+ *    lines and collinear lines merge, to keep node counts (bytes) low.
+ *
+ * Everything is typed-array arithmetic; no per-point objects until the (few) output segments.
+ */
+import type { Smoothing } from '../types.js';
+
+export interface FitSettings {
+  /** A vertex whose interior angle is at most this (degrees) stays a corner: 180 keeps every polygon vertex, 0 none by angle. */
+  cornerAngleDeg: number;
+  /** Largest distance (px) the fitted cubics may leave the smoothed boundary. */
+  tolerance: number;
+  /** A cubic whose control points stay within this distance (px) of its chord is written as a line. */
+  straightTolerance: number;
+  smoothing: Smoothing;
+}
+
+export type Segment =
+  | { kind: 'L'; x: number; y: number }
+  | { kind: 'C'; x1: number; y1: number; x2: number; y2: number; x: number; y: number };
+
+export interface FittedPath {
+  start: { x: number; y: number };
+  segments: Segment[];
+}
+
+/** Preset FitSettings per smoothing level (the orchestrator's engineSettingsFor() has the final word). */
+export const FIT_PRESETS: Readonly<Record<Smoothing, Readonly<FitSettings>>> = Object.freeze({
+  off: Object.freeze({ cornerAngleDeg: 165, tolerance: 0.35, straightTolerance: 0.25, smoothing: 'off' as const }),
+  light: Object.freeze({ cornerAngleDeg: 120, tolerance: 0.5, straightTolerance: 0.3, smoothing: 'light' as const }),
+  strong: Object.freeze({ cornerAngleDeg: 90, tolerance: 0.7, straightTolerance: 0.35, smoothing: 'strong' as const }),
+  maximum: Object.freeze({ cornerAngleDeg: 60, tolerance: 1.0, straightTolerance: 0.45, smoothing: 'maximum' as const }),
+});
+
+export function fitSettingsFor(smoothing: Smoothing): FitSettings {
+  return { ...FIT_PRESETS[smoothing] };
+}
+
+/**
+ * Shape of the rounding per smoothing level, kept out of FitSettings because it is an internal
+ * detail of this fitter. alphaMax: Potrace's corner threshold (0 = every vertex a corner,
+ * 4/3 = never by alpha). roundingReach: how far (px, at a right angle) a rounded vertex may eat
+ * into its edges; gentler turns reach further, so circles use whole edges (pure Potrace).
+ */
+const ROUNDING: Record<Smoothing, { alphaMax: number; roundingReach: number }> = {
+  off: { alphaMax: 0, roundingReach: 0 },
+  light: { alphaMax: 0.85, roundingReach: 1.5 },
+  strong: { alphaMax: 1.0, roundingReach: 2.5 },
+  maximum: { alphaMax: 4 / 3, roundingReach: 4 },
+};
+
+/** Crack middles of a digital straight line stay within half a pixel of its least-squares line. */
+const POLYGON_CORRIDOR = 0.6;
+/** A vertex moves at most this far (per axis) to where its edges' least-squares lines meet. */
+const MAX_VERTEX_SHIFT = 1.0;
+/** Angle corners need both edges at least this long: a one-pixel chamfer is not a designed corner. */
+const MIN_CORNER_EDGE = 2.5;
+/** A blunted corner spans at most this many short edges, and its sharp point lies at most this far (px) from them. */
+const MAX_CHAMFER_EDGES = 3;
+const MAX_CHAMFER_REACH = 3;
+/** A straight part at least this long is written as its own line instead of being folded into a curve. */
+const MIN_LINE_RUN = 2;
+
+// ----------------------------------------------------------------------------------------------
+// public entry points
+
+export function fitChain(points: Float64Array, closed: boolean, settings: FitSettings): FittedPath {
+  const crack = dedupe(points, closed);
+  const n = crack.length >> 1;
+  if (n === 0) return { start: { x: 0, y: 0 }, segments: [] };
+  if (n === 1) return { start: { x: crack[0], y: crack[1] }, segments: [] };
+  if (closed && n < 3) {
+    return { start: { x: crack[0], y: crack[1] }, segments: [{ kind: 'L', x: crack[2], y: crack[3] }, { kind: 'L', x: crack[0], y: crack[1] }] };
+  }
+  const mids = staircaseMidpoints(crack, closed);
+  const poly = buildPolygon(mids, closed);
+  adjustVertices(poly, mids, closed);
+  if (!closed) {
+    // junctions are shared with other chains: they stay exactly where the caller put them
+    poly.vx[0] = crack[0]; poly.vy[0] = crack[1];
+    poly.vx[poly.m - 1] = crack[2 * n - 2]; poly.vy[poly.m - 1] = crack[2 * n - 1];
+  }
+  const sharp = collapseChamfers(poly, closed, settings);
+  const shape = classifyVertices(sharp, closed, settings);
+  const pieces = buildPieces(sharp, shape, closed, ROUNDING[settings.smoothing].roundingReach);
+  return fitPieces(pieces, closed, settings);
+}
+
+export function reversePath(path: FittedPath): FittedPath {
+  const segs = path.segments;
+  if (segs.length === 0) return { start: { ...path.start }, segments: [] };
+  const last = segs[segs.length - 1];
+  const out: Segment[] = [];
+  for (let i = segs.length - 1; i >= 0; i--) {
+    const seg = segs[i];
+    const prev = i > 0 ? segs[i - 1] : path.start;
+    if (seg.kind === 'L') out.push({ kind: 'L', x: prev.x, y: prev.y });
+    else out.push({ kind: 'C', x1: seg.x2, y1: seg.y2, x2: seg.x1, y2: seg.y1, x: prev.x, y: prev.y });
+  }
+  return { start: { x: last.x, y: last.y }, segments: out };
+}
+
+// ----------------------------------------------------------------------------------------------
+// 1. input clean-up and staircase removal
+
+/** Drops repeated points (and a closing point equal to the first) so every step has a length. */
+function dedupe(points: Float64Array, closed: boolean): Float64Array {
+  const count = points.length >> 1;
+  const out = new Float64Array(points.length);
+  let m = 0;
+  for (let i = 0; i < count; i++) {
+    const x = points[2 * i], y = points[2 * i + 1];
+    if (m > 0 && out[2 * m - 2] === x && out[2 * m - 1] === y) continue;
+    out[2 * m] = x; out[2 * m + 1] = y; m++;
+  }
+  if (closed && m > 1 && out[0] === out[2 * m - 2] && out[1] === out[2 * m - 1]) m--;
+  return out.subarray(0, 2 * m);
+}
+
+/**
+ * One point per step, at its middle. An open chain's exact end points are put back on the polygon
+ * afterwards: a crack corner sits up to a pixel off the line through the middles, so using it here
+ * would break a straight diagonal into pieces. Long axis-aligned steps are split into unit steps so
+ * the least-squares lines later weigh every pixel of an edge alike.
+ */
+function staircaseMidpoints(crack: Float64Array, closed: boolean): Float64Array {
+  const n = crack.length >> 1;
+  const steps = closed ? n : n - 1;
+  let total = 0;
+  for (let i = 0; i < steps; i++) total += unitCount(crack, i, (i + 1) % n);
+  const out = new Float64Array(2 * total);
+  let m = 0;
+  for (let i = 0; i < steps; i++) {
+    const j = (i + 1) % n;
+    const k = unitCount(crack, i, j);
+    const x0 = crack[2 * i], y0 = crack[2 * i + 1];
+    const dx = (crack[2 * j] - x0) / k, dy = (crack[2 * j + 1] - y0) / k;
+    for (let s = 0; s < k; s++) {
+      out[2 * m] = x0 + dx * (s + 0.5);
+      out[2 * m + 1] = y0 + dy * (s + 0.5);
+      m++;
+    }
+  }
+  return out.subarray(0, 2 * m);
+}
+
+function unitCount(p: Float64Array, i: number, j: number): number {
+  const dx = Math.abs(p[2 * j] - p[2 * i]), dy = Math.abs(p[2 * j + 1] - p[2 * i + 1]);
+  if ((dx === 0 || dy === 0) && Number.isInteger(dx + dy) && dx + dy > 1) return dx + dy;
+  return 1;
+}
+
+// ----------------------------------------------------------------------------------------------
+// 2. polygon
+
+interface Polygon {
+  /** Vertex positions (adjusted in place), m vertices. */
+  vx: Float64Array;
+  vy: Float64Array;
+  /** Index into the midpoint chain of each vertex, unrolled (closed chains may exceed n). */
+  at: Int32Array;
+  m: number;
+}
+
+/**
+ * Prefix sums of x, y, x², xy, y² over the chain (unrolled twice for closed chains), so the
+ * least-squares line of any run comes in O(1).
+ */
+interface RunSums {
+  sx: Float64Array; sy: Float64Array; sxx: Float64Array; sxy: Float64Array; syy: Float64Array;
+  /** Origin subtracted before summing, for precision on large images. */
+  ox: number; oy: number;
+}
+
+function runSums(mx: Float64Array, closed: boolean): RunSums {
+  const n = mx.length >> 1;
+  const len = closed ? 2 * n : n;
+  const sx = new Float64Array(len + 1), sy = new Float64Array(len + 1), sxx = new Float64Array(len + 1), sxy = new Float64Array(len + 1), syy = new Float64Array(len + 1);
+  const ox = mx[0], oy = mx[1];
+  for (let i = 0; i < len; i++) {
+    const q = i % n;
+    const x = mx[2 * q] - ox, y = mx[2 * q + 1] - oy;
+    sx[i + 1] = sx[i] + x; sy[i + 1] = sy[i] + y;
+    sxx[i + 1] = sxx[i] + x * x; sxy[i + 1] = sxy[i] + x * y; syy[i + 1] = syy[i] + y * y;
+  }
+  return { sx, sy, sxx, sxy, syy, ox, oy };
+}
+
+/**
+ * Whether points i..j (unrolled) are straight: all within `corridor` of their least-squares line
+ * (a digital straight line's crack middles stay within half a pixel of it), and the run does not
+ * turn back on itself.
+ */
+function isStraight(mx: Float64Array, n: number, sums: RunSums, i: number, j: number, corridor: number): boolean {
+  const count = j - i + 1;
+  if (count <= 2) return true;
+  const x0 = mx[2 * (i % n)], y0 = mx[2 * (i % n) + 1], x1 = mx[2 * (j % n)], y1 = mx[2 * (j % n) + 1];
+  // unit-spaced middles advance at least 0.7 px per step along a straight run; a U-turn does not
+  if (Math.hypot(x1 - x0, y1 - y0) < 0.6 * (count - 1) - 1) return false;
+  const cx = (sums.sx[j + 1] - sums.sx[i]) / count, cy = (sums.sy[j + 1] - sums.sy[i]) / count;
+  const vxx = (sums.sxx[j + 1] - sums.sxx[i]) / count - cx * cx;
+  const vxy = (sums.sxy[j + 1] - sums.sxy[i]) / count - cx * cy;
+  const vyy = (sums.syy[j + 1] - sums.syy[i]) / count - cy * cy;
+  const angle = 0.5 * Math.atan2(2 * vxy, vxx - vyy);
+  const nx = -Math.sin(angle), ny = Math.cos(angle);
+  const px = cx + sums.ox, py = cy + sums.oy;
+  for (let k = i; k <= j; k++) {
+    const q = k % n;
+    if (Math.abs((mx[2 * q] - px) * nx + (mx[2 * q + 1] - py) * ny) > corridor) return false;
+  }
+  return true;
+}
+
+/** Largest j ≤ limit with i..j straight: doubling, then bisection (O(L log L) for a run of L). */
+function longestStraight(mx: Float64Array, n: number, sums: RunSums, i: number, limit: number, corridor: number): number {
+  let good = i + 1, step = 2;
+  if (good >= limit) return limit;
+  let bad = -1;
+  while (true) {
+    const j = Math.min(limit, i + step);
+    if (!isStraight(mx, n, sums, i, j, corridor)) { bad = j; break; }
+    good = j;
+    if (j === limit) return limit;
+    step *= 2;
+  }
+  while (bad - good > 1) {
+    const mid = (good + bad) >> 1;
+    if (isStraight(mx, n, sums, i, mid, corridor)) good = mid; else bad = mid;
+  }
+  return good;
+}
+
+function greedyCover(mx: Float64Array, n: number, sums: RunSums, closed: boolean, start: number): number[] {
+  const limit = closed ? start + n : n - 1;
+  const at = [start];
+  let i = start;
+  while (i < limit) {
+    let j = longestStraight(mx, n, sums, i, limit, POLYGON_CORRIDOR);
+    if (j <= i) j = i + 1;
+    if (j < limit) at.push(j);
+    i = j;
+  }
+  return at;
+}
+
+/** The middle with the sharpest turn between the points `reach` steps before and after it, near `around`. */
+function sharpestNear(mx: Float64Array, n: number, around: number, reach: number): number {
+  let best = around, bestTurn = -1;
+  for (let d = -reach; d <= reach; d++) {
+    const b = (((around + d) % n) + n) % n, a = (b - reach + n) % n, c = (b + reach) % n;
+    const turn = Math.abs(turnAngle(mx[2 * a], mx[2 * a + 1], mx[2 * b], mx[2 * b + 1], mx[2 * c], mx[2 * c + 1]));
+    if (turn > bestTurn + 1e-9) { bestTurn = turn; best = b; }
+  }
+  return best;
+}
+
+function buildPolygon(mx: Float64Array, closed: boolean): Polygon {
+  const n = mx.length >> 1;
+  const sums = runSums(mx, closed);
+  let at = greedyCover(mx, n, sums, closed, 0);
+  if (closed && at.length > 2) {
+    // a greedy cover is best when it starts on a true corner: restart at the sharpest vertex found
+    let best = 0, bestTurn = -1;
+    for (let k = 0; k < at.length; k++) {
+      const a = at[(k + at.length - 1) % at.length] % n, b = at[k] % n, c = at[(k + 1) % at.length] % n;
+      const turn = Math.abs(turnAngle(mx[2 * a], mx[2 * a + 1], mx[2 * b], mx[2 * b + 1], mx[2 * c], mx[2 * c + 1]));
+      if (turn > bestTurn) { bestTurn = turn; best = k; }
+    }
+    // the greedy vertex lies past the corner it found: start the real cover on the corner itself
+    const start = n > 12 ? sharpestNear(mx, n, at[best] % n, 3) : at[best] % n;
+    at = greedyCover(mx, n, sums, closed, start);
+  }
+  if (!closed) at.push(n - 1);
+  const m = at.length;
+  const vx = new Float64Array(m), vy = new Float64Array(m), idx = new Int32Array(m);
+  for (let k = 0; k < m; k++) {
+    const q = at[k] % n;
+    vx[k] = mx[2 * q]; vy[k] = mx[2 * q + 1]; idx[k] = at[k];
+  }
+  return { vx, vy, at: idx, m };
+}
+
+/** Signed turn (radians) from direction a→b to direction b→c. */
+function turnAngle(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {
+  const ux = bx - ax, uy = by - ay, wx = cx - bx, wy = cy - by;
+  return Math.atan2(ux * wy - uy * wx, ux * wx + uy * wy);
+}
+
+/**
+ * Moves every free vertex to the meeting point of the least-squares lines through its two edges'
+ * points, at most MAX_VERTEX_SHIFT per axis (Potrace clamps to the vertex's pixel square the same way).
+ */
+function adjustVertices(poly: Polygon, mx: Float64Array, closed: boolean): void {
+  const { m, at } = poly;
+  const n = mx.length >> 1;
+  const edges = closed ? m : m - 1;
+  if (edges < 2) return;
+  const cx = new Float64Array(edges), cy = new Float64Array(edges), ux = new Float64Array(edges), uy = new Float64Array(edges);
+  for (let e = 0; e < edges; e++) {
+    let from = at[e];
+    let to = e + 1 < m ? at[e + 1] : at[0] + n;
+    // the greedy cover puts a vertex on the last point that still fits, often already round the
+    // corner: leave the two end points out of the line fit when the edge has enough without them
+    if (to - from >= 4) { from++; to--; }
+    let sx = 0, sy = 0, count = 0;
+    for (let i = from; i <= to; i++) { const q = i % n; sx += mx[2 * q]; sy += mx[2 * q + 1]; count++; }
+    const mxc = sx / count, myc = sy / count;
+    let sxx = 0, sxy = 0, syy = 0;
+    for (let i = from; i <= to; i++) {
+      const q = i % n;
+      const dx = mx[2 * q] - mxc, dy = mx[2 * q + 1] - myc;
+      sxx += dx * dx; sxy += dx * dy; syy += dy * dy;
+    }
+    // principal axis of the points: the direction of the best-fitting line
+    const angle = 0.5 * Math.atan2(2 * sxy, sxx - syy);
+    cx[e] = mxc; cy[e] = myc; ux[e] = Math.cos(angle); uy[e] = Math.sin(angle);
+  }
+  const first = closed ? 0 : 1, last = closed ? m - 1 : m - 2;
+  const nx = new Float64Array(m), ny = new Float64Array(m);
+  nx.set(poly.vx); ny.set(poly.vy);
+  for (let v = first; v <= last; v++) {
+    const a = (v + edges - 1) % edges, b = v % edges;
+    const cross = ux[a] * uy[b] - uy[a] * ux[b];
+    if (Math.abs(cross) < 0.05) continue; // nearly parallel: the meeting point is ill-defined
+    const t = ((cx[b] - cx[a]) * uy[b] - (cy[b] - cy[a]) * ux[b]) / cross;
+    const px = cx[a] + t * ux[a], py = cy[a] + t * uy[a];
+    nx[v] = poly.vx[v] + clamp(px - poly.vx[v], -MAX_VERTEX_SHIFT, MAX_VERTEX_SHIFT);
+    ny[v] = poly.vy[v] + clamp(py - poly.vy[v], -MAX_VERTEX_SHIFT, MAX_VERTEX_SHIFT);
+  }
+  poly.vx.set(nx); poly.vy.set(ny);
+}
+
+/**
+ * Rasterising blunts a sharp corner into one or a few short edges whose ends all turn the same way.
+ * When those turns together make a corner at this smoothing level and the long edges around them
+ * meet close by, the short edges are replaced by that meeting point, so the corner comes back sharp.
+ */
+function collapseChamfers(poly: Polygon, closed: boolean, settings: FitSettings): Polygon {
+  const { m, vx, vy } = poly;
+  if (m < 4) return poly;
+  const maxInterior = settings.cornerAngleDeg * (Math.PI / 180) + 1e-3;
+  const keep = new Uint8Array(m).fill(1);
+  const nx = Float64Array.from(vx), ny = Float64Array.from(vy);
+  const edges = closed ? m : m - 1;
+  const edgeLen = (e: number) => Math.hypot(vx[(e + 1) % m] - vx[e], vy[(e + 1) % m] - vy[e]);
+  for (let e = 0; e < edges; e++) {
+    // e is a long edge ending at vertex a; walk the short edges after it up to the next long one
+    if (edgeLen(e) < MIN_CORNER_EDGE) continue;
+    const a = (e + 1) % m;
+    if (!closed && a === m - 1) continue;
+    let b = a, shortRun = 0, total = 0, sign = 0, ok = true;
+    while (shortRun <= MAX_CHAMFER_EDGES) {
+      const prev = (b + m - 1) % m, next = (b + 1) % m;
+      const t = turnAngle(vx[prev], vy[prev], vx[b], vy[b], vx[next], vy[next]);
+      if (sign === 0) sign = Math.sign(t);
+      if (Math.sign(t) !== sign) { ok = false; break; }
+      total += t;
+      if (!closed && next === m - 1) { ok = false; break; }
+      if (edgeLen(b % edges) >= MIN_CORNER_EDGE) break;
+      b = next; shortRun++;
+    }
+    if (!ok || shortRun === 0 || shortRun > MAX_CHAMFER_EDGES || b === (e + m) % m) continue;
+    if (Math.PI - Math.abs(total) > maxInterior) continue;
+    let skip = false;
+    for (let v = a, k = 0; k <= shortRun; k++, v = (v + 1) % m) if (!keep[v]) skip = true;
+    if (skip) continue;
+    const p = e, q = (b + 1) % m;
+    const lenIn = edgeLen(e), lenOut = edgeLen(b % edges);
+    const ux = (vx[a] - vx[p]) / lenIn, uy = (vy[a] - vy[p]) / lenIn, wx = (vx[q] - vx[b]) / lenOut, wy = (vy[q] - vy[b]) / lenOut;
+    const cross = ux * wy - uy * wx;
+    if (Math.abs(cross) < 1e-6) continue;
+    const t = ((vx[b] - vx[a]) * wy - (vy[b] - vy[a]) * wx) / cross;
+    const ix = vx[a] + t * ux, iy = vy[a] + t * uy;
+    let near = true;
+    for (let v = a, k = 0; k <= shortRun; k++, v = (v + 1) % m) if (Math.hypot(ix - vx[v], iy - vy[v]) > MAX_CHAMFER_REACH) near = false;
+    if (!near) continue;
+    nx[a] = ix; ny[a] = iy;
+    for (let v = (a + 1) % m, k = 0; k < shortRun; k++, v = (v + 1) % m) keep[v] = 0;
+  }
+  let count = 0;
+  for (let v = 0; v < m; v++) count += keep[v];
+  if (count === m) return poly;
+  const out: Polygon = { vx: new Float64Array(count), vy: new Float64Array(count), at: new Int32Array(count), m: count };
+  let k = 0;
+  for (let v = 0; v < m; v++) {
+    if (!keep[v]) continue;
+    out.vx[k] = nx[v]; out.vy[k] = ny[v]; out.at[k] = poly.at[v]; k++;
+  }
+  return out;
+}
+
+function clamp(v: number, lo: number, hi: number): number {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+// ----------------------------------------------------------------------------------------------
+// 3. corners
+
+interface VertexShape {
+  corner: Uint8Array;
+  /** Potrace's alpha clamped to [0.55, 1]: where the rounding's control points sit along the edges. */
+  alpha: Float64Array;
+  /** Turn at the vertex (radians, absolute). */
+  turn: Float64Array;
+}
+
+function classifyVertices(poly: Polygon, closed: boolean, settings: FitSettings): VertexShape {
+  const { m, vx, vy } = poly;
+  const corner = new Uint8Array(m), alpha = new Float64Array(m), turn = new Float64Array(m);
+  const { alphaMax } = ROUNDING[settings.smoothing];
+  const minInterior = settings.cornerAngleDeg * (Math.PI / 180) + 1e-3;
+  for (let j = 0; j < m; j++) {
+    if (!closed && (j === 0 || j === m - 1)) { corner[j] = 1; continue; }
+    const i = (j + m - 1) % m, k = (j + 1) % m;
+    turn[j] = Math.abs(turnAngle(vx[i], vy[i], vx[j], vy[j], vx[k], vy[k]));
+    // Potrace: distance of the vertex from the chord of its neighbours, in the L1 metric's units
+    const denom = Math.abs(vx[k] - vx[i]) + Math.abs(vy[k] - vy[i]);
+    let a = 4 / 3;
+    if (denom > 1e-9) {
+      const dd = Math.abs((vx[j] - vx[i]) * (vy[k] - vy[i]) - (vx[k] - vx[i]) * (vy[j] - vy[i])) / denom;
+      a = (dd > 1 ? 1 - 1 / dd : 0) / 0.75;
+    }
+    const interior = Math.PI - turn[j];
+    const shortEdge = Math.min(Math.hypot(vx[j] - vx[i], vy[j] - vy[i]), Math.hypot(vx[k] - vx[j], vy[k] - vy[j]));
+    const angular = interior <= minInterior && shortEdge >= MIN_CORNER_EDGE;
+    corner[j] = a >= alphaMax || angular ? 1 : 0;
+    alpha[j] = clamp(a, 0.55, 1);
+  }
+  return { corner, alpha, turn };
+}
+
+// ----------------------------------------------------------------------------------------------
+// 4. smooth curve as pieces
+
+/**
+ * A piece is a line (x0,y0)→(x3,y3) or a rounding cubic. `lineRun` marks lines long enough to be
+ * written as their own segment; `breakBefore` marks a sharp corner at the piece's start.
+ */
+interface Pieces {
+  kind: Uint8Array; // 0 line, 1 cubic
+  c: Float64Array; // 8 numbers per piece: x0 y0 x1 y1 x2 y2 x3 y3
+  breakBefore: Uint8Array;
+  count: number;
+}
+
+function buildPieces(poly: Polygon, shape: VertexShape, closed: boolean, roundingReach: number): Pieces {
+  const { m, vx, vy } = poly;
+  const edges = closed ? m : m - 1;
+  // gentle turns reach further (reach / sin(turn/2)), so a circle's rounding spans whole edges
+  const reachBase = (v: number): number => {
+    const half = Math.sin(shape.turn[v] / 2);
+    return half < 1e-6 ? Infinity : roundingReach / half;
+  };
+  // where each edge's straight part starts and ends (distance from its start / end vertex)
+  const startCut = new Float64Array(edges), endCut = new Float64Array(edges), len = new Float64Array(edges);
+  for (let e = 0; e < edges; e++) {
+    const a = e, b = (e + 1) % m;
+    len[e] = Math.hypot(vx[b] - vx[a], vy[b] - vy[a]);
+  }
+  for (let e = 0; e < edges; e++) {
+    const a = e, b = (e + 1) % m;
+    startCut[e] = shape.corner[a] ? 0 : Math.min(len[e] / 2, reachBase(a));
+    endCut[e] = shape.corner[b] ? 0 : Math.min(len[e] / 2, reachBase(b));
+  }
+  // closed: start right after a corner when there is one, else at the longest straight part
+  let first = 0;
+  if (closed) {
+    let found = -1;
+    for (let v = 0; v < m; v++) if (shape.corner[v]) { found = v; break; }
+    if (found >= 0) first = found;
+    else {
+      let bestRun = -1;
+      for (let e = 0; e < edges; e++) {
+        const run = len[e] - startCut[e] - endCut[e];
+        if (run > bestRun) { bestRun = run; first = e; }
+      }
+    }
+  }
+  const cap = 2 * edges;
+  const kind = new Uint8Array(cap), c = new Float64Array(cap * 8), breakBefore = new Uint8Array(cap);
+  let count = 0;
+  const push = (k: number, brk: boolean, ...xy: number[]) => {
+    kind[count] = k; breakBefore[count] = brk ? 1 : 0;
+    for (let i = 0; i < 8; i++) c[count * 8 + i] = xy[i];
+    count++;
+  };
+  let pendingBreak = true;
+  for (let s = 0; s < edges; s++) {
+    const e = (first + s) % edges;
+    const a = e, b = (e + 1) % m;
+    const ux = len[e] > 0 ? (vx[b] - vx[a]) / len[e] : 0, uy = len[e] > 0 ? (vy[b] - vy[a]) / len[e] : 0;
+    const sx = vx[a] + ux * startCut[e], sy = vy[a] + uy * startCut[e];
+    const ex = vx[b] - ux * endCut[e], ey = vy[b] - uy * endCut[e];
+    const run = len[e] - startCut[e] - endCut[e];
+    if (run > 1e-9 || (shape.corner[a] && shape.corner[b])) {
+      push(0, pendingBreak || run >= MIN_LINE_RUN, sx, sy, (2 * sx + ex) / 3, (2 * sy + ey) / 3, (sx + 2 * ex) / 3, (sy + 2 * ey) / 3, ex, ey);
+      pendingBreak = run >= MIN_LINE_RUN;
+    }
+    if (!closed && b === m - 1) break;
+    if (shape.corner[b]) { pendingBreak = true; continue; }
+    // rounding at b: from the end of this edge's straight part to the start of the next one's
+    const f = b % edges;
+    const nb = (b + 1) % m;
+    const nlen = len[f];
+    const nux = nlen > 0 ? (vx[nb] - vx[b]) / nlen : 0, nuy = nlen > 0 ? (vy[nb] - vy[b]) / nlen : 0;
+    const tx = vx[b] + nux * startCut[f], ty = vy[b] + nuy * startCut[f];
+    const al = shape.alpha[b];
+    push(1, pendingBreak, ex, ey, ex + al * (vx[b] - ex), ey + al * (vy[b] - ey), tx + al * (vx[b] - tx), ty + al * (vy[b] - ty), tx, ty);
+    pendingBreak = false;
+  }
+  return { kind, c, breakBefore, count };
+}
+
+
+// ----------------------------------------------------------------------------------------------
+// 5. fitting
+
+function fitPieces(pieces: Pieces, closed: boolean, settings: FitSettings): FittedPath {
+  const { count, c, kind, breakBefore } = pieces;
+  const out: Segment[] = [];
+  if (count === 0) return { start: { x: 0, y: 0 }, segments: out };
+  const start = { x: c[0], y: c[1] };
+  let s = 0;
+  while (s < count) {
+    let e = s + 1;
+    while (e < count && !breakBefore[e]) e++;
+    if (e - s === 1 && kind[s] === 0) {
+      out.push({ kind: 'L', x: c[s * 8 + 6], y: c[s * 8 + 7] });
+    } else {
+      fitRun(c, s, e, settings, out);
+    }
+    s = e;
+  }
+  if (closed) {
+    // the last piece ends where the first began: write the exact same numbers so the path closes
+    const last = out[out.length - 1];
+    last.x = start.x; last.y = start.y;
+  }
+  return { start, segments: mergeLines(start, straighten(start, out, settings.straightTolerance), settings.straightTolerance) };
+}
+
+/** Samples pieces [s, e) about once per pixel and fits cubics with Schneider's method. */
+function fitRun(c: Float64Array, s: number, e: number, settings: FitSettings, out: Segment[]): void {
+  let total = 1;
+  const counts = new Int32Array(e - s);
+  for (let p = s; p < e; p++) {
+    const o = p * 8;
+    const approx = Math.hypot(c[o + 2] - c[o], c[o + 3] - c[o + 1]) + Math.hypot(c[o + 4] - c[o + 2], c[o + 5] - c[o + 3]) + Math.hypot(c[o + 6] - c[o + 4], c[o + 7] - c[o + 5]);
+    counts[p - s] = Math.max(2, Math.ceil(approx));
+    total += counts[p - s];
+  }
+  const px = new Float64Array(total), py = new Float64Array(total);
+  px[0] = c[s * 8]; py[0] = c[s * 8 + 1];
+  let k = 1;
+  for (let p = s; p < e; p++) {
+    const o = p * 8, steps = counts[p - s];
+    for (let i = 1; i <= steps; i++) {
+      const t = i / steps, u = 1 - t;
+      const b0 = u * u * u, b1 = 3 * u * u * t, b2 = 3 * u * t * t, b3 = t * t * t;
+      px[k] = b0 * c[o] + b1 * c[o + 2] + b2 * c[o + 4] + b3 * c[o + 6];
+      py[k] = b0 * c[o + 1] + b1 * c[o + 3] + b2 * c[o + 5] + b3 * c[o + 7];
+      k++;
+    }
+  }
+  const so = s * 8, eo = (e - 1) * 8;
+  const [t1x, t1y] = tangentOf(c[so], c[so + 1], c[so + 2], c[so + 3], c[so + 4], c[so + 5], c[so + 6], c[so + 7]);
+  const [t2x, t2y] = tangentOf(c[eo + 6], c[eo + 7], c[eo + 4], c[eo + 5], c[eo + 2], c[eo + 3], c[eo], c[eo + 1]);
+  fitCubic(px, py, 0, total - 1, t1x, t1y, t2x, t2y, settings.tolerance, out, 0);
+}
+
+/** Unit tangent leaving (x0,y0) towards the first control point that differs from it. */
+function tangentOf(x0: number, y0: number, x1: number, y1: number, x2: number, y2: number, x3: number, y3: number): [number, number] {
+  for (const [x, y] of [[x1, y1], [x2, y2], [x3, y3]] as const) {
+    const d = Math.hypot(x - x0, y - y0);
+    if (d > 1e-9) return [(x - x0) / d, (y - y0) / d];
+  }
+  return [1, 0];
+}
+
+const MAX_DEPTH = 24;
+
+/**
+ * Schneider (Graphics Gems, 1990): fit one cubic to points [first, last] with fixed unit end
+ * tangents (t1 leaving the first point, t2 leaving the last point backwards); split at the worst
+ * point with a shared tangent when the error bound is not met.
+ */
+function fitCubic(px: Float64Array, py: Float64Array, first: number, last: number, t1x: number, t1y: number, t2x: number, t2y: number, tol: number, out: Segment[], depth: number): void {
+  const x0 = px[first], y0 = py[first], x3 = px[last], y3 = py[last];
+  const chord = Math.hypot(x3 - x0, y3 - y0);
+  if (last - first === 1) {
+    const d = chord / 3;
+    out.push({ kind: 'C', x1: x0 + t1x * d, y1: y0 + t1y * d, x2: x3 + t2x * d, y2: y3 + t2y * d, x: x3, y: y3 });
+    return;
+  }
+  const count = last - first + 1;
+  const u = new Float64Array(count);
+  for (let i = 1; i < count; i++) u[i] = u[i - 1] + Math.hypot(px[first + i] - px[first + i - 1], py[first + i] - py[first + i - 1]);
+  const arc = u[count - 1];
+  if (arc <= 1e-12) return;
+  for (let i = 1; i < count; i++) u[i] /= arc;
+  const bez = new Float64Array(8);
+  let worst = generateAndMeasure(px, py, first, last, u, t1x, t1y, t2x, t2y, bez);
+  if (worst.error > tol && worst.error < tol * 4) {
+    for (let iter = 0; iter < 4 && worst.error > tol; iter++) {
+      reparameterize(px, py, first, u, bez);
+      worst = generateAndMeasure(px, py, first, last, u, t1x, t1y, t2x, t2y, bez);
+    }
+  }
+  if (worst.error <= tol || depth >= MAX_DEPTH) {
+    out.push({ kind: 'C', x1: bez[2], y1: bez[3], x2: bez[4], y2: bez[5], x: x3, y: y3 });
+    return;
+  }
+  const split = Math.min(last - 1, Math.max(first + 1, worst.index));
+  let cx = px[split - 1] - px[split + 1], cy = py[split - 1] - py[split + 1];
+  const cl = Math.hypot(cx, cy);
+  if (cl < 1e-12) { cx = px[split - 1] - px[split]; cy = py[split - 1] - py[split]; }
+  const cn = Math.hypot(cx, cy) || 1;
+  cx /= cn; cy /= cn;
+  fitCubic(px, py, first, split, t1x, t1y, cx, cy, tol, out, depth + 1);
+  fitCubic(px, py, split, last, -cx, -cy, t2x, t2y, tol, out, depth + 1);
+}
+
+function generateAndMeasure(px: Float64Array, py: Float64Array, first: number, last: number, u: Float64Array, t1x: number, t1y: number, t2x: number, t2y: number, bez: Float64Array): { error: number; index: number } {
+  const x0 = px[first], y0 = py[first], x3 = px[last], y3 = py[last];
+  let c00 = 0, c01 = 0, c11 = 0, r0 = 0, r1 = 0;
+  for (let i = 0; i <= last - first; i++) {
+    const t = u[i], s = 1 - t;
+    const b0 = s * s * s, b1 = 3 * s * s * t, b2 = 3 * s * t * t, b3 = t * t * t;
+    const a1x = t1x * b1, a1y = t1y * b1, a2x = t2x * b2, a2y = t2y * b2;
+    c00 += a1x * a1x + a1y * a1y;
+    c01 += a1x * a2x + a1y * a2y;
+    c11 += a2x * a2x + a2y * a2y;
+    const tx = px[first + i] - (x0 * (b0 + b1) + x3 * (b2 + b3));
+    const ty = py[first + i] - (y0 * (b0 + b1) + y3 * (b2 + b3));
+    r0 += a1x * tx + a1y * ty;
+    r1 += a2x * tx + a2y * ty;
+  }
+  const det = c00 * c11 - c01 * c01;
+  const chord = Math.hypot(x3 - x0, y3 - y0);
+  let al = 0, ar = 0;
+  if (Math.abs(det) > 1e-12) {
+    al = (r0 * c11 - r1 * c01) / det;
+    ar = (c00 * r1 - c01 * r0) / det;
+  }
+  // Schneider's fallback: a degenerate or backwards solution becomes the chord/3 heuristic
+  const eps = 1e-6 * chord;
+  if (!(al > eps) || !(ar > eps) || al > 3 * chord + 1 || ar > 3 * chord + 1) { al = chord / 3; ar = chord / 3; }
+  bez[0] = x0; bez[1] = y0;
+  bez[2] = x0 + t1x * al; bez[3] = y0 + t1y * al;
+  bez[4] = x3 + t2x * ar; bez[5] = y3 + t2y * ar;
+  bez[6] = x3; bez[7] = y3;
+  let error = 0, index = (first + last) >> 1;
+  for (let i = 1; i < last - first; i++) {
+    const t = u[i], s = 1 - t;
+    const b0 = s * s * s, b1 = 3 * s * s * t, b2 = 3 * s * t * t, b3 = t * t * t;
+    const dx = b0 * bez[0] + b1 * bez[2] + b2 * bez[4] + b3 * bez[6] - px[first + i];
+    const dy = b0 * bez[1] + b1 * bez[3] + b2 * bez[5] + b3 * bez[7] - py[first + i];
+    const d = dx * dx + dy * dy;
+    if (d > error) { error = d; index = first + i; }
+  }
+  return { error: Math.sqrt(error), index };
+}
+
+/** One Newton step per point towards the parameter of its nearest point on the cubic. */
+function reparameterize(px: Float64Array, py: Float64Array, first: number, u: Float64Array, b: Float64Array): void {
+  for (let i = 1; i < u.length - 1; i++) {
+    const t = u[i], s = 1 - t;
+    const qx = s * s * s * b[0] + 3 * s * s * t * b[2] + 3 * s * t * t * b[4] + t * t * t * b[6];
+    const qy = s * s * s * b[1] + 3 * s * s * t * b[3] + 3 * s * t * t * b[5] + t * t * t * b[7];
+    const d1x = 3 * (s * s * (b[2] - b[0]) + 2 * s * t * (b[4] - b[2]) + t * t * (b[6] - b[4]));
+    const d1y = 3 * (s * s * (b[3] - b[1]) + 2 * s * t * (b[5] - b[3]) + t * t * (b[7] - b[5]));
+    const d2x = 6 * (s * (b[4] - 2 * b[2] + b[0]) + t * (b[6] - 2 * b[4] + b[2]));
+    const d2y = 6 * (s * (b[5] - 2 * b[3] + b[1]) + t * (b[7] - 2 * b[5] + b[3]));
+    const ex = qx - px[first + i], ey = qy - py[first + i];
+    const num = ex * d1x + ey * d1y;
+    const den = d1x * d1x + d1y * d1y + ex * d2x + ey * d2y;
+    if (Math.abs(den) > 1e-12) u[i] = clamp(t - num / den, 0, 1);
+  }
+}
+
+// ----------------------------------------------------------------------------------------------
+// 6. clean-up: straight cubics become lines, collinear lines merge
+
+function straighten(start: { x: number; y: number }, segs: Segment[], tol: number): Segment[] {
+  let px = start.x, py = start.y;
+  const out: Segment[] = [];
+  for (const seg of segs) {
+    if (seg.kind === 'C') {
+      const dx = seg.x - px, dy = seg.y - py, len = Math.hypot(dx, dy);
+      if (len > 1e-9) {
+        const d1 = Math.abs((seg.x1 - px) * dy - (seg.y1 - py) * dx) / len;
+        const d2 = Math.abs((seg.x2 - px) * dy - (seg.y2 - py) * dx) / len;
+        const p1 = ((seg.x1 - px) * dx + (seg.y1 - py) * dy) / (len * len);
+        const p2 = ((seg.x2 - px) * dx + (seg.y2 - py) * dy) / (len * len);
+        // a cubic strays at most 3/4 of its control points' distance from the chord
+        if (0.75 * Math.max(d1, d2) <= tol && p1 >= -0.05 && p1 <= 1.05 && p2 >= -0.05 && p2 <= 1.05) {
+          out.push({ kind: 'L', x: seg.x, y: seg.y });
+          px = seg.x; py = seg.y;
+          continue;
+        }
+      }
+    }
+    out.push(seg);
+    px = seg.x; py = seg.y;
+  }
+  return out;
+}
+
+function mergeLines(start: { x: number; y: number }, segs: Segment[], tol: number): Segment[] {
+  const out: Segment[] = [];
+  // the points a merged line passes, to check every one against the longer chord
+  let runX: number[] = [], runY: number[] = [];
+  let px = start.x, py = start.y;
+  for (const seg of segs) {
+    const prev = out[out.length - 1];
+    if (seg.kind === 'L' && prev !== undefined && prev.kind === 'L' && runX.length > 0) {
+      const ax = runX[0], ay = runY[0];
+      const dx = seg.x - ax, dy = seg.y - ay, len = Math.hypot(dx, dy);
+      let ok = len > 1e-9;
+      for (let i = 1; ok && i < runX.length; i++) {
+        const d = Math.abs((runX[i] - ax) * dy - (runY[i] - ay) * dx) / len;
+        const t = ((runX[i] - ax) * dx + (runY[i] - ay) * dy) / (len * len);
+        if (d > tol || t < 0 || t > 1) ok = false;
+      }
+      if (ok) {
+        prev.x = seg.x; prev.y = seg.y;
+        runX.push(seg.x); runY.push(seg.y);
+        px = seg.x; py = seg.y;
+        continue;
+      }
+    }
+    if (seg.kind === 'L') { runX = [px, seg.x]; runY = [py, seg.y]; } else { runX = []; runY = []; }
+    out.push({ ...seg });
+    px = seg.x; py = seg.y;
+  }
+  return out;
+}
