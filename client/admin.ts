@@ -17,12 +17,12 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 /** One allowance of an account: the one-time trial or the plan's monthly one. */
 export interface Allowance {
   /** `null`: unlimited (enterprise unless configured). */
-  limit: number | null;
+  total: number | null;
   used: number;
   /** `null`: unlimited. */
   left: number | null;
-  /** Next reset (ISO 8601 UTC); `null` for the trial, which never renews. */
-  reset_at: string | null;
+  /** Next reset (ISO 8601 UTC) of a monthly allowance; the trial has none, it never renews. */
+  reset_at?: string | null;
 }
 
 export interface AdminAccount {
@@ -32,7 +32,7 @@ export interface AdminAccount {
   created_at: string;
   allowances: {
     trial: Allowance;
-    /** Absent on plans without a monthly API allowance (trial, lite). */
+    /** `null` on the trial plan, which lives on the trial counter alone. */
     monthly: Allowance | null;
   };
 }
@@ -40,14 +40,15 @@ export interface AdminAccount {
 export interface AdminKey {
   id: string;
   account_id: string;
-  name: string | null;
+  name: string;
   /** `service_sk_live_`: the fixed readable prefix (contract §5). */
   prefix: string;
   last4: string;
   scope: string;
   created_at: string;
   last_used_at: string | null;
-  revoked_at: string | null;
+  /** Servers that keep revoked keys listed mark them; others delete them on revoke. */
+  revoked_at?: string | null;
 }
 
 export interface CreatedKey {

@@ -200,7 +200,7 @@ function AccountDetail(props: { account: AdminAccount; width: number }): React.J
   const { account } = props;
   const allowanceLine = (label: string, allowance: Allowance | null, resets: boolean): string => {
     if (!allowance) return `${label}: none on this plan`;
-    const limit = allowance.limit === null ? 'unlimited' : formatCount(allowance.limit);
+    const limit = allowance.total === null ? 'unlimited' : formatCount(allowance.total);
     const reset = resets ? `, resets ${formatDateTime(allowance.reset_at)} UTC` : ', never renews';
     return `${label}: ${formatCount(allowance.used)} used of ${limit}, ${formatCount(allowance.left)} left${reset}`;
   };

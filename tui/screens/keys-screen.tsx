@@ -1,10 +1,10 @@
 import { Box, Text, useInput } from 'ink';
-import { useContext, useState } from 'react';
+import { useCallback, useContext, useState } from 'react';
 import type { AdminKey } from '../../client/admin.js';
 import { Confirm } from '../components/confirm.js';
 import { LoadError } from '../components/load-error.js';
 import { NoticeLine } from '../components/notice-line.js';
-import { Picker } from '../components/picker.js';
+import { AccountPicker } from '../components/account-picker.js';
 import { SecretNotice } from '../components/secret-notice.js';
 import { Table, type Column } from '../components/table.js';
 import { TextPrompt } from '../components/text-prompt.js';
@@ -42,7 +42,7 @@ export function KeysScreen(): React.JSX.Element {
   const accounts = useAccounts();
   const names = new Map((accounts.data ?? []).map((account) => [account.id, account.name]));
   // Live keys first: revoked ones stay listed (greyed) so an admin can see what was cut off.
-  const list = [...(keys.data ?? [])].sort((a, b) => Number(a.revoked_at !== null) - Number(b.revoked_at !== null));
+  const list = [...(keys.data ?? [])].sort((a, b) => Number(Boolean(a.revoked_at)) - Number(Boolean(b.revoked_at)));
   const [mode, setMode] = useState<Mode>({ kind: 'list' });
   const [cursor] = useListCursor(list.length, { isActive: mode.kind === 'list' });
   const { notice, setNotice, act } = useNotice();
@@ -54,17 +54,19 @@ export function KeysScreen(): React.JSX.Element {
     { keys: 'x', label: 'revoke' },
   ], { active: mode.kind === 'list' });
 
-  const startCreate = (): void => {
-    setNotice(undefined);
-    const all = accounts.data ?? [];
-    if (all.length === 1) setMode({ kind: 'name', accountId: all[0].id });
-    else if (all.length === 0) setNotice({ tone: 'error', text: 'Create an account first (screen 1, n).' });
-    else setMode({ kind: 'pick-account' });
-  };
+  const toList = useCallback(() => setMode({ kind: 'list' }), []);
+  const toName = useCallback((accountId: string) => setMode({ kind: 'name', accountId }), []);
+  const noAccounts = useCallback(() => {
+    setMode({ kind: 'list' });
+    setNotice({ tone: 'error', text: 'Create an account first (screen 1, n).' });
+  }, [setNotice]);
 
   useInput(
     (input) => {
-      if (input === 'n') startCreate();
+      if (input === 'n') {
+        setNotice(undefined);
+        setMode({ kind: 'pick-account' });
+      }
       else if ((input === 'x' || input === 'd') && selected) {
         if (selected.revoked_at) setNotice({ tone: 'error', text: 'That key is already revoked.' });
         else setMode({ kind: 'confirm-revoke', key: selected });
@@ -79,13 +81,14 @@ export function KeysScreen(): React.JSX.Element {
     switch (mode.kind) {
       case 'pick-account':
         return (
-          <Picker
+          <AccountPicker
             title="New key for which account?"
-            options={(accounts.data ?? []).map((account) => ({ value: account.id, label: account.name, note: account.plan }))}
+            accounts={accounts.data}
             width={area.width}
             maxRows={Math.max(3, area.height - 4)}
-            onCancel={() => setMode({ kind: 'list' })}
-            onPick={(accountId) => setMode({ kind: 'name', accountId })}
+            onCancel={toList}
+            onNone={noAccounts}
+            onPick={toName}
           />
         );
       case 'name':
@@ -143,10 +146,10 @@ export function KeysScreen(): React.JSX.Element {
             empty={keys.loading ? 'Loading keys…' : 'No keys yet. Press n to create one.'}
             rows={list.map((key) => ({
               key: key.id,
-              dim: key.revoked_at !== null,
+              dim: Boolean(key.revoked_at),
               cells: [
                 maskedKey(key.prefix, key.last4),
-                key.name ?? '',
+                key.name,
                 names.get(key.account_id) ?? key.account_id,
                 formatAgo(key.last_used_at),
                 key.revoked_at ? 'revoked' : 'active',

@@ -1,10 +1,10 @@
 import { Box, Text, useInput } from 'ink';
-import { useContext, useState } from 'react';
+import { useCallback, useContext, useState } from 'react';
 import { FeatureUnavailableError, type AdminWebhook } from '../../client/admin.js';
 import { Confirm } from '../components/confirm.js';
 import { LoadError } from '../components/load-error.js';
 import { NoticeLine } from '../components/notice-line.js';
-import { Picker } from '../components/picker.js';
+import { AccountPicker } from '../components/account-picker.js';
 import { SecretNotice } from '../components/secret-notice.js';
 import { Table, type Column } from '../components/table.js';
 import { TextPrompt } from '../components/text-prompt.js';
@@ -57,6 +57,13 @@ export function WebhooksScreen(): React.JSX.Element {
   const selected = list[cursor];
   const unavailable = webhooks.error instanceof FeatureUnavailableError;
 
+  const toList = useCallback(() => setMode({ kind: 'list' }), []);
+  const toUrl = useCallback((accountId: string) => setMode({ kind: 'url', accountId }), []);
+  const noAccounts = useCallback(() => {
+    setMode({ kind: 'list' });
+    setNotice({ tone: 'error', text: 'Create an account first (screen 1, n).' });
+  }, [setNotice]);
+
   const sendTest = (webhook: AdminWebhook): void => {
     void act(
       () => admin.sendTestEvent(webhook.id),
@@ -79,10 +86,7 @@ export function WebhooksScreen(): React.JSX.Element {
     (input, key) => {
       if (input === 'n') {
         setNotice(undefined);
-        const all = accounts.data ?? [];
-        if (all.length === 0) setNotice({ tone: 'error', text: 'Create an account first (screen 1, n).' });
-        else if (all.length === 1) setMode({ kind: 'url', accountId: all[0].id });
-        else setMode({ kind: 'pick-account' });
+        setMode({ kind: 'pick-account' });
       } else if (!selected) return;
       else if (key.return) {
         setNotice(undefined);
@@ -111,13 +115,14 @@ export function WebhooksScreen(): React.JSX.Element {
         );
       case 'pick-account':
         return (
-          <Picker
+          <AccountPicker
             title="New webhook endpoint for which account?"
-            options={(accounts.data ?? []).map((account) => ({ value: account.id, label: account.name, note: account.plan }))}
+            accounts={accounts.data}
             width={area.width}
             maxRows={Math.max(3, area.height - 4)}
-            onCancel={() => setMode({ kind: 'list' })}
-            onPick={(accountId) => setMode({ kind: 'url', accountId })}
+            onCancel={toList}
+            onNone={noAccounts}
+            onPick={toUrl}
           />
         );
       case 'url':
