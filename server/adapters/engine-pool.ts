@@ -1,0 +1,117 @@
+/**
+ * worker_threads pool running the engine off the event loop, `size` traces at a time. A worker
+ * is reused between jobs (its engine module stays loaded); canceling a job terminates its worker,
+ * which is the only way to stop CPU-bound work at once, and a fresh worker replaces it on demand.
+ */
+import { Worker } from 'node:worker_threads';
+import { VectorizeError, ERROR_CODES, type ErrorCode } from '../../engine/errors.js';
+import type { EngineOutcome, EnginePool, EngineProgress, EngineRun, EngineTask } from './engine.js';
+
+export type WorkerMessage =
+  | { type: 'progress'; jobId: string; stage: EngineProgress['stage']; fraction: number }
+  | { type: 'done'; jobId: string; outcome: EngineOutcome }
+  | { type: 'error'; jobId: string; code: string; message: string; details: Record<string, unknown> };
+
+export interface WorkerPoolOptions {
+  size: number;
+  /** Replaces engine/index.js inside the workers (VECTORIZE_ENGINE_MODULE). */
+  engineModule?: string | null;
+  device?: string;
+}
+
+interface Slot {
+  worker: Worker;
+  busy: boolean;
+}
+
+function workerUrl(): { url: URL; execArgv: string[] | undefined } {
+  // From source (tsx, tests) the worker is a .ts file and needs the tsx loader; from dist it is .js.
+  const fromSource = import.meta.url.endsWith('.ts');
+  const url = new URL(fromSource ? './engine-worker.ts' : './engine-worker.js', import.meta.url);
+  const hasTsx = process.execArgv.some((arg) => arg.includes('tsx'));
+  return { url, execArgv: fromSource && !hasTsx ? [...process.execArgv, '--import', 'tsx'] : undefined };
+}
+
+export function workerPool(options: WorkerPoolOptions): EnginePool {
+  const slots: Slot[] = [];
+  const { url, execArgv } = workerUrl();
+  let closed = false;
+
+  const spawn = (): Slot => {
+    const worker = new Worker(url, {
+      execArgv,
+      workerData: { engineModule: options.engineModule ?? null, device: options.device ?? 'auto' },
+    });
+    // A pooled idle worker must not keep the process alive on shutdown.
+    worker.unref();
+    const slot: Slot = { worker, busy: false };
+    slots.push(slot);
+    return slot;
+  };
+  const retire = (slot: Slot) => {
+    const index = slots.indexOf(slot);
+    if (index >= 0) slots.splice(index, 1);
+    void slot.worker.terminate();
+  };
+
+  return {
+    size: options.size,
+    run(task: EngineTask, onProgress: (progress: EngineProgress) => void): EngineRun {
+      if (closed) throw new VectorizeError('internal_error', 'The engine pool is closed.');
+      const slot = slots.find((s) => !s.busy) ?? spawn();
+      slot.busy = true;
+      let settle: { resolve: (o: EngineOutcome) => void; reject: (e: Error) => void };
+      const done = new Promise<EngineOutcome>((resolve, reject) => { settle = { resolve, reject }; });
+      let finished = false;
+      const finish = () => {
+        finished = true;
+        slot.worker.off('message', onMessage);
+        slot.worker.off('error', onError);
+        slot.worker.off('exit', onExit);
+      };
+      const onMessage = (message: WorkerMessage) => {
+        if (message.jobId !== task.jobId) return;
+        if (message.type === 'progress') onProgress({ stage: message.stage, fraction: message.fraction });
+        else if (message.type === 'done') {
+          finish();
+          slot.busy = false;
+          settle.resolve(message.outcome);
+        } else {
+          finish();
+          slot.busy = false;
+          const code = (ERROR_CODES as readonly string[]).includes(message.code) ? (message.code as ErrorCode) : 'internal_error';
+          settle.reject(new VectorizeError(code, message.message, message.details));
+        }
+      };
+      const onError = (error: Error) => {
+        if (finished) return;
+        finish();
+        retire(slot);
+        settle.reject(new VectorizeError('internal_error', `The engine worker crashed: ${error.message}`));
+      };
+      const onExit = (exitCode: number) => {
+        if (finished) return;
+        finish();
+        retire(slot);
+        settle.reject(new VectorizeError('internal_error', `The engine worker exited (${exitCode}).`));
+      };
+      slot.worker.on('message', onMessage);
+      slot.worker.on('error', onError);
+      slot.worker.on('exit', onExit);
+      slot.worker.postMessage({ type: 'run', task });
+      return {
+        done,
+        cancel() {
+          if (finished) return;
+          finish();
+          retire(slot);
+          settle.reject(new VectorizeError('canceled', 'The job was canceled.'));
+        },
+      };
+    },
+    async close() {
+      closed = true;
+      await Promise.all(slots.splice(0).map((slot) => slot.worker.terminate()));
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * One engine worker thread: reads the upload, runs the engine's vectorize(), writes the SVG next
+ * to its final name and renames it, so a result file either exists whole or not at all.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { readFile, rename, writeFile, rm } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import type { EngineTask } from './engine.js';
+import type { WorkerMessage } from './engine-pool.js';
+import type { Progress, TraceHooks, TraceOptions, TraceResult } from '../../engine/types.js';
+
+type Vectorize = (input: Uint8Array, options: TraceOptions, hooks: TraceHooks) => Promise<TraceResult>;
+
+const { engineModule } = workerData as { engineModule: string | null; device: string };
+const fromSource = import.meta.url.endsWith('.ts');
+const specifier = engineModule ? pathToFileURL(engineModule).href : new URL(fromSource ? '../../engine/index.ts' : '../../engine/index.js', import.meta.url).href;
+const engine = import(specifier) as Promise<{ vectorize: Vectorize }>;
+
+function post(message: WorkerMessage) {
+  parentPort!.postMessage(message);
+}
+
+parentPort!.on('message', async (message: { type: 'run'; task: EngineTask }) => {
+  if (message.type !== 'run') return;
+  const { task } = message;
+  const temp = `${task.outputPath}.partial`;
+  try {
+    const { vectorize } = await engine;
+    const bytes = new Uint8Array(await readFile(task.inputPath));
+    let last = -1;
+    const result = await vectorize(bytes, task.options, {
+      maxPixels: task.maxPixels,
+      onProgress: (progress: Progress) => {
+        // Whole percents only: the main thread does not need thousands of messages.
+        const percent = Math.floor(progress.fraction * 100);
+        if (percent === last) return;
+        last = percent;
+        post({ type: 'progress', jobId: task.jobId, stage: progress.stage, fraction: progress.fraction });
+      },
+    });
+    await writeFile(temp, result.svg);
+    await rename(temp, task.outputPath);
+    post({
+      type: 'done',
+      jobId: task.jobId,
+      outcome: {
+        mode: result.mode,
+        width: result.width,
+        height: result.height,
+        megapixels: result.megapixels,
+        format: result.format,
+        bytes: Buffer.byteLength(result.svg),
+        stats: result.stats,
+      },
+    });
+  } catch (error) {
+    await rm(temp, { force: true });
+    const e = error as { code?: unknown; message?: string; details?: Record<string, unknown> };
+    post({
+      type: 'error',
+      jobId: task.jobId,
+      code: typeof e.code === 'string' ? e.code : 'internal_error',
+      message: e.message ?? String(error),
+      details: e.details ?? {},
+    });
+  }
+});

@@ -1,0 +1,195 @@
+/**
+ * Builds the hapi server from injected adapters: one plugin per resource, one error mapping, one
+ * auth scheme. Tests call createApp() with a fake engine and a manual clock and use
+ * server.inject(); `vectorize serve` (server/runtime.ts) adds the real adapters, the lock and
+ * the sweeper around it.
+ */
+import Hapi, { type Request, type Server } from '@hapi/hapi';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createRequire } from 'node:module';
+import type { Config } from './config.js';
+import type { Store } from './adapters/store.js';
+import { diskBlobs, type Blobs } from './adapters/blobs.js';
+import { systemClock, type Clock } from './adapters/clock.js';
+import { statfsDisk, type DiskProbe } from './adapters/disk.js';
+import type { EnginePool, ImageProber } from './adapters/engine.js';
+import { EventBus } from './events.js';
+import { silentLogger, type Logger } from './log.js';
+import { registerErrorMapping, validationFailAction } from './http-errors.js';
+import { registerApiAuth } from './auth.js';
+import type { AppContext, ClassifierInfo, Services } from './context.js';
+import { accountService } from './services/accounts.js';
+import { keyService } from './services/keys.js';
+import { jobService } from './services/jobs.js';
+import { folderService } from './services/folders.js';
+import { idempotencyService } from './services/idempotency.js';
+import { reportService } from './services/reports.js';
+import { retentionService } from './services/retention.js';
+import { submissionService } from './services/submissions.js';
+import { vectorizePlugin } from './plugins/vectorize.js';
+import { jobsPlugin } from './plugins/jobs.js';
+import { foldersPlugin } from './plugins/folders.js';
+import { accountPlugin } from './plugins/account.js';
+import { keysPlugin } from './plugins/keys.js';
+import { reportsPlugin } from './plugins/reports.js';
+import { healthPlugin } from './plugins/health.js';
+import { docsPlugin } from './plugins/docs.js';
+import { adminPlugin } from './plugins/admin.js';
+import { webhooksPlugin } from './plugins/webhooks.js';
+import { frontendPlugin } from './plugins/frontend.js';
+
+export interface AppDeps {
+  config: Readonly<Config>;
+  store: Store;
+  pool: EnginePool;
+  prober: ImageProber;
+  blobs?: Blobs;
+  clock?: Clock;
+  disk?: DiskProbe;
+  log?: Logger;
+  events?: EventBus;
+  adminToken?: string | null;
+  classifier?: () => Promise<ClassifierInfo>;
+}
+
+export interface App {
+  server: Server;
+  context: AppContext;
+  services: Services;
+  /** Re-queues what a previous process left queued/processing, then starts listening. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function packageVersion(): string {
+  // From source this file is server/app.ts, from the build dist/server/app.js.
+  const require = createRequire(import.meta.url);
+  for (const path of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = require(path) as { name?: string; version?: string };
+      if (pkg.name === 'vectorize' && pkg.version) return pkg.version;
+    } catch {
+      /* try the next */
+    }
+  }
+  return '0.0.0';
+}
+export const VERSION: string = packageVersion();
+
+/** The engine's classifier provider, when the engine exposes it (engine/classify getClassifierInfo). */
+export async function engineClassifierInfo(): Promise<ClassifierInfo> {
+  const specifier = '../engine/classify/index.js';
+  try {
+    const mod = (await import(specifier)) as { getClassifierInfo?: () => ClassifierInfo | Promise<ClassifierInfo> };
+    if (typeof mod.getClassifierInfo === 'function') return await mod.getClassifierInfo();
+  } catch {
+    /* no classifier module: report unknown */
+  }
+  return { provider: 'heuristic' };
+}
+
+export async function createApp(deps: AppDeps): Promise<App> {
+  const { config, store, pool, prober } = deps;
+  const clock = deps.clock ?? systemClock;
+  const blobs = deps.blobs ?? diskBlobs(config.dataDir);
+  const disk = deps.disk ?? statfsDisk;
+  const log = deps.log ?? silentLogger;
+  const events = deps.events ?? new EventBus();
+  await blobs.init();
+
+  const accounts = accountService({ store, clock, config });
+  const keys = keyService({ store, clock });
+  const jobs = jobService({ store, blobs, clock, pool, events, log, config, accounts });
+  const folders = folderService({ store, clock });
+  const idempotency = idempotencyService({ store, clock });
+  const reports = reportService({ store, clock });
+  const retention = retentionService({ store, blobs, clock, config, idempotency, log, events });
+  const submissions = submissionService({ store, blobs, clock, disk, prober, config, accounts, jobs, folders, idempotency });
+  const services: Services = { accounts, keys, jobs, folders, idempotency, reports, retention, submissions };
+
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+
+  const server = Hapi.server({
+    host: config.host,
+    port: config.port,
+    routes: {
+      validate: { failAction: validationFailAction },
+      response: { emptyStatusCode: 204 },
+      security: { noSniff: true, xframe: true, referrer: 'no-referrer' },
+    },
+    router: { stripTrailingSlash: true },
+  });
+
+  const context: AppContext = {
+    config,
+    store,
+    blobs,
+    clock,
+    pool,
+    events,
+    log,
+    services,
+    version: VERSION,
+    adminToken: deps.adminToken ?? null,
+    classifier: deps.classifier ?? engineClassifierInfo,
+    eventLoop: () => ({
+      max_ms: loop.max / 1e6,
+      p99_ms: loop.percentile(99) / 1e6,
+      mean_ms: Number.isNaN(loop.mean) ? 0 : loop.mean / 1e6,
+      reset: () => loop.reset(),
+    }),
+    baseUrl(request: Request) {
+      if (config.publicUrl) return config.publicUrl;
+      return `${server.info.protocol}://${request.info.host}`;
+    },
+  };
+
+  registerErrorMapping(server, log);
+  registerApiAuth(server, { keys, accounts });
+  server.events.on('response', (request) => {
+    const response = request.response as { statusCode?: number } | null;
+    log.info('request', {
+      request_id: request.info.id,
+      method: request.method.toUpperCase(),
+      path: request.path,
+      status: response?.statusCode,
+      ms: Date.now() - request.info.received,
+    });
+  });
+
+  const options = { app: context };
+  await server.register([
+    { plugin: docsPlugin, options },
+    { plugin: healthPlugin, options },
+    { plugin: vectorizePlugin, options },
+    { plugin: jobsPlugin, options },
+    { plugin: reportsPlugin, options },
+    { plugin: foldersPlugin, options },
+    { plugin: accountPlugin, options },
+    { plugin: keysPlugin, options },
+    { plugin: adminPlugin, options },
+    { plugin: webhooksPlugin, options },
+    { plugin: frontendPlugin, options },
+  ]);
+
+  let started = false;
+  return {
+    server,
+    context,
+    services,
+    async start() {
+      const recovered = jobs.recover();
+      if (recovered.requeued || recovered.failed) log.info('recovered jobs', recovered);
+      await server.start();
+      started = true;
+    },
+    async stop() {
+      jobs.stop();
+      if (started) await server.stop({ timeout: 5000 });
+      loop.disable();
+      await store.flush();
+      await pool.close();
+    },
+  };
+}

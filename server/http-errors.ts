@@ -1,0 +1,114 @@
+/**
+ * The ONE place where the error vocabulary (engine/errors.ts) meets HTTP. Every failure leaves the
+ * server as `{ error: { code, message, details } }`: our own VectorizeErrors, hapi's 404/413/415,
+ * joi validation (400 invalid_parameter with details.field) and anything unexpected (500).
+ */
+import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
+import { isVectorizeError, VectorizeError, type ErrorCode } from '../engine/errors.js';
+import type { Logger } from './log.js';
+
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  missing_file: 400,
+  unreadable_file: 400,
+  empty_file: 400,
+  batch_limit_exceeded: 400,
+  invalid_batch_id: 400,
+  invalid_folder_name: 400,
+  unsupported_output_format: 400,
+  invalid_parameter: 400,
+  unauthorized: 401,
+  quota_exhausted: 402,
+  megapixels_exceeded: 402,
+  high_detail_not_included: 402,
+  forbidden: 403,
+  not_found: 404,
+  not_ready: 409,
+  idempotency_key_reuse: 409,
+  request_in_progress: 409,
+  result_expired: 410,
+  file_too_large: 413,
+  unsupported_format: 415,
+  too_many_active_jobs: 429,
+  daily_fuse_tripped: 429,
+  queue_full: 503,
+  storage_full: 503,
+  canceled: 409,
+  internal_error: 500,
+};
+
+/** Seconds a client should wait before retrying a 429/503, by code. */
+export const RETRY_AFTER_S: Partial<Record<ErrorCode, number>> = {
+  too_many_active_jobs: 5,
+  daily_fuse_tripped: 3600,
+  queue_full: 30,
+  storage_full: 300,
+};
+
+export function statusOf(code: ErrorCode): number {
+  return HTTP_STATUS[code] ?? 500;
+}
+
+/** Joi's path (e.g. ['limit']) or the header name as the field a client fixes. */
+function validationField(error: { details?: { path?: (string | number)[]; context?: { key?: string } }[] }): string {
+  const first = error.details?.[0];
+  return String(first?.path?.join('.') || first?.context?.key || 'request');
+}
+
+/** Used as `routes.validate.failAction`: joi failures become 400 invalid_parameter. */
+export function validationFailAction(_request: Request, _h: ResponseToolkit, error?: Error): never {
+  const joi = error as (Error & { details?: { path?: (string | number)[]; message?: string; context?: { key?: string } }[] }) | undefined;
+  const field = joi ? validationField(joi) : 'request';
+  const message = joi?.details?.[0]?.message?.replace(/"/g, '') ?? 'Invalid request.';
+  throw new VectorizeError('invalid_parameter', message, { field });
+}
+
+function fromBoom(response: { output: { statusCode: number; headers: Record<string, unknown> }; message: string; data?: unknown }): VectorizeError {
+  const status = response.output.statusCode;
+  switch (status) {
+    case 400:
+      return new VectorizeError('invalid_parameter', response.message || 'Bad request.', { field: 'request' });
+    case 401:
+      return new VectorizeError('unauthorized', 'A valid API key is required: Authorization: Bearer service_sk_live_…');
+    case 403:
+      return new VectorizeError('forbidden', 'This key may not make this call.');
+    case 404:
+    case 405:
+      return new VectorizeError('not_found', 'No such resource.');
+    case 413:
+      return new VectorizeError('file_too_large', 'The upload is larger than 50 MiB (52,428,800 bytes).', { max_bytes: 52_428_800 });
+    case 415:
+      return new VectorizeError('unsupported_format', 'The request body must be multipart/form-data (or JSON where documented).', {});
+    default:
+      return new VectorizeError('internal_error', 'Something went wrong on our side.');
+  }
+}
+
+export function toErrorBody(error: VectorizeError) {
+  return { error: { code: error.code, message: error.message, details: error.details } };
+}
+
+export function registerErrorMapping(server: Server, log: Logger): void {
+  server.ext('onPreResponse', (request, h) => {
+    const response = request.response as unknown as
+      | (Error & { isBoom?: boolean; output: { statusCode: number; headers: Record<string, unknown> }; data?: unknown })
+      | null;
+    if (!response || !(response as { isBoom?: boolean }).isBoom) return h.continue;
+    let error: VectorizeError;
+    if (isVectorizeError(response)) error = response;
+    else {
+      error = fromBoom(response);
+      const routeApp = request.route.settings.app as { on415?: ErrorCode } | undefined;
+      if (response.output.statusCode === 415 && routeApp?.on415) {
+        error = new VectorizeError(routeApp.on415, 'The request must be multipart/form-data with a `file` part.', { field: 'file' });
+      }
+      if (error.code === 'internal_error') {
+        log.error('unhandled error', { request_id: request.info.id, path: request.path, err: response.message, stack: response.stack });
+      }
+    }
+    const out = h.response(toErrorBody(error)).code(statusOf(error.code)).type('application/json');
+    const retry = RETRY_AFTER_S[error.code];
+    if (retry !== undefined) out.header('Retry-After', String(error.details.retry_after ?? retry));
+    if (error.code === 'unauthorized') out.header('WWW-Authenticate', 'Bearer');
+    return out.takeover();
+  });
+}

@@ -1,0 +1,93 @@
+/**
+ * `vectorize serve`: the real adapters around createApp(): the data-dir lock, the lowdb store,
+ * the worker pool, the admin token + server.json for the CLI and TUI, the cron sweeper, and a
+ * clean shutdown on SIGINT/SIGTERM.
+ */
+import { randomBytes } from 'node:crypto';
+import { writeFileSync, rmSync, chmodSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import cron from 'node-cron';
+import type { Config } from './config.js';
+import { acquireLock } from './adapters/lock.js';
+import { openLowdbStore } from './adapters/lowdb-store.js';
+import { workerPool } from './adapters/engine-pool.js';
+import { engineProber } from './adapters/engine.js';
+import { createApp, type App } from './app.js';
+import { jsonLogger, type Logger } from './log.js';
+
+export interface ServerInfoFile {
+  pid: number;
+  host: string;
+  port: number;
+  url: string;
+  started_at: string;
+}
+
+export function serverInfoPath(dataDir: string): string {
+  return join(dataDir, 'server.json');
+}
+export function adminTokenPath(dataDir: string): string {
+  return join(dataDir, 'admin.token');
+}
+export function dbPath(dataDir: string): string {
+  return join(dataDir, 'db.json');
+}
+
+export interface Running {
+  app: App;
+  url: string;
+  log: Logger;
+  stop(): Promise<void>;
+}
+
+export async function startServer(config: Readonly<Config>, out: NodeJS.WritableStream = process.stdout): Promise<Running> {
+  const log = jsonLogger(config.logLevel, out);
+  mkdirSync(config.dataDir, { recursive: true });
+  const lock = acquireLock(config.dataDir);
+  let app: App | undefined;
+  let task: ReturnType<typeof cron.schedule> | undefined;
+  try {
+    const store = await openLowdbStore(dbPath(config.dataDir));
+    const pool = workerPool({ size: config.workers, engineModule: config.engineModule, device: config.device });
+    const adminToken = randomBytes(32).toString('base64url');
+    writeFileSync(adminTokenPath(config.dataDir), `${adminToken}\n`, { mode: 0o600 });
+    chmodSync(adminTokenPath(config.dataDir), 0o600);
+    app = await createApp({ config, store, pool, prober: await engineProber(), log, adminToken });
+    await app.start();
+    const url = app.server.info.uri.replace('0.0.0.0', '127.0.0.1');
+    const info: ServerInfoFile = { pid: process.pid, host: config.host, port: app.server.info.port as number, url, started_at: new Date().toISOString() };
+    writeFileSync(serverInfoPath(config.dataDir), `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+    const retention = app.services.retention;
+    task = cron.schedule(config.sweepCron, () => {
+      retention.sweep().catch((error: Error) => log.error('sweep failed', { err: error.message }));
+    });
+    void retention.sweep().catch((error: Error) => log.error('sweep failed', { err: error.message }));
+    const classifier = await app.context.classifier();
+    log.info('listening', { url, workers: config.workers, data_dir: config.dataDir, classifier: classifier.provider, version: app.context.version });
+    if (app.context.store.accounts.count() === 0) {
+      log.info('no accounts yet: create one with `vectorize accounts create NAME --plan pro`, then `vectorize keys create --account acct_…`');
+    }
+    let stopping: Promise<void> | undefined;
+    const running: Running = {
+      app,
+      url,
+      log,
+      stop() {
+        stopping ??= (async () => {
+          await task?.stop();
+          await app!.stop();
+          rmSync(serverInfoPath(config.dataDir), { force: true });
+          rmSync(adminTokenPath(config.dataDir), { force: true });
+          lock.release();
+        })();
+        return stopping;
+      },
+    };
+    return running;
+  } catch (error) {
+    await task?.stop();
+    await app?.stop().catch(() => undefined);
+    lock.release();
+    throw error;
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Joi schemas shared by the route docs (OpenAPI) and request validation, and the helper that
+ * lists, per route, every error code it can answer.
+ */
+import Joi from 'joi';
+import type { ErrorCode } from '../engine/errors.js';
+import { HTTP_STATUS } from './http-errors.js';
+import { JOB_STATUSES } from './adapters/store.js';
+import { RETENTIONS, PLAN_NAMES } from './plans.js';
+import { IMAGE_CLASSES } from '../engine/types.js';
+
+export const ErrorBody = Joi.object({
+  error: Joi.object({
+    code: Joi.string().required().example('not_found'),
+    message: Joi.string().required(),
+    details: Joi.object().unknown(true).required(),
+  }).label('ErrorDetail'),
+}).label('Error');
+
+export const JobSchema = Joi.object({
+  id: Joi.string().example('job_4fQ2mX9kLp0aZ7cB1dEe'),
+  status: Joi.string().valid(...JOB_STATUSES),
+  progress: Joi.number().integer().min(0).max(100),
+  queue_position: Joi.number().integer().min(1).description('Present while queued; 1 = next to start.'),
+  mode: Joi.string().valid(...IMAGE_CLASSES).allow(null).description('The class the engine used; null until known.'),
+  retention: Joi.string().valid(...RETENTIONS).description('Effective retention, after clamping to the plan maximum.'),
+  requested_retention: Joi.string().valid(...RETENTIONS).description('Present when the request asked for more than the plan keeps.'),
+  megapixels: Joi.number(),
+  width: Joi.number().integer(),
+  height: Joi.number().integer(),
+  created_at: Joi.string().isoDate(),
+  started_at: Joi.string().isoDate(),
+  completed_at: Joi.string().isoDate(),
+  expires_at: Joi.string().isoDate(),
+  download_url: Joi.string().uri().description('Present once the result exists.'),
+  batch_id: Joi.string(),
+  folder_id: Joi.string(),
+  file_name: Joi.string(),
+  options: Joi.object({
+    image_type: Joi.string(),
+    detail: Joi.string(),
+    gradients: Joi.string(),
+    smoothing: Joi.string(),
+    trace_style: Joi.string(),
+    close_seams: Joi.boolean(),
+  }).label('JobOptions'),
+  error: Joi.object({ code: Joi.string(), message: Joi.string() }).label('JobError').description('Present on a failed job.'),
+}).label('Job');
+
+export const JobListSchema = Joi.object({
+  jobs: Joi.array().items(JobSchema),
+  next_cursor: Joi.string().allow(null),
+}).label('JobList');
+
+export const FolderSchema = Joi.object({
+  id: Joi.string(),
+  name: Joi.string(),
+  batch_id: Joi.string(),
+  created_at: Joi.string().isoDate(),
+  files: Joi.number().integer(),
+  statuses: Joi.object().pattern(Joi.string(), Joi.number().integer()),
+}).label('Folder');
+
+export const AccountSchema = Joi.object({
+  id: Joi.string(),
+  name: Joi.string(),
+  plan: Joi.string().valid(...PLAN_NAMES),
+  created_at: Joi.string().isoDate(),
+  billing_anchor_day: Joi.number().integer(),
+  allowances: Joi.object({
+    trial: Joi.object({ total: Joi.number(), used: Joi.number(), left: Joi.number() }).label('TrialAllowance'),
+    monthly: Joi.object({
+      total: Joi.number().allow(null),
+      used: Joi.number(),
+      left: Joi.number().allow(null),
+      reset_at: Joi.string().isoDate(),
+    }).allow(null).label('MonthlyAllowance'),
+  }).label('Allowances'),
+  limits: Joi.object().unknown(true).label('PlanLimits'),
+}).label('Account');
+
+export const KeySchema = Joi.object({
+  id: Joi.string(),
+  account_id: Joi.string(),
+  name: Joi.string(),
+  scope: Joi.string().valid('api', 'app'),
+  prefix: Joi.string(),
+  last4: Joi.string(),
+  masked: Joi.string(),
+  created_at: Joi.string().isoDate(),
+  last_used_at: Joi.string().isoDate().allow(null),
+}).label('Key');
+
+export const CreatedKeySchema = KeySchema.keys({ secret: Joi.string().description('The whole key, shown only in this answer.') }).label('CreatedKey');
+
+export const ReportSchema = Joi.object({
+  id: Joi.string(),
+  job_id: Joi.string(),
+  account_id: Joi.string(),
+  reason: Joi.string(),
+  message: Joi.string().allow(''),
+  created_at: Joi.string().isoDate(),
+}).label('Report');
+
+export const IdParam = (prefix: string) =>
+  Joi.object({ id: Joi.string().max(80).required().description(`${prefix}_… identifier`) });
+
+/** Codes every authenticated /v1 route can answer. */
+export const AUTH_CODES: ErrorCode[] = ['unauthorized', 'forbidden', 'invalid_parameter'];
+
+/**
+ * hapi-swagger `responses`: the success answer plus one entry per HTTP status listing every code
+ * the route can answer, so integrators see the whole vocabulary per route.
+ */
+export function responses(success: Record<number, { description: string; schema?: Joi.Schema }>, codes: ErrorCode[]) {
+  const out: Record<string, { description: string; schema?: Joi.Schema }> = {};
+  for (const [status, doc] of Object.entries(success)) out[status] = doc;
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = HTTP_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    out[String(status)] = { description: `Error codes: ${list.map((c) => `\`${c}\``).join(', ')}`, schema: ErrorBody };
+  }
+  return out;
+}

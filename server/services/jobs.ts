@@ -1,0 +1,360 @@
+/**
+ * Jobs: the queue, the state machine of contract §3 and the public view of a job.
+ *
+ *   queued ──engine picks──▶ processing ──result file exists──▶ completed ──retention──▶ expired
+ *      │                        ├──engine fails / watchdog──▶ failed
+ *      └──DELETE──▶ canceled ◀──┘ DELETE (worker terminated)
+ *
+ * The queue lives in memory, rebuilt from the store at start (restart safety); the store is the
+ * truth for every job's state.
+ */
+import { VectorizeError } from '../../engine/errors.js';
+import { END_STATES, type JobRecord, type JobStatus, type Store } from '../adapters/store.js';
+import type { Blobs } from '../adapters/blobs.js';
+import type { Clock } from '../adapters/clock.js';
+import type { EnginePool, EngineRun } from '../adapters/engine.js';
+import type { Config } from '../config.js';
+import type { EventBus } from '../events.js';
+import type { Logger } from '../log.js';
+import { RETENTION_MS } from '../plans.js';
+import type { AccountService } from './accounts.js';
+
+interface Running {
+  run: EngineRun;
+  startedMs: number;
+  estimateMs: number;
+  /** Engine-reported share of the work, 0..1. */
+  fraction: number;
+  watchdog: NodeJS.Timeout;
+}
+
+/** Progress shown while processing never reaches 100 before the result file exists. */
+export const PROGRESS_CAP = 95;
+
+export interface JobDeps {
+  store: Store;
+  blobs: Blobs;
+  clock: Clock;
+  pool: EnginePool;
+  events: EventBus;
+  log: Logger;
+  config: Readonly<Config>;
+  accounts: AccountService;
+}
+
+export function isEndState(status: JobStatus): boolean {
+  return END_STATES.includes(status);
+}
+
+export function jobService(deps: JobDeps) {
+  const { store, blobs, clock, pool, events, log, config, accounts } = deps;
+  const queue: string[] = [];
+  const running = new Map<string, Running>();
+  // Learned speed of this machine: ms of tracing per megapixel (EMA of finished jobs).
+  let msPerMegapixel = 1500;
+  const BASE_MS = 300;
+  let stopped = false;
+  let lastSeq = store.jobs.all().reduce((max, j) => Math.max(max, j.seq ?? 0), 0);
+
+  const estimateMs = (megapixels: number) => Math.round(BASE_MS + msPerMegapixel * megapixels);
+  const now = () => clock.now();
+
+  const timeoutFor = (estimate: number) => Math.max(config.jobTimeoutMinMs, config.jobTimeoutFactor * estimate);
+
+  function finishRun(jobId: string) {
+    const entry = running.get(jobId);
+    if (entry) clearTimeout(entry.watchdog);
+    running.delete(jobId);
+  }
+
+  async function complete(job: JobRecord, outcome: { mode: JobRecord['mode']; bytes: number; megapixels: number }) {
+    const resultPath = blobs.resultPathFor(job.id);
+    // contract §3: completed only once the result file exists.
+    if (!(await blobs.exists(resultPath))) throw new VectorizeError('internal_error', 'The engine reported success but wrote no result.');
+    const current = store.jobs.get(job.id);
+    if (!current || current.status !== 'processing') {
+      await blobs.remove(resultPath); // canceled or deleted meanwhile
+      return;
+    }
+    const at = now();
+    const updated = store.jobs.update(job.id, {
+      status: 'completed',
+      mode: outcome.mode,
+      completed_at: at.toISOString(),
+      ended_at: at.toISOString(),
+      expires_at: new Date(at.getTime() + RETENTION_MS[current.retention]).toISOString(),
+      result_path: resultPath,
+      result_bytes: outcome.bytes,
+      upload_path: null,
+      error: null,
+    })!;
+    await blobs.remove(current.upload_path);
+    events.emit('job.completed', updated, at);
+  }
+
+  function fail(jobId: string, code: string, message: string) {
+    const current = store.jobs.get(jobId);
+    if (!current || isEndState(current.status)) return;
+    const at = now();
+    const updated = store.jobs.update(jobId, {
+      status: 'failed',
+      ended_at: at.toISOString(),
+      error: { code, message },
+      upload_path: null,
+    })!;
+    void blobs.remove(current.upload_path);
+    // A failed conversion is not the client's to pay for.
+    accounts.refund(current.account_id, current.charged, current.charged_period);
+    events.emit('job.failed', updated, at);
+  }
+
+  function start(jobId: string) {
+    const job = store.jobs.get(jobId);
+    if (!job || job.status !== 'queued' || !job.upload_path) {
+      if (job && job.status === 'queued') fail(jobId, 'internal_error', 'The upload is missing.');
+      return;
+    }
+    const at = now();
+    const estimate = estimateMs(job.megapixels);
+    const started = store.jobs.update(jobId, { status: 'processing', started_at: at.toISOString(), attempts: job.attempts + 1, estimate_ms: estimate })!;
+    const run = pool.run(
+      {
+        jobId,
+        inputPath: blobs.absolute(job.upload_path),
+        outputPath: blobs.absolute(blobs.resultPathFor(jobId)),
+        options: job.options,
+        maxPixels: Math.round(config.plans[accounts.get(job.account_id).plan]?.maxMegapixels * 1e6) || 100_000_000,
+      },
+      (progress) => {
+        const entry = running.get(jobId);
+        if (entry) entry.fraction = Math.max(entry.fraction, Math.min(1, progress.fraction));
+      },
+    );
+    const watchdog = setTimeout(() => {
+      log.warn('job timed out', { job_id: jobId, estimate_ms: estimate });
+      finishRun(jobId);
+      run.cancel();
+      fail(jobId, 'internal_error', `Processing took longer than ${Math.round(timeoutFor(estimate) / 1000)} s and was stopped.`);
+      pump();
+    }, timeoutFor(estimate));
+    watchdog.unref();
+    running.set(jobId, { run, startedMs: Date.now(), estimateMs: estimate, fraction: 0, watchdog });
+    events.emit('job.started', started, at);
+    const t0 = Date.now();
+    run.done.then(
+      async (outcome) => {
+        finishRun(jobId);
+        const took = Date.now() - t0;
+        if (outcome.megapixels > 0) msPerMegapixel = 0.8 * msPerMegapixel + 0.2 * Math.max(50, (took - BASE_MS) / Math.max(outcome.megapixels, 0.05));
+        try {
+          await complete(started, outcome);
+        } catch (error) {
+          fail(jobId, 'internal_error', (error as Error).message);
+        }
+        pump();
+      },
+      (error: VectorizeError) => {
+        finishRun(jobId);
+        // canceled: the canceller already moved the job.
+        if (error.code !== 'canceled') {
+          log.warn('job failed', { job_id: jobId, code: error.code, err: error.message });
+          fail(jobId, error.code ?? 'internal_error', error.message);
+        }
+        pump();
+      },
+    );
+  }
+
+  function pump() {
+    if (stopped) return;
+    while (running.size < pool.size && queue.length > 0) {
+      const next = queue.shift()!;
+      start(next);
+    }
+  }
+
+  return {
+    estimateMs,
+    nextSeq: () => ++lastSeq,
+
+    get queueLength() { return queue.length; },
+    get processingCount() { return running.size; },
+
+    /** Adds an accepted job (already stored as queued) to the end of the queue. */
+    enqueue(jobId: string) {
+      queue.push(jobId);
+      // Start on the next tick so the 202 answer shows the job queued, as the contract promises.
+      setImmediate(pump);
+    },
+
+    /** 1 = the next job to start; undefined when not queued. */
+    queuePosition(jobId: string): number | undefined {
+      const index = queue.indexOf(jobId);
+      return index < 0 ? undefined : index + 1;
+    },
+
+    progress(job: JobRecord): number {
+      switch (job.status) {
+        case 'queued':
+          return 0;
+        case 'processing': {
+          const entry = running.get(job.id);
+          if (!entry) return 0;
+          const byTime = (Date.now() - entry.startedMs) / entry.estimateMs;
+          return Math.min(PROGRESS_CAP, Math.floor(100 * Math.max(entry.fraction, byTime)));
+        }
+        case 'completed':
+        case 'expired':
+          return 100;
+        default:
+          return 0;
+      }
+    },
+
+    getOwned(id: string, accountId: string | undefined): JobRecord {
+      const job = store.jobs.get(id);
+      // Another account's job answers exactly like a missing one (decisions.md §4).
+      if (!job || (accountId !== undefined && job.account_id !== accountId)) throw new VectorizeError('not_found', 'No such job.');
+      return job;
+    },
+
+    /** DELETE: queued/processing → canceled (the worker stops); end state → deleted with its result. */
+    async cancelOrDelete(job: JobRecord): Promise<{ canceled: JobRecord } | { deleted: true }> {
+      if (job.status === 'queued' || job.status === 'processing') return { canceled: this.cancel(job) };
+      await this.remove(job);
+      return { deleted: true };
+    },
+
+    cancel(job: JobRecord): JobRecord {
+      const wasQueued = job.status === 'queued';
+      const index = queue.indexOf(job.id);
+      if (index >= 0) queue.splice(index, 1);
+      const entry = running.get(job.id);
+      finishRun(job.id);
+      entry?.run.cancel();
+      const at = now();
+      const updated = store.jobs.update(job.id, { status: 'canceled', ended_at: at.toISOString(), upload_path: null })!;
+      void blobs.remove(job.upload_path);
+      void blobs.remove(blobs.resultPathFor(job.id));
+      // Nothing was traced for a job canceled before it started: its conversion is given back.
+      if (wasQueued) accounts.refund(job.account_id, job.charged, job.charged_period);
+      events.emit('job.canceled', updated, at);
+      setImmediate(pump);
+      return updated;
+    },
+
+    async remove(job: JobRecord): Promise<void> {
+      if (!isEndState(job.status)) this.cancel(job);
+      store.jobs.delete(job.id);
+      await Promise.all([blobs.remove(job.result_path), blobs.remove(job.upload_path)]);
+    },
+
+    fail,
+
+    /**
+     * Restart safety: queued jobs go back in the queue in their order; jobs found processing were
+     * interrupted by a crash and are re-queued first, unless they have used all their attempts.
+     */
+    recover(): { requeued: number; failed: number } {
+      let requeued = 0;
+      let failedCount = 0;
+      const pending = store.jobs
+        .filter((j) => j.status === 'queued' || j.status === 'processing')
+        .sort((a, b) => a.seq - b.seq);
+      for (const job of pending) {
+        if (job.status === 'processing') {
+          if (job.attempts >= config.maxAttempts) {
+            fail(job.id, 'internal_error', `Processing was interrupted ${job.attempts} times by server restarts.`);
+            failedCount++;
+            continue;
+          }
+          store.jobs.update(job.id, { status: 'queued', started_at: null });
+        }
+        queue.push(job.id);
+        requeued++;
+      }
+      setImmediate(pump);
+      return { requeued, failed: failedCount };
+    },
+
+    /** Lists newest first; the cursor is the last id of the previous page. */
+    list(filter: { accountId?: string; status?: JobStatus; batchId?: string; limit: number; cursor?: string }) {
+      const all = store.jobs
+        .filter((j) =>
+          (filter.accountId === undefined || j.account_id === filter.accountId) &&
+          (filter.status === undefined || j.status === filter.status) &&
+          (filter.batchId === undefined || j.batch_id === filter.batchId))
+        .sort((a, b) => b.seq - a.seq);
+      let from = 0;
+      if (filter.cursor) {
+        // The cursor names the last job of the previous page by its acceptance order, so it stays
+        // valid when that job is deleted or pruned meanwhile.
+        const cursor = decodeCursor(filter.cursor);
+        if (cursor === undefined) throw new VectorizeError('invalid_parameter', 'cursor is not a cursor this server issued.', { field: 'cursor' });
+        from = all.findIndex((j) => j.seq < cursor);
+        if (from < 0) from = all.length;
+      }
+      const page = all.slice(from, from + filter.limit);
+      const last = page[page.length - 1];
+      const next = from + filter.limit < all.length && last ? encodeCursor(last) : null;
+      return { page, next };
+    },
+
+    view(job: JobRecord, baseUrl: string) {
+      const out: Record<string, unknown> = {
+        id: job.id,
+        status: job.status,
+        progress: this.progress(job),
+      };
+      const position = job.status === 'queued' ? this.queuePosition(job.id) : undefined;
+      if (job.status === 'queued') out.queue_position = position ?? queue.length + 1;
+      out.mode = job.mode;
+      out.retention = job.retention;
+      out.megapixels = Math.round(job.megapixels * 1e6) / 1e6;
+      out.width = job.width;
+      out.height = job.height;
+      out.created_at = job.created_at;
+      if (job.started_at) out.started_at = job.started_at;
+      if (job.status === 'completed') out.download_url = `${baseUrl}/v1/jobs/${job.id}/download`;
+      if (job.completed_at) out.completed_at = job.completed_at;
+      if (job.expires_at) out.expires_at = job.expires_at;
+      if (job.batch_id !== null) out.batch_id = job.batch_id;
+      if (job.folder_id !== null) out.folder_id = job.folder_id;
+      out.file_name = job.file_name;
+      out.options = {
+        image_type: job.options.imageType,
+        detail: job.options.detail,
+        gradients: job.options.gradients,
+        smoothing: job.options.smoothing,
+        trace_style: job.options.traceStyle,
+        close_seams: job.options.closeSeams,
+      };
+      if (job.requested_retention !== job.retention) out.requested_retention = job.requested_retention;
+      if (job.error) out.error = job.error;
+      return out;
+    },
+
+    /** Graceful stop: running work is dropped and its jobs wait queued for the next start. */
+    stop() {
+      stopped = true;
+      for (const [id, entry] of running) {
+        clearTimeout(entry.watchdog);
+        running.delete(id);
+        entry.run.cancel();
+        const job = store.jobs.get(id);
+        if (job && job.status === 'processing') store.jobs.update(id, { status: 'queued', started_at: null, attempts: Math.max(0, job.attempts - 1) });
+      }
+    },
+  };
+}
+
+function encodeCursor(job: JobRecord): string {
+  return Buffer.from(`seq:${job.seq}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): number | undefined {
+  const match = /^seq:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return match ? Number(match[1]) : undefined;
+}
+
+export type JobService = ReturnType<typeof jobService>;

@@ -1,0 +1,98 @@
+/**
+ * Retention: results are served until expires_at (= completed_at + effective retention), then
+ * removed and the job marked `expired` (410 result_expired). `retention=none` results are removed
+ * as they are served, so they download once. The sweeper also prunes old records so the database
+ * stays small.
+ */
+import type { ReadStream } from 'node:fs';
+import { VectorizeError } from '../../engine/errors.js';
+import type { JobRecord, Store } from '../adapters/store.js';
+import type { Blobs } from '../adapters/blobs.js';
+import type { Clock } from '../adapters/clock.js';
+import type { Config } from '../config.js';
+import type { EventBus } from '../events.js';
+import type { IdempotencyService } from './idempotency.js';
+import type { Logger } from '../log.js';
+
+const DAY = 24 * 3_600_000;
+
+export function retentionService(deps: { store: Store; blobs: Blobs; clock: Clock; config: Readonly<Config>; idempotency: IdempotencyService; log: Logger; events: EventBus }) {
+  const { store, blobs, clock, config, idempotency, log } = deps;
+
+  function expire(job: JobRecord, at: Date): JobRecord {
+    const updated = store.jobs.update(job.id, { status: 'expired', result_path: null, ended_at: job.ended_at ?? at.toISOString() })!;
+    void blobs.remove(job.result_path);
+    return updated;
+  }
+
+  return {
+    expire,
+
+    /** Opens the result for download or answers 409 not_ready / 410 result_expired. */
+    async openResult(job: JobRecord): Promise<{ stream: ReadStream; bytes: number; job: JobRecord }> {
+      const now = clock.now();
+      if (job.status === 'expired') throw new VectorizeError('result_expired', 'The result is no longer available.', { expired_at: job.expires_at });
+      if (job.status === 'completed' && job.expires_at && new Date(job.expires_at).getTime() <= now.getTime()) {
+        expire(job, now);
+        throw new VectorizeError('result_expired', 'The result is no longer available.', { expired_at: job.expires_at });
+      }
+      if (job.status !== 'completed' || !job.result_path) {
+        throw new VectorizeError('not_ready', job.status === 'queued' || job.status === 'processing'
+          ? 'The result does not exist yet; poll the job until it is completed.'
+          : `The job is ${job.status}; it has no result.`, { status: job.status });
+      }
+      const path = job.result_path;
+      let bytes: number;
+      try {
+        bytes = await blobs.size(path);
+      } catch {
+        expire(job, now);
+        throw new VectorizeError('result_expired', 'The result is no longer available.', {});
+      }
+      const stream = blobs.open(path);
+      let served = job;
+      if (job.retention === 'none') {
+        // Download once: the job turns expired now, so a second request answers 410 even while
+        // this one is still streaming; the open descriptor keeps the bytes readable until done.
+        served = store.jobs.update(job.id, { status: 'expired', downloaded_at: now.toISOString(), expires_at: now.toISOString(), result_path: null, ended_at: job.ended_at })!;
+        await new Promise<void>((resolve, reject) => { stream.once('open', () => resolve()); stream.once('error', reject); });
+        await blobs.remove(path);
+      } else {
+        store.jobs.update(job.id, { downloaded_at: now.toISOString() });
+      }
+      return { stream, bytes, job: served };
+    },
+
+    /** One sweep: expire due results, prune old end-state records, forget stale idempotency keys. */
+    async sweep(): Promise<{ expired: number; pruned: number; idempotency: number; temp: number }> {
+      const now = clock.now();
+      let expired = 0;
+      for (const job of store.jobs.filter((j) => j.status === 'completed' && j.expires_at !== null && new Date(j.expires_at).getTime() <= now.getTime())) {
+        expire(job, now);
+        expired++;
+      }
+      const cutoff = now.getTime() - config.recordTtlDays * DAY;
+      let pruned = 0;
+      for (const job of store.jobs.filter((j) => (j.status === 'expired' || j.status === 'failed' || j.status === 'canceled') && new Date(j.ended_at ?? j.created_at).getTime() < cutoff)) {
+        await blobs.remove(job.upload_path);
+        store.jobs.delete(job.id);
+        pruned++;
+      }
+      for (const folder of store.folders.filter((f) => new Date(f.created_at).getTime() < cutoff && !store.jobs.find((j) => j.folder_id === f.id))) {
+        store.folders.delete(folder.id);
+        pruned++;
+      }
+      for (const delivery of store.deliveries.filter((d) => new Date(d.created_at).getTime() < cutoff)) {
+        store.deliveries.delete(delivery.id);
+        pruned++;
+      }
+      const forgotten = idempotency.prune();
+      // Temp uploads are removed by the request that made them; these are leftovers of a crash.
+      const temp = await blobs.sweepTemp(3_600_000, Date.now());
+      if (expired + pruned + forgotten + temp > 0) log.info('sweep', { expired, pruned, idempotency: forgotten, temp });
+      return { expired, pruned, idempotency: forgotten, temp };
+    },
+  };
+}
+
+export type RetentionService = ReturnType<typeof retentionService>;

@@ -1,0 +1,232 @@
+/**
+ * POST /v1/vectorize: from a parsed multipart form to a queued job. The checks run in a fixed
+ * order a client can rely on:
+ *   400 fields (missing_file, empty_file, file_too_large, output format, parameters, batch labels)
+ *   → Idempotency-Key (replay 202 / 409 reuse / 409 in progress)
+ *   → 415/400 probe of the bytes (format from the bytes, never the name)
+ *   → 400 batch_limit_exceeded → 402 megapixels / high detail → 402 quota_exhausted
+ *   → 429 too_many_active_jobs, daily_fuse_tripped → 503 queue_full, storage_full → 202.
+ * Everything between the last await and the insert is synchronous, so two concurrent requests
+ * cannot both squeeze into the last slot of an allowance.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { VectorizeError } from '../../engine/errors.js';
+import { parseTraceOptions, bucketDetail } from '../../engine/options.js';
+import { DEFAULT_TRACE_OPTIONS, type TraceOptions } from '../../engine/types.js';
+import type { AccountRecord, JobRecord, KeyRecord, Store } from '../adapters/store.js';
+import type { Blobs } from '../adapters/blobs.js';
+import type { Clock } from '../adapters/clock.js';
+import type { DiskProbe } from '../adapters/disk.js';
+import type { ImageProber } from '../adapters/engine.js';
+import type { Config } from '../config.js';
+import { newId } from '../ids.js';
+import { RETENTIONS, clampRetention, manualFieldsEffective, type Retention } from '../plans.js';
+import type { AccountService } from './accounts.js';
+import type { FolderService } from './folders.js';
+import { fingerprint, type IdempotencyService } from './idempotency.js';
+import type { JobService } from './jobs.js';
+import { isValidLabel } from './folders.js';
+
+export const MAX_UPLOAD_BYTES = 52_428_800;
+export const FORM_FIELDS = [
+  'image_type', 'output_format', 'retention', 'batch_id', 'folder_name', 'detail', 'gradients', 'smoothing', 'trace_style', 'close_seams',
+] as const;
+const MAX_FIELD_LENGTH = 1024;
+
+export interface UploadedFile {
+  path: string;
+  bytes: number;
+  filename: string;
+}
+
+export interface Submission {
+  account: AccountRecord;
+  key: KeyRecord;
+  file: UploadedFile | undefined;
+  fields: Record<string, string>;
+  idempotencyKey: string | undefined;
+}
+
+export interface SubmissionDeps {
+  store: Store;
+  blobs: Blobs;
+  clock: Clock;
+  disk: DiskProbe;
+  prober: ImageProber;
+  config: Readonly<Config>;
+  accounts: AccountService;
+  jobs: JobService;
+  folders: FolderService;
+  idempotency: IdempotencyService;
+}
+
+/** Upload names are kept for the download's filename only; control characters never survive. */
+export function cleanFileName(name: string): string {
+  const base = basename(name.replace(/\\/g, '/')).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '').trim();
+  return (base || 'image').slice(0, 200);
+}
+
+function validateFields(fields: Record<string, string>) {
+  for (const [name, value] of Object.entries(fields)) {
+    if (value.length > MAX_FIELD_LENGTH) throw new VectorizeError('invalid_parameter', `${name} is too long.`, { field: name, max_length: MAX_FIELD_LENGTH });
+  }
+  const outputFormat = fields.output_format;
+  if (outputFormat !== undefined && outputFormat !== '' && outputFormat.toLowerCase() !== 'svg') {
+    throw new VectorizeError('unsupported_output_format', `Output format ${JSON.stringify(outputFormat)} is not offered; the only output is svg.`, {
+      field: 'output_format',
+      allowed: ['svg'],
+    });
+  }
+  const retentionRaw = fields.retention === undefined || fields.retention === '' ? '24h' : fields.retention;
+  if (!(RETENTIONS as readonly string[]).includes(retentionRaw)) {
+    throw new VectorizeError('invalid_parameter', `retention must be one of ${RETENTIONS.join(', ')}.`, { field: 'retention', allowed: RETENTIONS });
+  }
+  const batchId = fields.batch_id === undefined || fields.batch_id === '' ? null : fields.batch_id;
+  if (fields.batch_id !== undefined && !isValidLabel(fields.batch_id)) {
+    throw new VectorizeError('invalid_batch_id', 'batch_id is 1–128 characters without control characters.', { field: 'batch_id', max_length: 128 });
+  }
+  const folderName = fields.folder_name === undefined ? null : fields.folder_name;
+  if (folderName !== null) {
+    if (!isValidLabel(folderName)) {
+      throw new VectorizeError('invalid_folder_name', 'folder_name is 1–128 characters without control characters.', { field: 'folder_name', max_length: 128 });
+    }
+    if (batchId === null) throw new VectorizeError('invalid_folder_name', 'folder_name needs a batch_id.', { field: 'folder_name' });
+  }
+  const options = parseTraceOptions(fields);
+  return { retention: retentionRaw as Retention, batchId, folderName, options };
+}
+
+export function submissionService(deps: SubmissionDeps) {
+  const { store, blobs, clock, disk, prober, config, accounts, jobs, folders, idempotency } = deps;
+
+  return {
+    /** Returns the job and whether it is a replay of an earlier request. */
+    async submit(submission: Submission): Promise<{ job: JobRecord; replay: boolean }> {
+      const { key, file, fields } = submission;
+      if (!file) throw new VectorizeError('missing_file', 'The form has no `file` part.', { field: 'file' });
+      if (file.bytes > MAX_UPLOAD_BYTES) throw new VectorizeError('file_too_large', 'The upload is larger than 50 MiB (52,428,800 bytes).', { max_bytes: MAX_UPLOAD_BYTES });
+      if (file.bytes === 0) throw new VectorizeError('empty_file', 'The uploaded file is empty.', { field: 'file' });
+      const parsed = validateFields(fields);
+      const idemKey = idempotency.validateKey(submission.idempotencyKey);
+
+      const bytes = new Uint8Array(await readFile(file.path));
+      const fileHash = createHash('sha256').update(bytes).digest('hex');
+      const print = fingerprint(fileHash, fields);
+      const accountId = submission.account.id;
+      if (idemKey) {
+        const replayOf = idempotency.begin(accountId, idemKey, print);
+        if (replayOf) return { job: store.jobs.get(replayOf)!, replay: true };
+      }
+      try {
+        const probe = await prober.probe(bytes);
+        const freeBytes = await disk.freeBytes(blobs.root);
+        // ── synchronous from here to the insert ──
+        const account = accounts.get(accountId);
+        const plan = accounts.limits(account);
+        if (parsed.batchId !== null) folders.assertRoom(account, parsed.batchId, plan.batchGroup);
+        if (probe.megapixels > plan.maxMegapixels) {
+          throw new VectorizeError('megapixels_exceeded', `The image has ${probe.megapixels.toFixed(2)} MP; the ${account.plan} plan takes up to ${plan.maxMegapixels} MP.`, {
+            megapixels: probe.megapixels,
+            max_megapixels: plan.maxMegapixels,
+          });
+        }
+        const detailGiven = fields.detail !== undefined && fields.detail !== '';
+        if (!plan.highDetail && detailGiven && bucketDetail(fields.detail) === 'high') {
+          throw new VectorizeError('high_detail_not_included', `The ${account.plan} plan does not include detail=high.`, { field: 'detail' });
+        }
+        const options: TraceOptions = manualFieldsEffective(account.plan)
+          ? parsed.options
+          : { ...parsed.options, detail: DEFAULT_TRACE_OPTIONS.detail, gradients: DEFAULT_TRACE_OPTIONS.gradients, smoothing: DEFAULT_TRACE_OPTIONS.smoothing, traceStyle: DEFAULT_TRACE_OPTIONS.traceStyle };
+        if (!plan.highDetail && options.detail === 'high') options.detail = 'medium';
+
+        // Quota before rate limits: a spent allowance is the lasting answer, a 429 a passing one.
+        if (account.plan === 'trial' && account.trial_used >= 5) accounts.charge(account); // throws quota_exhausted
+        if (account.plan !== 'trial' && account.trial_used >= 5) {
+          const monthly = accounts.allowances(account).monthly;
+          if (monthly && monthly.left !== null && monthly.left <= 0) accounts.charge(account); // throws with reset_at
+        }
+        const active = store.jobs.count((j) => j.account_id === account.id && (j.status === 'queued' || j.status === 'processing'));
+        if (active >= plan.activeJobs) {
+          throw new VectorizeError('too_many_active_jobs', `The account already has ${active} queued or processing jobs (plan maximum ${plan.activeJobs}).`, {
+            active_jobs: active,
+            max_active_jobs: plan.activeJobs,
+          });
+        }
+        const lastDay = accounts.acceptedLastDay(account);
+        if (lastDay.length >= plan.dailyFuse) {
+          const oldest = new Date(lastDay[0]).getTime();
+          const retryAfter = Math.max(1, Math.ceil((oldest + 24 * 3_600_000 - clock.now().getTime()) / 1000));
+          throw new VectorizeError('daily_fuse_tripped', `The account reached its daily fuse of ${plan.dailyFuse} accepted submissions in 24 hours.`, {
+            daily_fuse: plan.dailyFuse,
+            retry_after: retryAfter,
+          });
+        }
+        if (jobs.queueLength >= config.queueMax) {
+          throw new VectorizeError('queue_full', 'The service queue is full; retry later.', { queue_max: config.queueMax });
+        }
+        if (freeBytes < config.minFreeBytes) {
+          throw new VectorizeError('storage_full', 'The service is low on storage; retry later.', {});
+        }
+
+        const charge = accounts.charge(account);
+        accounts.recordAcceptance(account);
+        const folder = parsed.batchId !== null ? folders.admit(account, parsed.batchId, parsed.folderName) : null;
+        const now = clock.now();
+        const id = newId('job');
+        const retention = clampRetention(parsed.retention, plan.maxRetention);
+        const job = store.jobs.insert({
+          id,
+          seq: jobs.nextSeq(),
+          account_id: account.id,
+          status: 'queued',
+          created_at: now.toISOString(),
+          started_at: null,
+          completed_at: null,
+          expires_at: null,
+          ended_at: null,
+          retention,
+          requested_retention: parsed.retention,
+          megapixels: probe.megapixels,
+          width: probe.width,
+          height: probe.height,
+          format: probe.format,
+          mode: options.imageType === 'auto' ? null : options.imageType,
+          options,
+          file_name: cleanFileName(file.filename),
+          upload_path: null,
+          result_path: null,
+          result_bytes: null,
+          batch_id: parsed.batchId,
+          folder_id: folder?.id ?? null,
+          attempts: 0,
+          error: null,
+          charged: charge.charged,
+          charged_period: charge.period,
+          estimate_ms: jobs.estimateMs(probe.megapixels),
+          downloaded_at: null,
+          source: key.scope,
+        });
+        // ── end of the synchronous section ──
+        try {
+          const uploadPath = await blobs.adoptUpload(file.path, id);
+          store.jobs.update(id, { upload_path: uploadPath });
+        } catch (error) {
+          store.jobs.delete(id);
+          accounts.refund(account.id, charge.charged, charge.period);
+          throw error;
+        }
+        if (idemKey) idempotency.remember(account.id, idemKey, print, id);
+        // The 202 is a promise: the job is on disk before the client hears of it.
+        await store.flush();
+        jobs.enqueue(id);
+        return { job: store.jobs.get(id)!, replay: false };
+      } finally {
+        if (idemKey) idempotency.release(accountId, idemKey);
+      }
+    },
+  };
+}
+
+export type SubmissionService = ReturnType<typeof submissionService>;

@@ -1,0 +1,216 @@
+/**
+ * Test harness for the server: a real app (real store, blobs, probe, routes) with a fake engine
+ * pool the test drives by hand and a manual clock. Nothing here waits on wall time.
+ */
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { deflateSync, crc32 } from 'node:zlib';
+import sharp from 'sharp';
+import { createApp, type App } from '../../server/app.js';
+import { loadConfig } from '../../server/config.js';
+import { openLowdbStore } from '../../server/adapters/lowdb-store.js';
+import { ManualClock } from '../../server/adapters/clock.js';
+import { engineProber, type EngineOutcome, type EnginePool, type EngineProgress, type EngineTask } from '../../server/adapters/engine.js';
+import type { DiskProbe } from '../../server/adapters/disk.js';
+import { VectorizeError } from '../../engine/errors.js';
+import type { PlanName } from '../../server/plans.js';
+import type { KeyScope } from '../../server/adapters/store.js';
+
+interface FakeRun {
+  task: EngineTask;
+  onProgress: (p: EngineProgress) => void;
+  resolve: (o: EngineOutcome) => void;
+  reject: (e: Error) => void;
+}
+
+/** An engine pool whose jobs finish only when the test says so. */
+export class FakePool implements EnginePool {
+  readonly runs = new Map<string, FakeRun>();
+  readonly canceled: string[] = [];
+  readonly started: string[] = [];
+  closed = false;
+  constructor(readonly size = 2, public autoComplete = false) {}
+
+  run(task: EngineTask, onProgress: (p: EngineProgress) => void) {
+    let entry!: FakeRun;
+    const done = new Promise<EngineOutcome>((resolve, reject) => {
+      entry = { task, onProgress, resolve, reject };
+    });
+    this.runs.set(task.jobId, entry);
+    this.started.push(task.jobId);
+    if (this.autoComplete) queueMicrotask(() => this.complete(task.jobId));
+    return {
+      done,
+      cancel: () => {
+        if (!this.runs.has(task.jobId)) return;
+        this.runs.delete(task.jobId);
+        this.canceled.push(task.jobId);
+        entry.reject(new VectorizeError('canceled', 'canceled'));
+      },
+    };
+  }
+
+  get active(): string[] {
+    return [...this.runs.keys()];
+  }
+
+  /** Writes the SVG where the real worker would and reports success. */
+  complete(jobId: string, svg = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>') {
+    const run = this.runs.get(jobId);
+    if (!run) throw new Error(`no running job ${jobId}`);
+    this.runs.delete(jobId);
+    mkdirSync(dirname(run.task.outputPath), { recursive: true });
+    writeFileSync(run.task.outputPath, svg);
+    run.resolve({ mode: 'clipart', width: 4, height: 4, megapixels: 16e-6, format: 'png', bytes: svg.length, stats: { bytes: svg.length, paths: 1, nodes: 4, ms: {} } });
+  }
+
+  fail(jobId: string, code = 'unreadable_file') {
+    const run = this.runs.get(jobId);
+    if (!run) throw new Error(`no running job ${jobId}`);
+    this.runs.delete(jobId);
+    run.reject(new VectorizeError(code as 'unreadable_file', 'engine failed'));
+  }
+
+  progress(jobId: string, fraction: number) {
+    this.runs.get(jobId)?.onProgress({ stage: 'segment', fraction });
+  }
+
+  async close() {
+    this.closed = true;
+  }
+}
+
+export class FakeDisk implements DiskProbe {
+  free = 100 * 1024 ** 3;
+  async freeBytes() {
+    return this.free;
+  }
+}
+
+/** Lets setImmediate/microtask chains (queue pump, completion) run. */
+export async function settle(rounds = 5): Promise<void> {
+  for (let i = 0; i < rounds; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+export async function pngBytes(width = 4, height = 4, rgb: [number, number, number] = [200, 30, 30]): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } }).png().toBuffer();
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body) >>> 0);
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A PNG whose header claims width×height; the pixel data is one row (probe reads headers only). */
+export function hugePngHeader(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 0; // greyscale
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(width + 1))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+export interface FormFile {
+  name?: string;
+  filename?: string;
+  data: Buffer;
+  contentType?: string;
+}
+
+export function multipart(fields: Record<string, string | string[]>, file?: FormFile): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----vectorize${Math.random().toString(16).slice(2)}`;
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    for (const v of Array.isArray(value) ? value : [value]) {
+      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${v}\r\n`));
+    }
+  }
+  if (file) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.name ?? 'file'}"; filename="${file.filename ?? 'image.png'}"\r\nContent-Type: ${file.contentType ?? 'application/octet-stream'}\r\n\r\n`));
+    parts.push(file.data);
+    parts.push(Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+export interface Harness {
+  app: App;
+  pool: FakePool;
+  clock: ManualClock;
+  disk: FakeDisk;
+  dir: string;
+  png: Buffer;
+  account(plan?: PlanName, scope?: KeyScope): Promise<{ id: string; secret: string }>;
+  submit(secret: string, fields?: Record<string, string | string[]>, file?: Partial<FormFile> | null, headers?: Record<string, string>): Promise<import('@hapi/hapi').ServerInjectResponse>;
+  get(secret: string | null, url: string): Promise<import('@hapi/hapi').ServerInjectResponse>;
+  del(secret: string, url: string): Promise<import('@hapi/hapi').ServerInjectResponse>;
+  json<T = Record<string, unknown>>(response: { payload: string }): T;
+  close(): Promise<void>;
+}
+
+export async function harness(
+  t: { teardown(fn: () => unknown): void },
+  options: { env?: Record<string, string>; workers?: number; autoComplete?: boolean; adminToken?: string } = {},
+): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), 'vectorize-server-'));
+  const config = loadConfig({ VECTORIZE_DATA_DIR: dir, VECTORIZE_WORKERS: String(options.workers ?? 2), VECTORIZE_LOG_LEVEL: 'silent', ...options.env });
+  const store = await openLowdbStore(join(dir, 'db.json'), { writeDelayMs: 1 });
+  const pool = new FakePool(config.workers, options.autoComplete ?? false);
+  const clock = new ManualClock();
+  const disk = new FakeDisk();
+  const app = await createApp({ config, store, pool, prober: await engineProber(), clock, disk, adminToken: options.adminToken ?? null, classifier: async () => ({ provider: 'fake' }) });
+  app.services.jobs.recover();
+  const png = await pngBytes();
+  let closed = false;
+  const h: Harness = {
+    app,
+    pool,
+    clock,
+    disk,
+    dir,
+    png,
+    async account(plan = 'pro', scope = 'api') {
+      const account = app.services.accounts.create(`acct-${plan}`, plan);
+      const { secret } = app.services.keys.create(account, { scope });
+      return { id: account.id, secret };
+    },
+    async submit(secret, fields = {}, file, headers = {}) {
+      const form = multipart(fields, file === null ? undefined : { data: png, ...(file ?? {}) });
+      return app.server.inject({
+        method: 'POST',
+        url: '/v1/vectorize',
+        payload: form.payload,
+        headers: { ...form.headers, authorization: `Bearer ${secret}`, ...headers },
+      });
+    },
+    get(secret, url) {
+      return app.server.inject({ method: 'GET', url, headers: secret ? { authorization: `Bearer ${secret}` } : {} });
+    },
+    del(secret, url) {
+      return app.server.inject({ method: 'DELETE', url, headers: { authorization: `Bearer ${secret}` } });
+    },
+    json<T>(response: { payload: string }) {
+      return JSON.parse(response.payload) as T;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  t.teardown(() => h.close());
+  return h;
+}
