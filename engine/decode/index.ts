@@ -92,10 +92,8 @@ async function probeWithSharp(bytes: Uint8Array, format: Exclude<InputFormat, 'b
     throw unreadable(format, 'the header cannot be parsed', error);
   }
   if (meta.format !== SHARP_FORMATS[format]) throw unreadable(format, `the decoder read it as ${meta.format}`);
-  if (format === 'avif' && meta.compression !== undefined && meta.compression !== 'av1') {
-    // An ISO-BMFF image that turned out to hold HEVC is HEIC, which we refuse rather than fail on.
-    throw new VectorizeError('unsupported_format', 'The file is a HEIC image; Vectorize reads PNG, JPEG, WebP, AVIF and BMP.', { detected: 'heic' });
-  }
+  // No check of meta.compression for AVIF: libvips derives it from the brands and says 'hevc' for
+  // a mif1-branded file whose item is AV1 (sniff.ts has already looked at the item types).
   const width = meta.autoOrient?.width ?? meta.width ?? 0;
   const height = meta.autoOrient?.height ?? meta.height ?? 0;
   checkSides(format, width, height);
