@@ -60,7 +60,7 @@ export function fitSettingsFor(smoothing: Smoothing): FitSettings {
  */
 const ROUNDING: Record<Smoothing, { alphaMax: number; roundingReach: number }> = {
   off: { alphaMax: 0, roundingReach: 0 },
-  light: { alphaMax: 0.85, roundingReach: 1.5 },
+  light: { alphaMax: 0.92, roundingReach: 1.5 },
   strong: { alphaMax: 1.0, roundingReach: 2.5 },
   maximum: { alphaMax: 4 / 3, roundingReach: 4 },
 };
@@ -329,7 +329,22 @@ function adjustVertices(poly: Polygon, mx: Float64Array, closed: boolean): void 
     }
     // principal axis of the points: the direction of the best-fitting line
     const angle = 0.5 * Math.atan2(2 * sxy, sxx - syy);
-    cx[e] = mxc; cy[e] = myc; ux[e] = Math.cos(angle); uy[e] = Math.sin(angle);
+    const dirX = Math.cos(angle), dirY = Math.sin(angle);
+    // On a curve the least-squares line is a secant lying a third of the bulge inside the boundary,
+    // and the smooth curve touches each edge at its middle, so shapes would shrink. Sliding the line
+    // onto the middle third of its points makes it a tangent instead; on a straight run that third
+    // averages to the line itself.
+    const third = Math.floor(count / 3);
+    let shift = 0;
+    if (third >= 2) {
+      let sum = 0;
+      for (let i = from + third; i < to + 1 - third; i++) {
+        const q = i % n;
+        sum += (mx[2 * q + 1] - myc) * dirX - (mx[2 * q] - mxc) * dirY;
+      }
+      shift = sum / (count - 2 * third);
+    }
+    cx[e] = mxc - shift * dirY; cy[e] = myc + shift * dirX; ux[e] = dirX; uy[e] = dirY;
   }
   const first = closed ? 0 : 1, last = closed ? m - 1 : m - 2;
   const nx = new Float64Array(m), ny = new Float64Array(m);
@@ -581,7 +596,13 @@ function fitRun(c: Float64Array, s: number, e: number, settings: FitSettings, ou
   const so = s * 8, eo = (e - 1) * 8;
   const [t1x, t1y] = tangentOf(c[so], c[so + 1], c[so + 2], c[so + 3], c[so + 4], c[so + 5], c[so + 6], c[so + 7]);
   const [t2x, t2y] = tangentOf(c[eo + 6], c[eo + 7], c[eo + 4], c[eo + 5], c[eo + 2], c[eo + 3], c[eo], c[eo + 1]);
-  fitCubic(px, py, 0, total - 1, t1x, t1y, t2x, t2y, settings.tolerance, out, 0);
+  // cumulative turning along the samples: a cubic spans at most MAX_ARC_TURN of it
+  const turned = new Float64Array(total);
+  for (let i = 1; i < total - 1; i++) {
+    turned[i] = turned[i - 1] + Math.abs(turnAngle(px[i - 1], py[i - 1], px[i], py[i], px[i + 1], py[i + 1]));
+  }
+  turned[total - 1] = turned[total - 2 < 0 ? 0 : total - 2];
+  fitCubic(px, py, turned, 0, total - 1, t1x, t1y, t2x, t2y, settings.tolerance, out, 0);
 }
 
 /** Unit tangent leaving (x0,y0) towards the first control point that differs from it. */
@@ -594,18 +615,29 @@ function tangentOf(x0: number, y0: number, x1: number, y1: number, x2: number, y
 }
 
 const MAX_DEPTH = 24;
+/** A cubic through more than this much turning (radians) flattens a round shape; 100° keeps circles to 4 arcs. */
+const MAX_ARC_TURN = (100 * Math.PI) / 180;
 
 /**
  * Schneider (Graphics Gems, 1990): fit one cubic to points [first, last] with fixed unit end
  * tangents (t1 leaving the first point, t2 leaving the last point backwards); split at the worst
  * point with a shared tangent when the error bound is not met.
  */
-function fitCubic(px: Float64Array, py: Float64Array, first: number, last: number, t1x: number, t1y: number, t2x: number, t2y: number, tol: number, out: Segment[], depth: number): void {
+function fitCubic(px: Float64Array, py: Float64Array, turned: Float64Array, first: number, last: number, t1x: number, t1y: number, t2x: number, t2y: number, tol: number, out: Segment[], depth: number): void {
   const x0 = px[first], y0 = py[first], x3 = px[last], y3 = py[last];
   const chord = Math.hypot(x3 - x0, y3 - y0);
   if (last - first === 1) {
     const d = chord / 3;
     out.push({ kind: 'C', x1: x0 + t1x * d, y1: y0 + t1y * d, x2: x3 + t2x * d, y2: y3 + t2y * d, x: x3, y: y3 });
+    return;
+  }
+  const arcTurn = turned[last] - turned[first];
+  if (arcTurn > MAX_ARC_TURN && last - first >= 4) {
+    // one cubic bends a half circle visibly out of round: split where half the turning is done
+    const half = turned[first] + arcTurn / 2;
+    let split = first + 1;
+    while (split < last - 1 && turned[split] < half) split++;
+    splitAt(px, py, turned, first, split, last, t1x, t1y, t2x, t2y, tol, out, depth);
     return;
   }
   const count = last - first + 1;
@@ -626,14 +658,17 @@ function fitCubic(px: Float64Array, py: Float64Array, first: number, last: numbe
     out.push({ kind: 'C', x1: bez[2], y1: bez[3], x2: bez[4], y2: bez[5], x: x3, y: y3 });
     return;
   }
-  const split = Math.min(last - 1, Math.max(first + 1, worst.index));
+  splitAt(px, py, turned, first, Math.min(last - 1, Math.max(first + 1, worst.index)), last, t1x, t1y, t2x, t2y, tol, out, depth);
+}
+
+/** Fits both halves around `split`, sharing the tangent there so the join stays smooth. */
+function splitAt(px: Float64Array, py: Float64Array, turned: Float64Array, first: number, split: number, last: number, t1x: number, t1y: number, t2x: number, t2y: number, tol: number, out: Segment[], depth: number): void {
   let cx = px[split - 1] - px[split + 1], cy = py[split - 1] - py[split + 1];
-  const cl = Math.hypot(cx, cy);
-  if (cl < 1e-12) { cx = px[split - 1] - px[split]; cy = py[split - 1] - py[split]; }
+  if (Math.hypot(cx, cy) < 1e-12) { cx = px[split - 1] - px[split]; cy = py[split - 1] - py[split]; }
   const cn = Math.hypot(cx, cy) || 1;
   cx /= cn; cy /= cn;
-  fitCubic(px, py, first, split, t1x, t1y, cx, cy, tol, out, depth + 1);
-  fitCubic(px, py, split, last, -cx, -cy, t2x, t2y, tol, out, depth + 1);
+  fitCubic(px, py, turned, first, split, t1x, t1y, cx, cy, tol, out, depth + 1);
+  fitCubic(px, py, turned, split, last, -cx, -cy, t2x, t2y, tol, out, depth + 1);
 }
 
 function generateAndMeasure(px: Float64Array, py: Float64Array, first: number, last: number, u: Float64Array, t1x: number, t1y: number, t2x: number, t2y: number, bez: Float64Array): { error: number; index: number } {
