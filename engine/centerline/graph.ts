@@ -37,9 +37,14 @@ interface Edge {
   rgb: [number, number, number];
 }
 
-/** A branch from a line end to a junction is a spur when it is shorter than this many junction radii plus SPUR_SLACK px. */
-const SPUR_RADII = 1.6;
-const SPUR_SLACK = 2;
+/**
+ * A branch from a line end to a junction is a spur when its tip sticks out of the junction's
+ * inscribed disc by at most SPUR_RADII junction radii (and at least SPUR_MIN px): the forks Zhang–Suen
+ * grows into the corners of a square line end, and bumps of scan noise. Real short strokes (the
+ * arms of small text) stick out further.
+ */
+const SPUR_RADII = 1;
+const SPUR_MIN = 2;
 /** Junctions closer than this many radii are one crossing seen twice (the X of thick lines). */
 const MERGE_RADII = 1.2;
 /** Continue a stroke through a junction only when the turn is gentler than this (cosine of the deviation from straight). */
@@ -167,8 +172,8 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
     return { a, b, pixels: run, alive: true, length, width: 0, rgb: [0, 0, 0] };
   }
 
-  const incident: number[][] = nodePixels.map(() => []);
-  edges.forEach((e, i) => { incident[e.a].push(i); if (e.b !== e.a) incident[e.b].push(i); });
+  const incident: Set<number>[] = nodePixels.map(() => new Set<number>());
+  edges.forEach((e, i) => { incident[e.a].add(i); incident[e.b].add(i); });
   const degreeOf = (n: number) => {
     let d = 0;
     for (const i of incident[n]) if (edges[i].alive) d += edges[i].a === edges[i].b ? 2 : 1;
@@ -178,7 +183,7 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
 
   /** Joins the two edges left at a node of degree 2 into one. */
   const dissolve = (n: number) => {
-    const live = incident[n].filter((i) => edges[i].alive);
+    const live = [...incident[n]].filter((i) => edges[i].alive);
     if (live.length !== 2) return;
     const [i, j] = live;
     const e = edges[i], f = edges[j];
@@ -190,8 +195,8 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
     const merged = newEdge(a, b, ePix.concat(fPix.slice(1)));
     edges.push(merged);
     const id = edges.length - 1;
-    incident[a].push(id);
-    if (b !== a) incident[b].push(id);
+    incident[a].add(id);
+    incident[b].add(id);
   };
 
   // Clean-up: merge near junctions, prune spurs, dissolve degree-2 nodes; repeat until stable.
@@ -213,26 +218,34 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
           if (!g.alive) continue;
           if (g.a === b) g.a = a;
           if (g.b === b) g.b = a;
-          incident[a].push(k);
+          incident[a].add(k);
         }
-        incident[b] = [];
+        incident[b].clear();
         changed = true;
         continue;
       }
       const endA = da === 1, endB = db === 1;
       if (endA !== endB) {
         const j = endA ? e.b : e.a;
-        if (degreeOf(j) >= 3 && e.length < SPUR_RADII * nodeR[j] + SPUR_SLACK) {
+        const tip = endA ? e.a : e.b;
+        const tipPixel = nodePixels[tip][0];
+        const protrusion = Math.hypot(nodeX[tip] - nodeX[j], nodeY[tip] - nodeY[j]) + distance[tipPixel] - nodeR[j];
+        if (degreeOf(j) >= 3 && protrusion <= Math.max(SPUR_MIN, SPUR_RADII * nodeR[j])) {
           e.alive = false;
           if (degreeOf(j) === 2) dissolve(j);
           changed = true;
         }
       }
     }
-    for (let n = 0; n < nodePixels.length; n++) if (degreeOf(n) === 2 && incident[n].filter((i) => edges[i].alive).length === 2) { dissolve(n); changed = true; }
+    for (let n = 0; n < nodePixels.length; n++) if (degreeOf(n) === 2 && [...incident[n]].filter((i) => edges[i].alive).length === 2) { dissolve(n); changed = true; }
     if (!changed) break;
   }
 
+  if (process.env.CLDEBUG) {
+    const xy = (p: number) => `${(p % stride) - 1},${Math.floor(p / stride) - 1}`;
+    nodePixels.forEach((px, n) => console.error('node', n, px.map(xy).join(' '), 'deg', degreeOf(n)));
+    edges.forEach((e, i) => console.error('edge', i, e.a, e.b, e.alive, e.pixels.map(xy).join(' ')));
+  }
   for (const e of edges) if (e.alive) measureEdge(e, input, nodeR);
 
   // Pair edge ends at junctions: straightest compatible continuation goes through.
@@ -252,14 +265,25 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
     for (let s = 0; s < ends.length; s++) for (let t = s + 1; t < ends.length; t++) {
       const u = ends[s], v = ends[t];
       const cos = -(u.dx * v.dx + u.dy * v.dy);
-      if (cos < STRAIGHT_COS && ends.length > 2) continue;
       if (colourDistance(u.edge.rgb, v.edge.rgb) > JOIN_COLOUR) continue;
       if (Math.abs(u.edge.width - v.edge.width) > Math.max(1.5, 0.35 * Math.max(u.edge.width, v.edge.width))) continue;
       pairs.push({ cos, s, t });
     }
     pairs.sort((p, q) => q.cos - p.cos || p.s - q.s || p.t - q.t);
     const used = new Set<number>();
-    for (const p of pairs) {
+    // Straight continuations first; then, when an even number of ends is left, pair those too
+    // (a sharp turn drawn with a round join reads the same and saves a stroke), but never make the
+    // stem of a T bend into one arm.
+    const straight = pairs.filter((p) => p.cos >= STRAIGHT_COS);
+    const rest = pairs.filter((p) => p.cos < STRAIGHT_COS);
+    for (const p of straight) {
+      if (used.has(p.s) || used.has(p.t)) continue;
+      used.add(p.s); used.add(p.t);
+      partner.set(ends[p.s].key, ends[p.t].key);
+      partner.set(ends[p.t].key, ends[p.s].key);
+    }
+    if ((ends.length - used.size) % 2 === 1) continue;
+    for (const p of rest) {
       if (used.has(p.s) || used.has(p.t)) continue;
       used.add(p.s); used.add(p.t);
       partner.set(ends[p.s].key, ends[p.t].key);
@@ -331,7 +355,7 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
   }
   // Isolated dots (a node with no edges at all).
   for (let n = 0; n < nodePixels.length; n++) {
-    if (incident[n].length || nodePixels[n].length !== 1) continue;
+    if (incident[n].size || nodePixels[n].length !== 1) continue;
     const p = nodePixels[n][0];
     const hw = Math.max(distance[p] - 0.5, 0.5);
     const j = pixelRgbIndex(p, input);

@@ -76,7 +76,9 @@ function pathData(chain: FittedChain): { d: string; nodes: number } {
     nodes++;
   }
   if (nodes === 0) { d += 'h0'; nodes = 1; } // a dot: a zero-length stroke that round caps paint as a disc
-  if (chain.closed) { d += 'z'; nodes++; }
+  // A ring whose last segment is a curve already ends on its start; with round caps and joins an
+  // explicit close would only add a node that draws nothing.
+  if (chain.closed && last < segs.length) { d += 'z'; nodes++; }
   return { d, nodes };
 }
 
