@@ -24,24 +24,25 @@ interface Slot {
   busy: boolean;
 }
 
-function workerUrl(): { url: URL; execArgv: string[] | undefined } {
-  // From source (tsx, tests) the worker is a .ts file and needs the tsx loader; from dist it is .js.
-  const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(fromSource ? './engine-worker.ts' : './engine-worker.js', import.meta.url);
-  const hasTsx = process.execArgv.some((arg) => arg.includes('tsx'));
-  return { url, execArgv: fromSource && !hasTsx ? [...process.execArgv, '--import', 'tsx'] : undefined };
+/**
+ * From the build the worker is dist/server/adapters/engine-worker.js. From source (tsx: tests,
+ * `npm run bench:api`) it is a .ts file, and a worker does not inherit the parent's tsx loader,
+ * so a tiny bootstrap registers tsx inside the worker before importing it.
+ */
+function createWorker(workerData: Record<string, unknown>): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./engine-worker.js', import.meta.url), { workerData });
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const entry = new URL('./engine-worker.ts', import.meta.url).href;
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(bootstrap, { eval: true, workerData });
 }
 
 export function workerPool(options: WorkerPoolOptions): EnginePool {
   const slots: Slot[] = [];
-  const { url, execArgv } = workerUrl();
   let closed = false;
 
   const spawn = (): Slot => {
-    const worker = new Worker(url, {
-      execArgv,
-      workerData: { engineModule: options.engineModule ?? null, device: options.device ?? 'auto' },
-    });
+    const worker = createWorker({ engineModule: options.engineModule ?? null, device: options.device ?? 'auto' });
     // A pooled idle worker must not keep the process alive on shutdown.
     worker.unref();
     const slot: Slot = { worker, busy: false };
