@@ -1,14 +1,246 @@
 /**
- * PLACEHOLDER written by the fill-tracing core (issue 2) so the orchestrator typechecks before the
- * fit helper's gradient fitting lands. The fit helper owns this file and replaces it whole; until
- * then no region gets a gradient (every fill stays flat).
+ * Gradient fills: a region whose colour ramps is written as one linear or radial gradient instead
+ * of being banded into many flat shapes (photos: PSNR up, bytes down).
+ *
+ * Linear: least squares of each channel as an affine function of (x, y); the ramp runs along the
+ * dominant direction of the three channel gradients. Radial: luma as a + b·r² + c·x + d·y (an
+ * isotropic paraboloid) gives the centre; colour is then a function of the distance from it. In
+ * both cases the colour profile along the ramp is averaged in bins and reduced to 2–4 stops by
+ * Douglas–Peucker in colour space, so a gently curved ramp still costs few bytes. The candidate with
+ * the lowest per-pixel residual wins, and only when it clearly beats a flat fill.
  */
 import type { RgbaImage } from '../types.js';
 
-export type GradientFill =
-  | { type: 'linear'; x1: number; y1: number; x2: number; y2: number; stops: Array<{ offset: number; color: string }> }
-  | { type: 'radial'; cx: number; cy: number; r: number; stops: Array<{ offset: number; color: string }> };
+export type GradientStop = { offset: number; color: string };
 
-export function fitGradient(_image: RgbaImage, _pixelIndices: Int32Array, _settings: { maxResidual: number }): GradientFill | null {
-  return null;
+export type GradientFill =
+  | { type: 'linear'; x1: number; y1: number; x2: number; y2: number; stops: GradientStop[] }
+  | { type: 'radial'; cx: number; cy: number; r: number; stops: GradientStop[] };
+
+/** Samples used per region: enough for a stable fit, bounded so huge regions stay cheap. */
+const MAX_SAMPLES = 20_000;
+const PROFILE_BINS = 24;
+/** A gradient must remove at least this share of the flat fill's residual to be worth its bytes. */
+const MIN_IMPROVEMENT = 0.35;
+/** Stops closer than this (RGB distance) to a straight blend between their neighbours are dropped. */
+const STOP_TOLERANCE = 6;
+/** End colours closer than this are not a ramp anyone sees. */
+const MIN_RAMP = 10;
+
+interface Samples {
+  x: Float64Array; y: Float64Array; r: Float64Array; g: Float64Array; b: Float64Array;
+  n: number;
+}
+
+export function fitGradient(image: RgbaImage, pixelIndices: Int32Array, settings: { maxResidual: number }): GradientFill | null {
+  const s = sample(image, pixelIndices);
+  if (s.n < 16) return null;
+  const flat = flatResidual(s);
+  if (flat <= settings.maxResidual) return null;
+  const candidates = [linearCandidate(s), radialCandidate(s)].filter((c): c is Candidate => c !== null);
+  let best: Candidate | null = null;
+  for (const c of candidates) if (best === null || c.residual < best.residual) best = c;
+  if (best === null || best.residual > flat * (1 - MIN_IMPROVEMENT)) return null;
+  const first = best.profile[0], last = best.profile[best.profile.length - 1];
+  let span = 0;
+  for (const p of best.profile) span = Math.max(span, colourDistance(p, first), colourDistance(p, last));
+  if (span < MIN_RAMP) return null;
+  return best.fill;
+}
+
+// ----------------------------------------------------------------------------------------------
+
+function sample(image: RgbaImage, pixelIndices: Int32Array): Samples {
+  const step = Math.max(1, Math.ceil(pixelIndices.length / MAX_SAMPLES));
+  const n = Math.ceil(pixelIndices.length / step);
+  const s: Samples = { x: new Float64Array(n), y: new Float64Array(n), r: new Float64Array(n), g: new Float64Array(n), b: new Float64Array(n), n };
+  const { width, data } = image;
+  for (let k = 0, i = 0; i < pixelIndices.length; i += step, k++) {
+    const p = pixelIndices[i];
+    s.x[k] = (p % width) + 0.5;
+    s.y[k] = Math.floor(p / width) + 0.5;
+    s.r[k] = data[4 * p]; s.g[k] = data[4 * p + 1]; s.b[k] = data[4 * p + 2];
+  }
+  return s;
+}
+
+function flatResidual(s: Samples): number {
+  let mr = 0, mg = 0, mb = 0;
+  for (let i = 0; i < s.n; i++) { mr += s.r[i]; mg += s.g[i]; mb += s.b[i]; }
+  mr /= s.n; mg /= s.n; mb /= s.n;
+  let sum = 0;
+  for (let i = 0; i < s.n; i++) sum += Math.hypot(s.r[i] - mr, s.g[i] - mg, s.b[i] - mb);
+  return sum / s.n;
+}
+
+type Rgb = [number, number, number];
+
+interface Candidate {
+  fill: GradientFill;
+  residual: number;
+  profile: Rgb[];
+}
+
+/** Unit direction of steepest colour change: principal eigenvector of Σ∇cᵀ∇c over the channels. */
+function linearCandidate(s: Samples): Candidate | null {
+  let mx = 0, my = 0;
+  for (let i = 0; i < s.n; i++) { mx += s.x[i]; my += s.y[i]; }
+  mx /= s.n; my /= s.n;
+  let sxx = 0, sxy = 0, syy = 0;
+  for (let i = 0; i < s.n; i++) { const dx = s.x[i] - mx, dy = s.y[i] - my; sxx += dx * dx; sxy += dx * dy; syy += dy * dy; }
+  const det = sxx * syy - sxy * sxy;
+  if (det <= 1e-9) return null;
+  let jxx = 0, jxy = 0, jyy = 0;
+  for (const ch of [s.r, s.g, s.b]) {
+    let sxc = 0, syc = 0;
+    for (let i = 0; i < s.n; i++) { sxc += (s.x[i] - mx) * ch[i]; syc += (s.y[i] - my) * ch[i]; }
+    const gx = (syy * sxc - sxy * syc) / det, gy = (sxx * syc - sxy * sxc) / det;
+    jxx += gx * gx; jxy += gx * gy; jyy += gy * gy;
+  }
+  const angle = 0.5 * Math.atan2(2 * jxy, jxx - jyy);
+  const dx = Math.cos(angle), dy = Math.sin(angle);
+  const t = new Float64Array(s.n);
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < s.n; i++) { t[i] = (s.x[i] - mx) * dx + (s.y[i] - my) * dy; if (t[i] < lo) lo = t[i]; if (t[i] > hi) hi = t[i]; }
+  if (hi - lo < 2) return null;
+  const fit = profileFit(s, t, lo, hi);
+  const fill: GradientFill = {
+    type: 'linear',
+    x1: round2(mx + lo * dx), y1: round2(my + lo * dy), x2: round2(mx + hi * dx), y2: round2(my + hi * dy),
+    stops: fit.stops,
+  };
+  return { fill, residual: fit.residual, profile: fit.profile };
+}
+
+function radialCandidate(s: Samples): Candidate | null {
+  // luma = a + b·(x²+y²) + c·x + d·y, centred for conditioning; centre = (−c/2b, −d/2b)
+  let mx = 0, my = 0;
+  for (let i = 0; i < s.n; i++) { mx += s.x[i]; my += s.y[i]; }
+  mx /= s.n; my /= s.n;
+  const ata = new Float64Array(16), atb = new Float64Array(4), row = new Float64Array(4);
+  for (let i = 0; i < s.n; i++) {
+    const x = s.x[i] - mx, y = s.y[i] - my;
+    row[0] = 1; row[1] = x * x + y * y; row[2] = x; row[3] = y;
+    const l = 0.299 * s.r[i] + 0.587 * s.g[i] + 0.114 * s.b[i];
+    for (let a = 0; a < 4; a++) { atb[a] += row[a] * l; for (let b = 0; b < 4; b++) ata[4 * a + b] += row[a] * row[b]; }
+  }
+  const coef = solve4(ata, atb);
+  if (coef === null || Math.abs(coef[1]) < 1e-9) return null;
+  const cx = -coef[2] / (2 * coef[1]) + mx, cy = -coef[3] / (2 * coef[1]) + my;
+  if (!Number.isFinite(cx) || !Number.isFinite(cy)) return null;
+  const t = new Float64Array(s.n);
+  let hi = 0;
+  for (let i = 0; i < s.n; i++) { t[i] = Math.hypot(s.x[i] - cx, s.y[i] - cy); if (t[i] > hi) hi = t[i]; }
+  // a centre far outside the region is a linear ramp in disguise, and a huge radius costs precision
+  let extent = 0;
+  for (let i = 0; i < s.n; i++) extent = Math.max(extent, Math.abs(s.x[i] - mx), Math.abs(s.y[i] - my));
+  if (hi < 2 || hi > 4 * extent + 4) return null;
+  const fit = profileFit(s, t, 0, hi);
+  return { fill: { type: 'radial', cx: round2(cx), cy: round2(cy), r: round2(hi), stops: fit.stops }, residual: fit.residual, profile: fit.profile };
+}
+
+/**
+ * Mean colour in bins of the ramp parameter t ∈ [lo, hi], reduced to 2–4 stops; the residual is
+ * the mean RGB distance of every sample from the piecewise-linear ramp those stops draw.
+ */
+function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): { stops: GradientStop[]; residual: number; profile: Rgb[] } {
+  const span = hi - lo;
+  const bins = PROFILE_BINS;
+  const sum = new Float64Array(bins * 3), count = new Float64Array(bins);
+  for (let i = 0; i < s.n; i++) {
+    const k = Math.min(bins - 1, Math.floor(((t[i] - lo) / span) * bins));
+    sum[3 * k] += s.r[i]; sum[3 * k + 1] += s.g[i]; sum[3 * k + 2] += s.b[i]; count[k]++;
+  }
+  const pos: number[] = [], col: Rgb[] = [];
+  for (let k = 0; k < bins; k++) {
+    if (count[k] === 0) continue;
+    pos.push((k + 0.5) / bins);
+    col.push([sum[3 * k] / count[k], sum[3 * k + 1] / count[k], sum[3 * k + 2] / count[k]]);
+  }
+  if (col.length < 2) return { stops: [], residual: Infinity, profile: col };
+  const keep = simplifyProfile(pos, col);
+  const stopPos = keep.map((k) => pos[k]), stopCol = keep.map((k): Rgb => [...col[k]]);
+  // bin means sit half a bin inside the ramp: carry the end colours out to t = 0 and 1 along the ramp
+  const last = stopPos.length - 1;
+  stopCol[0] = extrapolate(stopCol[0], stopCol[1], -stopPos[0] / (stopPos[1] - stopPos[0]));
+  stopCol[last] = extrapolate(stopCol[last], stopCol[last - 1], -(1 - stopPos[last]) / (stopPos[last] - stopPos[last - 1]));
+  stopPos[0] = 0; stopPos[last] = 1;
+  let residual = 0;
+  for (let i = 0; i < s.n; i++) {
+    const c = evaluate(stopPos, stopCol, (t[i] - lo) / span);
+    residual += Math.hypot(s.r[i] - c[0], s.g[i] - c[1], s.b[i] - c[2]);
+  }
+  const stops = stopPos.map((offset, k) => ({ offset: Math.round(offset * 1000) / 1000, color: hex(stopCol[k]) }));
+  return { stops, residual: residual / s.n, profile: col };
+}
+
+/** Douglas–Peucker over the binned profile in (t, RGB): the ends plus at most two interior stops. */
+function simplifyProfile(pos: number[], col: Rgb[]): number[] {
+  const keep = [0, col.length - 1];
+  for (let round = 0; round < 2; round++) {
+    let worst = -1, worstErr = STOP_TOLERANCE;
+    for (let seg = 0; seg + 1 < keep.length; seg++) {
+      const a = keep[seg], b = keep[seg + 1];
+      for (let k = a + 1; k < b; k++) {
+        const f = (pos[k] - pos[a]) / (pos[b] - pos[a]);
+        const err = Math.hypot(col[k][0] - (col[a][0] + f * (col[b][0] - col[a][0])), col[k][1] - (col[a][1] + f * (col[b][1] - col[a][1])), col[k][2] - (col[a][2] + f * (col[b][2] - col[a][2])));
+        if (err > worstErr) { worstErr = err; worst = k; }
+      }
+    }
+    if (worst < 0) break;
+    keep.push(worst);
+    keep.sort((p, q) => p - q);
+  }
+  return keep;
+}
+
+function evaluate(pos: number[], col: Rgb[], f: number): Rgb {
+  if (f <= pos[0]) return col[0];
+  for (let k = 1; k < pos.length; k++) {
+    if (f <= pos[k]) {
+      const w = (f - pos[k - 1]) / (pos[k] - pos[k - 1] || 1);
+      return [col[k - 1][0] + w * (col[k][0] - col[k - 1][0]), col[k - 1][1] + w * (col[k][1] - col[k - 1][1]), col[k - 1][2] + w * (col[k][2] - col[k - 1][2])];
+    }
+  }
+  return col[col.length - 1];
+}
+
+function solve4(a: Float64Array, b: Float64Array): Float64Array | null {
+  const m = Float64Array.from(a), v = Float64Array.from(b);
+  for (let c = 0; c < 4; c++) {
+    let p = c;
+    for (let r = c + 1; r < 4; r++) if (Math.abs(m[4 * r + c]) > Math.abs(m[4 * p + c])) p = r;
+    if (Math.abs(m[4 * p + c]) < 1e-12) return null;
+    if (p !== c) {
+      for (let k = 0; k < 4; k++) { const tmp = m[4 * c + k]; m[4 * c + k] = m[4 * p + k]; m[4 * p + k] = tmp; }
+      const tmp = v[c]; v[c] = v[p]; v[p] = tmp;
+    }
+    for (let r = 0; r < 4; r++) {
+      if (r === c) continue;
+      const f = m[4 * r + c] / m[4 * c + c];
+      for (let k = c; k < 4; k++) m[4 * r + k] -= f * m[4 * c + k];
+      v[r] -= f * v[c];
+    }
+  }
+  for (let c = 0; c < 4; c++) v[c] /= m[4 * c + c];
+  return v;
+}
+
+/** The colour at a + (b − a)·f on the line through a and b; f < 0 lies beyond a. */
+function extrapolate(a: Rgb, b: Rgb, f: number): Rgb {
+  const c = (i: number) => Math.max(0, Math.min(255, a[i] + (b[i] - a[i]) * f));
+  return [c(0), c(1), c(2)];
+}
+
+function colourDistance(a: Rgb, b: Rgb): number {
+  return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+}
+
+function hex(c: Rgb): string {
+  const h = (v: number) => Math.max(0, Math.min(255, Math.round(v))).toString(16).padStart(2, '0');
+  return `#${h(c[0])}${h(c[1])}${h(c[2])}`;
+}
+
+function round2(v: number): number {
+  return Math.round(v * 100) / 100;
 }
