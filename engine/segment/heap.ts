@@ -1,16 +1,15 @@
 /**
- * A binary min-heap of integer ids keyed by a Float64Array the caller owns, so millions of region
- * pairs cost two typed arrays and no objects. Ties break on the smaller id, which keeps merging
- * deterministic.
+ * A binary min-heap of (key, id) pairs in two parallel typed arrays, so millions of region pairs
+ * cost no objects and every comparison reads memory next to the one before. Ties break on the
+ * smaller id, which keeps merging deterministic.
  */
-export class IdHeap {
+export class PairHeap {
+  private readonly keys: Float64Array;
   private readonly ids: Int32Array;
   private size = 0;
 
-  constructor(
-    capacity: number,
-    private readonly keys: Float64Array,
-  ) {
+  constructor(capacity: number) {
+    this.keys = new Float64Array(Math.max(1, capacity));
     this.ids = new Int32Array(Math.max(1, capacity));
   }
 
@@ -18,54 +17,61 @@ export class IdHeap {
     return this.size;
   }
 
-  private less(a: number, b: number): boolean {
-    const ka = this.keys[a], kb = this.keys[b];
-    return ka < kb || (ka === kb && a < b);
+  /** Key of the smallest entry (only valid while length > 0). */
+  get topKey(): number {
+    return this.keys[0];
   }
 
-  /** Adds ids without ordering; call heapify() once afterwards. */
-  pushUnordered(id: number): void {
+  /** Adds an entry without ordering; call heapify() once afterwards. */
+  pushUnordered(key: number, id: number): void {
+    this.keys[this.size] = key;
     this.ids[this.size++] = id;
   }
 
   heapify(): void {
-    for (let i = (this.size >> 1) - 1; i >= 0; i--) this.down(i);
+    for (let i = (this.size >> 1) - 1; i >= 0; i--) this.siftDown(i, this.keys[i], this.ids[i]);
   }
 
-  push(id: number): void {
+  push(key: number, id: number): void {
+    const keys = this.keys, ids = this.ids;
     let i = this.size++;
-    const ids = this.ids;
-    ids[i] = id;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!this.less(ids[i], ids[parent])) break;
-      const t = ids[i]; ids[i] = ids[parent]; ids[parent] = t;
+      const pk = keys[parent];
+      if (pk < key || (pk === key && ids[parent] < id)) break;
+      keys[i] = pk;
+      ids[i] = ids[parent];
       i = parent;
     }
+    keys[i] = key;
+    ids[i] = id;
   }
 
+  /** Removes the smallest entry and returns its id. */
   pop(): number {
-    const ids = this.ids;
-    const top = ids[0];
-    this.size--;
-    if (this.size > 0) {
-      ids[0] = ids[this.size];
-      this.down(0);
-    }
+    const top = this.ids[0];
+    const last = --this.size;
+    if (last > 0) this.siftDown(0, this.keys[last], this.ids[last]);
     return top;
   }
 
-  private down(start: number): void {
-    const ids = this.ids, size = this.size;
+  private siftDown(start: number, key: number, id: number): void {
+    const keys = this.keys, ids = this.ids, size = this.size;
     let i = start;
     for (;;) {
-      const l = 2 * i + 1;
-      if (l >= size) return;
-      const r = l + 1;
-      const m = r < size && this.less(ids[r], ids[l]) ? r : l;
-      if (!this.less(ids[m], ids[i])) return;
-      const t = ids[i]; ids[i] = ids[m]; ids[m] = t;
-      i = m;
+      let c = 2 * i + 1;
+      if (c >= size) break;
+      let ck = keys[c];
+      if (c + 1 < size) {
+        const rk = keys[c + 1];
+        if (rk < ck || (rk === ck && ids[c + 1] < ids[c])) { c++; ck = rk; }
+      }
+      if (key < ck || (key === ck && id < ids[c])) break;
+      keys[i] = ck;
+      ids[i] = ids[c];
+      i = c;
     }
+    keys[i] = key;
+    ids[i] = id;
   }
 }

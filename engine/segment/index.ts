@@ -19,7 +19,7 @@
 import type { SegmentSettings } from '../settings.js';
 import { checkAbort, type StageContext } from '../stage.js';
 import type { PreparedImage } from '../prepare/index.js';
-import { IdHeap } from './heap.js';
+import { PairHeap } from './heap.js';
 
 export interface Segmentation {
   width: number;
@@ -41,6 +41,7 @@ const PLANE_RIDGE = 0.25;
 export function segmentImage(image: PreparedImage, settings: SegmentSettings, context: StageContext): Segmentation {
   const { width, height } = image;
   const seeds = floodSeeds(image, settings.seedTolerance, context);
+  foldSinglePixels(image, seeds.labels, seeds.count);
   context.progress(0.25);
   const merged = mergeRegions(image, seeds.labels, seeds.count, seeds.transparent, settings, context);
   context.progress(1);
@@ -88,6 +89,47 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
   return { labels, count, transparent: Uint8Array.from(regionTransparent) };
 }
 
+/**
+ * Most seeds are single pixels: anti-aliased edge pixels and noise. Each one joins the neighbouring
+ * seed (of two or more pixels) whose mean colour is closest, which is where the merging below would
+ * put it first anyway; doing it in one linear pass spares the heap most of its work. A pixel whose
+ * neighbours are all single pixels too is left to the merging.
+ */
+function foldSinglePixels(image: PreparedImage, labels: Int32Array, count: number): void {
+  const { width, height, rgb } = image;
+  const n = width * height;
+  const area = new Int32Array(count);
+  const sum = new Float64Array(count * 3);
+  for (let p = 0; p < n; p++) {
+    const l = labels[p];
+    area[l]++;
+    sum[l * 3] += rgb[p * 3];
+    sum[l * 3 + 1] += rgb[p * 3 + 1];
+    sum[l * 3 + 2] += rgb[p * 3 + 2];
+  }
+  const transparent = image.transparent;
+  for (let p = 0; p < n; p++) {
+    if (area[labels[p]] !== 1 || transparent[p]) continue;
+    const x = p % width, y = (p - x) / width;
+    let best = -1, bestDistance = Infinity;
+    for (let k = 0; k < 4; k++) {
+      const q = k === 0 ? (x > 0 ? p - 1 : -1) : k === 1 ? (x < width - 1 ? p + 1 : -1) : k === 2 ? (y > 0 ? p - width : -1) : y < height - 1 ? p + width : -1;
+      if (q < 0 || transparent[q]) continue;
+      const l = labels[q];
+      const a = area[l];
+      if (a < 2) continue;
+      const dr = sum[l * 3] / a - rgb[p * 3], dg = sum[l * 3 + 1] / a - rgb[p * 3 + 1], db = sum[l * 3 + 2] / a - rgb[p * 3 + 2];
+      const d = dr * dr + dg * dg + db * db;
+      if (d < bestDistance) { bestDistance = d; best = l; }
+    }
+    if (best >= 0) {
+      // The region's mean is not updated: a folded pixel must not pull the next one's choice.
+      area[labels[p]] = 0;
+      labels[p] = best;
+    }
+  }
+}
+
 function mergeRegions(
   image: PreparedImage,
   labels: Int32Array,
@@ -101,20 +143,11 @@ function mergeRegions(
   const plane = settings.gradientModel;
   const stride = plane ? PLANE_STRIDE : FLAT_STRIDE;
   const stats = new Float64Array(count * stride);
-  for (let y = 0, p = 0; y < height; y++) {
-    for (let x = 0; x < width; x++, p++) {
-      const o = labels[p] * stride;
-      const r = rgb[p * 3], g = rgb[p * 3 + 1], b = rgb[p * 3 + 2];
-      if (plane) {
-        stats[o] += 1; stats[o + 1] += x; stats[o + 2] += y;
-        stats[o + 3] += x * x; stats[o + 4] += x * y; stats[o + 5] += y * y;
-        stats[o + 6] += r; stats[o + 7] += g; stats[o + 8] += b;
-        stats[o + 9] += r * x; stats[o + 10] += g * x; stats[o + 11] += b * x;
-        stats[o + 12] += r * y; stats[o + 13] += g * y; stats[o + 14] += b * y;
-        stats[o + 15] += r * r + g * g + b * b;
-      } else {
-        stats[o] += 1; stats[o + 1] += r; stats[o + 2] += g; stats[o + 3] += b;
-      }
+  if (plane) accumulatePlaneStats(stats, labels, rgb, width, height);
+  else {
+    for (let p = 0; p < n; p++) {
+      const o = labels[p] * FLAT_STRIDE;
+      stats[o] += 1; stats[o + 1] += rgb[p * 3]; stats[o + 2] += rgb[p * 3 + 1]; stats[o + 3] += rgb[p * 3 + 2];
     }
   }
 
@@ -164,15 +197,14 @@ function mergeRegions(
   for (let i = 0; i < count; i++) parent[i] = i;
   const version = new Int32Array(count);
   const find = (i: number): number => {
-    while (parent[i] !== i) {
-      parent[i] = parent[parent[i]];
-      i = parent[i];
-    }
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
     return i;
   };
 
+  // Plane model: each region's own error is cached, so pricing a pair costs one plane fit.
+  const ownError = new Float64Array(plane ? count : 0);
+  if (plane) for (let r = 0; r < count; r++) ownError[r] = planeError(stats, r * stride);
   const scratch = new Float64Array(stride);
-  const sse = plane ? planeError : () => 0;
   const cost = (a: number, b: number): number => {
     const oa = a * stride, ob = b * stride;
     if (!plane) {
@@ -182,18 +214,15 @@ function mergeRegions(
       const db = stats[oa + 3] / na - stats[ob + 3] / nb;
       return ((na * nb) / (na + nb)) * (dr * dr + dg * dg + db * db);
     }
-    for (let k = 0; k < stride; k++) scratch[k] = stats[oa + k] + stats[ob + k];
-    return Math.max(0, sse(scratch, 0) - sse(stats, oa) - sse(stats, ob));
+    for (let k = 0; k < PLANE_STRIDE; k++) scratch[k] = stats[oa + k] + stats[ob + k];
+    const grown = planeError(scratch, 0) - ownError[a] - ownError[b];
+    return grown > 0 ? grown : 0;
   };
 
-  const keys = new Float64Array(pairCount);
   const stampA = new Int32Array(pairCount);
   const stampB = new Int32Array(pairCount);
-  const heap = new IdHeap(pairCount, keys);
-  for (let e = 0; e < pairCount; e++) {
-    keys[e] = cost(edgeA[e], edgeB[e]);
-    heap.pushUnordered(e);
-  }
+  const heap = new PairHeap(pairCount);
+  for (let e = 0; e < pairCount; e++) heap.pushUnordered(cost(edgeA[e], edgeB[e]), e);
   heap.heapify();
 
   const maxCost = settings.mergeCost;
@@ -204,24 +233,31 @@ function mergeRegions(
       checkAbort(context);
       context.progress(0.25 + 0.7 * (1 - heap.length / Math.max(1, pairCount)));
     }
+    const key = heap.topKey;
     const e = heap.pop();
-    const a = find(edgeA[e]), b = find(edgeB[e]);
+    let a = edgeA[e];
+    while (parent[a] !== a) a = parent[a] = parent[parent[a]];
+    let b = edgeB[e];
+    while (parent[b] !== b) b = parent[b] = parent[parent[b]];
     if (a === b) continue;
-    const small = Math.min(stats[a * stride], stats[b * stride]) < minArea;
+    const na = stats[a * stride], nb = stats[b * stride];
+    const small = na < minArea || nb < minArea;
     if (a !== edgeA[e] || b !== edgeB[e] || version[a] !== stampA[e] || version[b] !== stampB[e]) {
+      // Stale: one side grew since this pair was queued; re-price and queue it again.
       const c = cost(a, b);
       if (c > maxCost && !small) continue;
       edgeA[e] = a; edgeB[e] = b; stampA[e] = version[a]; stampB[e] = version[b];
-      keys[e] = c;
-      heap.push(e);
+      heap.push(c, e);
       continue;
     }
-    if (keys[e] > maxCost && !small) continue;
+    if (key > maxCost && !small) continue;
     // Join the smaller into the larger; equal sizes join into the lower id (determinism).
-    const [keep, gone] = stats[a * stride] > stats[b * stride] || (stats[a * stride] === stats[b * stride] && a < b) ? [a, b] : [b, a];
+    let keep = a, gone = b;
+    if (nb > na || (nb === na && b < a)) { keep = b; gone = a; }
     parent[gone] = keep;
     const ok = keep * stride, og = gone * stride;
     for (let k = 0; k < stride; k++) stats[ok + k] += stats[og + k];
+    if (plane) ownError[keep] = planeError(stats, ok);
     version[keep]++;
   }
 
@@ -242,6 +278,41 @@ function mergeRegions(
     labels[p] = l;
   }
   return { labels, regionCount, area: Int32Array.from(areaList), transparent: Uint8Array.from(clearList) };
+}
+
+/**
+ * Moment sums for the plane model, gathered per run of equal labels along a row so the running
+ * sums stay in registers and each region's slot is touched once per run, not once per pixel.
+ */
+function accumulatePlaneStats(stats: Float64Array, labels: Int32Array, rgb: Uint8Array, width: number, height: number): void {
+  for (let y = 0; y < height; y++) {
+    let x = 0;
+    while (x < width) {
+      const p0 = y * width + x;
+      const l = labels[p0];
+      let end = x + 1;
+      while (end < width && labels[p0 + end - x] === l) end++;
+      let sr = 0, sg = 0, sb = 0, srx = 0, sgx = 0, sbx = 0, sq = 0;
+      for (let xx = x, p = p0; xx < end; xx++, p++) {
+        const r = rgb[p * 3], g = rgb[p * 3 + 1], b = rgb[p * 3 + 2];
+        sr += r; sg += g; sb += b;
+        srx += r * xx; sgx += g * xx; sbx += b * xx;
+        sq += r * r + g * g + b * b;
+      }
+      const len = end - x;
+      const sx = ((x + end - 1) * len) / 2;
+      // Σx² over x..end-1 = S(end-1) - S(x-1), S(k) = k(k+1)(2k+1)/6.
+      const sxx = ((end - 1) * end * (2 * end - 1) - (x - 1) * x * (2 * x - 1)) / 6;
+      const o = l * PLANE_STRIDE;
+      stats[o] += len; stats[o + 1] += sx; stats[o + 2] += y * len;
+      stats[o + 3] += sxx; stats[o + 4] += y * sx; stats[o + 5] += y * y * len;
+      stats[o + 6] += sr; stats[o + 7] += sg; stats[o + 8] += sb;
+      stats[o + 9] += srx; stats[o + 10] += sgx; stats[o + 11] += sbx;
+      stats[o + 12] += sr * y; stats[o + 13] += sg * y; stats[o + 14] += sb * y;
+      stats[o + 15] += sq;
+      x = end;
+    }
+  }
 }
 
 /** Summed squared error of the best colour plane through a region's pixels, from its moment sums. */

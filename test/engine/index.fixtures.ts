@@ -1,0 +1,70 @@
+/**
+ * Synthetic images for the engine tests, made from typed arrays and encoded with sharp, and a
+ * resvg renderer to look at what the SVG paints.
+ */
+import sharp from 'sharp';
+import { Resvg } from '@resvg/resvg-js';
+
+export interface Raster {
+  width: number;
+  height: number;
+  data: Uint8Array; // RGBA
+}
+
+export function raster(width: number, height: number, paint: (x: number, y: number) => [number, number, number, number?]): Raster {
+  const data = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const [r, g, b, a = 255] = paint(x, y);
+      const i = (y * width + x) * 4;
+      data[i] = r; data[i + 1] = g; data[i + 2] = b; data[i + 3] = a;
+    }
+  }
+  return { width, height, data };
+}
+
+export async function png(image: Raster): Promise<Uint8Array> {
+  const buffer = await sharp(Buffer.from(image.data), { raw: { width: image.width, height: image.height, channels: 4 } }).png().toBuffer();
+  return new Uint8Array(buffer);
+}
+
+/** Renders at `zoom`; `background` white composites on white, undefined keeps alpha. */
+export function render(svg: string, width: number, zoom = 1, background?: string): Raster {
+  const resvg = new Resvg(svg, { fitTo: { mode: 'width', value: width * zoom }, ...(background ? { background } : {}), font: { loadSystemFonts: false } });
+  const out = resvg.render();
+  return { width: out.width, height: out.height, data: new Uint8Array(out.pixels) };
+}
+
+/** Flat-colour test card: background, a rectangle, a disc with a hole, a triangle. */
+export function testCard(width = 96, height = 72): Raster {
+  return raster(width, height, (x, y) => {
+    const dx = x + 0.5 - 62, dy = y + 0.5 - 36;
+    const d2 = dx * dx + dy * dy;
+    if (d2 < 20 * 20 && d2 >= 7 * 7) return [30, 110, 200];
+    if (x >= 8 && x < 36 && y >= 10 && y < 30) return [220, 40, 40];
+    if (y >= 44 && y < 66 && x >= 8 && x < 8 + (y - 44) * 1.2) return [30, 160, 60];
+    return [250, 240, 200];
+  });
+}
+
+/** Share of pixels (RGB) that differ by more than `tolerance` on any channel, over both on white. */
+export function mismatch(a: Raster, b: Raster, tolerance: number): number {
+  let bad = 0;
+  const n = a.width * a.height;
+  for (let i = 0; i < n; i++) {
+    for (let c = 0; c < 3; c++) {
+      const va = onWhite(a.data, i, c), vb = onWhite(b.data, i, c);
+      if (Math.abs(va - vb) > tolerance) { bad++; break; }
+    }
+  }
+  return bad / n;
+}
+
+export function onWhite(data: Uint8Array, pixel: number, channel: number): number {
+  const a = data[pixel * 4 + 3] / 255;
+  return data[pixel * 4 + channel] * a + 255 * (1 - a);
+}
+
+export function countMatches(text: string, pattern: RegExp): number {
+  return (text.match(pattern) ?? []).length;
+}

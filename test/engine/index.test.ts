@@ -1,0 +1,168 @@
+import t from 'tap';
+import { vectorize } from '../../engine/index.js';
+import type { Progress } from '../../engine/types.js';
+import { countMatches, mismatch, png, raster, render, testCard } from './index.fixtures.js';
+
+t.test('close_seams=false paints an exact partition: the flat test card comes back almost pixel for pixel', async (t) => {
+  const card = testCard();
+  const result = await vectorize(await png(card), { imageType: 'clipart', closeSeams: false, smoothing: 'off' });
+  t.match(result.svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 96 72" width="96" height="72">/);
+  t.equal(result.width, 96);
+  t.equal(result.mode, 'clipart');
+  // Only anti-aliased boundary pixels of the disc and triangle may differ noticeably.
+  t.ok(mismatch(card, render(result.svg, 96, 1, 'white'), 48) < 0.03, 'few pixels differ');
+  t.equal(countMatches(result.svg, /class="u"/g), 0, 'no underlap strokes');
+  t.equal(result.stats.paths, countMatches(result.svg, /<path /g));
+  t.ok(result.stats.nodes > 0);
+});
+
+/** Pixels along the edge that are clearly lighter than both colours: a hairline of page showing through. */
+function hairlinePixels(svg: string, width: number, zoom: number, lightest: number): number {
+  const out = render(svg, width, zoom, 'white');
+  let light = 0;
+  for (let i = 0; i < out.width * out.height; i++) {
+    const luma = 0.299 * out.data[i * 4] + 0.587 * out.data[i * 4 + 1] + 0.114 * out.data[i * 4 + 2];
+    if (luma > lightest + 12) light++;
+  }
+  return light;
+}
+
+t.test('a diagonal edge shows a light hairline with close_seams=false and none with true, at 1× and 8×', async (t) => {
+  const dark: [number, number, number] = [150, 20, 20];
+  const other: [number, number, number] = [20, 20, 150];
+  const image = raster(64, 48, (x, y) => (y < 0.6 * x + 6 ? dark : other));
+  const bytes = await png(image);
+  const lightest = Math.max(0.299 * 150 + 0.587 * 20 + 0.114 * 20, 0.299 * 20 + 0.587 * 20 + 0.114 * 150);
+  const open = await vectorize(bytes, { imageType: 'clipart', closeSeams: false });
+  const closed = await vectorize(bytes, { imageType: 'clipart', closeSeams: true });
+  for (const zoom of [1, 8]) {
+    t.ok(hairlinePixels(open.svg, 64, zoom, lightest) > 0, `hairline without seam closing at ${zoom}×`);
+    t.equal(hairlinePixels(closed.svg, 64, zoom, lightest), 0, `no hairline with seam closing at ${zoom}×`);
+  }
+  t.ok(countMatches(closed.svg, /class="u"/g) > 0, 'the under shape carries an underlap stroke');
+  t.match(closed.svg, /stroke-width:1\.5px/, 'the stroke reaches 0.75 px under the neighbour');
+});
+
+t.test('the shape on top keeps its exact edge when seams are closed', async (t) => {
+  const card = testCard();
+  const bytes = await png(card);
+  const open = await vectorize(bytes, { imageType: 'clipart', closeSeams: false });
+  const closed = await vectorize(bytes, { imageType: 'clipart', closeSeams: true });
+  // Rendered, the two differ only where a hairline was: never more than a few boundary pixels.
+  t.ok(mismatch(render(open.svg, 96, 1, 'white'), render(closed.svg, 96, 1, 'white'), 40) < 0.01);
+});
+
+t.test('transparent input stays transparent', async (t) => {
+  const image = raster(60, 40, (x, y) => {
+    const dx = x - 40, dy = y - 20;
+    if (dx * dx + dy * dy < 12 * 12) return [200, 30, 30, 255];
+    if (x < 20) return [0, 0, 0, 0];
+    return [240, 240, 240, 255];
+  });
+  for (const closeSeams of [true, false]) {
+    const result = await vectorize(await png(image), { imageType: 'clipart', closeSeams });
+    const out = render(result.svg, 60);
+    let leaked = 0, painted = 0;
+    for (let y = 1; y < 39; y++) {
+      for (let x = 1; x < 59; x++) {
+        let clearAround = true;
+        for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) if (image.data[((y + dy) * 60 + x + dx) * 4 + 3] !== 0) clearAround = false;
+        const alpha = out.data[(y * 60 + x) * 4 + 3];
+        if (clearAround && alpha !== 0) leaked++;
+        if (x > 25 && alpha === 255) painted++;
+      }
+    }
+    t.equal(leaked, 0, `nothing painted where the input is transparent (close_seams=${closeSeams})`);
+    t.ok(painted > 30 * 30, 'the opaque part is painted');
+  }
+});
+
+t.test('the same input and options give byte-identical SVG', async (t) => {
+  const bytes = await png(testCard());
+  const a = await vectorize(bytes, { imageType: 'photo' });
+  const b = await vectorize(bytes, { imageType: 'photo' });
+  t.equal(a.svg, b.svg);
+});
+
+/** A busy image with many close colours: blotches of noise-like texture over two tones. */
+function busyImage() {
+  let seed = 12345;
+  const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const blotch = new Float64Array(12 * 9).map(() => random());
+  return raster(96, 72, (x, y) => {
+    const v = blotch[Math.floor(y / 8) * 12 + Math.floor(x / 8)];
+    const base = x < 48 ? 60 : 170;
+    const level = Math.round(base + v * 50);
+    return [level, Math.round(level * 0.8), 255 - level];
+  });
+}
+
+t.test('detail: low merges more than high', async (t) => {
+  const bytes = await png(busyImage());
+  const paths: Record<string, number> = {};
+  for (const detail of ['low', 'medium', 'high'] as const) {
+    paths[detail] = (await vectorize(bytes, { imageType: 'clipart', detail, closeSeams: false })).stats.paths;
+  }
+  t.ok(paths.low < paths.medium, `low ${paths.low} < medium ${paths.medium}`);
+  t.ok(paths.medium < paths.high, `medium ${paths.medium} < high ${paths.high}`);
+});
+
+t.test('gradients: smooth paints a ramp with a gradient, stepped and auto keep flat fills', async (t) => {
+  const ramp = raster(120, 60, (x) => [Math.round(30 + x * 1.8), 80, Math.round(230 - x * 1.6)]);
+  const bytes = await png(ramp);
+  const smooth = await vectorize(bytes, { imageType: 'clipart', gradients: 'smooth' });
+  t.match(smooth.svg, /<linearGradient|<radialGradient/);
+  t.match(smooth.svg, /fill="url\(#g/);
+  for (const gradients of ['stepped', 'auto'] as const) {
+    const flat = await vectorize(bytes, { imageType: 'clipart', gradients });
+    t.notMatch(flat.svg, /Gradient/, `${gradients} has no gradient`);
+    t.ok(flat.stats.paths > 1, `${gradients} bands the ramp into flat shapes`);
+  }
+});
+
+t.test('smoothing: off keeps a disc as corners and lines, maximum as a few curves', async (t) => {
+  const disc = raster(80, 80, (x, y) => ((x + 0.5 - 40) ** 2 + (y + 0.5 - 40) ** 2 < 28 * 28 ? [20, 20, 20] : [255, 255, 255]));
+  const bytes = await png(disc);
+  const off = await vectorize(bytes, { imageType: 'clipart', smoothing: 'off', closeSeams: false });
+  const maximum = await vectorize(bytes, { imageType: 'clipart', smoothing: 'maximum', closeSeams: false });
+  const curves = (svg: string) => countMatches(svg, /c/g);
+  t.ok(curves(maximum.svg) > curves(off.svg), 'maximum uses more curve commands');
+  t.not(off.svg, maximum.svg);
+});
+
+t.test('image_type presets trace differently', async (t) => {
+  const bytes = await png(busyImage());
+  const svgs = new Set<string>();
+  for (const imageType of ['clipart', 'photo', 'scan', 'blueprint'] as const) {
+    const result = await vectorize(bytes, { imageType });
+    t.equal(result.mode, imageType, 'an explicit type is used as given');
+    svgs.add(result.svg);
+  }
+  t.ok(svgs.size >= 3, `at least three different traces (${svgs.size})`);
+});
+
+t.test('progress is reported by stage, never goes back and reaches 1', async (t) => {
+  const seen: Progress[] = [];
+  await vectorize(await png(testCard()), { imageType: 'clipart' }, { onProgress: (p) => seen.push(p) });
+  t.ok(seen.length >= 6);
+  for (let i = 1; i < seen.length; i++) t.ok(seen[i].fraction >= seen[i - 1].fraction, 'monotonic');
+  t.equal(seen[seen.length - 1].fraction, 1);
+  t.same([...new Set(seen.map((p) => p.stage))], ['decode', 'classify', 'prepare', 'segment', 'fit', 'write']);
+});
+
+t.test('aborting rejects with canceled, before the start or between stages', async (t) => {
+  const bytes = await png(testCard());
+  const before = new AbortController();
+  before.abort();
+  await t.rejects(vectorize(bytes, { imageType: 'clipart' }, { signal: before.signal }), { code: 'canceled' });
+  const during = new AbortController();
+  await t.rejects(
+    vectorize(bytes, { imageType: 'clipart' }, { signal: during.signal, onProgress: (p) => { if (p.stage === 'segment') during.abort(); } }),
+    { code: 'canceled' },
+  );
+});
+
+t.test('bad input keeps its typed error', async (t) => {
+  await t.rejects(vectorize(new Uint8Array(0)), { code: 'empty_file' });
+  await t.rejects(vectorize(new TextEncoder().encode('GIF89a not really')), { code: 'unsupported_format' });
+});
