@@ -27,8 +27,8 @@ type Mode =
 const COLUMNS: Column[] = [
   { title: 'Account', width: 14, flex: true },
   { title: 'Plan', width: 10 },
-  { title: 'Trial', width: 13 },
-  { title: 'Monthly', width: 17 },
+  { title: 'Trial', width: 15 },
+  { title: 'Monthly', width: 23 },
   { title: 'Resets', width: 10 },
   { title: 'Id', width: 22, optional: true },
 ];

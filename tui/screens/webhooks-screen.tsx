@@ -41,7 +41,7 @@ const DELIVERY_COLUMNS: Column[] = [
   { title: 'Tries', width: 5, align: 'right' },
   { title: 'HTTP', width: 4, align: 'right' },
   { title: 'Last error', width: 10, flex: true },
-  { title: 'Next try', width: 16, optional: true },
+  { title: 'Next try', width: 8, optional: true },
 ];
 
 export function WebhooksScreen(): React.JSX.Element {
@@ -237,7 +237,7 @@ function DeliveriesView(props: { webhook: AdminWebhook; notice: Notice | undefin
               String(delivery.attempts),
               delivery.last_status_code === null ? '—' : String(delivery.last_status_code),
               delivery.last_error ?? '',
-              delivery.next_attempt_at ? formatDateTime(delivery.next_attempt_at) : '',
+              delivery.next_attempt_at && delivery.status === 'pending' ? formatDateTime(delivery.next_attempt_at).slice(11) : '',
             ],
           }))}
         />

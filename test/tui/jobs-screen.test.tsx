@@ -1,0 +1,69 @@
+import t from 'tap';
+import type { AdminJob } from '../../client/admin.js';
+import { FakeAdmin } from './fake-admin.js';
+import { press, renderApp, waitForFrame, waitForText } from './helpers.js';
+
+function job(id: string, accountId: string, patch: Partial<AdminJob>): AdminJob {
+  return { id, account_id: accountId, status: 'queued', progress: 0, created_at: '2025-03-05T09:00:00.000Z', ...patch };
+}
+
+t.test('the live queue shows position, progress and state, and follows the server', async (t) => {
+  const fake = new FakeAdmin();
+  const account = fake.addAccount('Studio North', 'pro');
+  fake.jobs.push(
+    job('job_done000000000000', account.id, { status: 'completed', progress: 100, mode: 'clipart' }),
+    job('job_second0000000000', account.id, { queue_position: 2, created_at: '2025-03-05T09:02:00.000Z' }),
+    job('job_running000000000', account.id, { status: 'processing', progress: 40, mode: 'photo' }),
+    job('job_first00000000000', account.id, { queue_position: 1, created_at: '2025-03-05T09:01:00.000Z' }),
+  );
+  const app = renderApp(fake, 'jobs');
+  t.teardown(() => app.unmount());
+  const frame = await waitForText(app, 'job_running');
+  const rows = frame.split('\n').filter((line) => line.includes('job_'));
+  t.same(
+    rows.map((row) => /job_[a-z]+/.exec(row)![0]),
+    ['job_running', 'job_first', 'job_second', 'job_done'],
+    'running first, then the queue in order, then finished jobs',
+  );
+  t.match(rows[0], /processing\s+████░░░░░░\s+40%\s+photo/);
+  t.match(rows[1], /queued\s+1\s+░░░░░░░░░░\s+0%/);
+  t.match(rows[3], /completed\s+██████████ 100%/);
+  t.match(frame, '2 queued, 1 processing, 1 completed');
+
+  // The screen polls: progress made on the server shows up without a key press.
+  fake.jobs[2].progress = 80;
+  const later = await waitForFrame(app, (f) => /processing\s+████████░░\s+80%/.test(f), 'the polled progress');
+  t.ok(later);
+});
+
+t.test('cancel asks first, then cancels the selected job', async (t) => {
+  const fake = new FakeAdmin();
+  const account = fake.addAccount('Studio North', 'pro');
+  fake.jobs.push(job('job_running000000000', account.id, { status: 'processing', progress: 10 }), job('job_done000000000000', account.id, { status: 'failed' }));
+  const app = renderApp(fake, 'jobs');
+  t.teardown(() => app.unmount());
+  await waitForText(app, 'job_running');
+  await press(app, 'j', 'c');
+  await waitForText(app, 'only queued or processing jobs can be canceled');
+  await press(app, 'k', 'c');
+  await waitForText(app, 'Cancel job_running000000000 (processing) of Studio North?');
+  await press(app, 'n');
+  await waitForFrame(app, (f) => !f.includes('Cancel job_running'), 'the dialog to close');
+  t.equal(fake.jobs[0].status, 'processing');
+  await press(app, 'c', 'y');
+  await waitForText(app, 'Canceled job_running000000000.');
+  t.equal(fake.jobs[0].status, 'canceled');
+});
+
+t.test('f filters by state', async (t) => {
+  const fake = new FakeAdmin();
+  const account = fake.addAccount('A', 'pro');
+  fake.jobs.push(job('job_q000000000000000', account.id, { queue_position: 1 }), job('job_p000000000000000', account.id, { status: 'processing' }));
+  const app = renderApp(fake, 'jobs');
+  t.teardown(() => app.unmount());
+  await waitForText(app, 'job_p0');
+  await press(app, 'f');
+  const frame = await waitForText(app, 'queued jobs · 1 shown');
+  t.notMatch(frame, 'job_p0');
+  t.ok(fake.calls.includes('listJobs queued'), 'the filter is asked of the server');
+});
