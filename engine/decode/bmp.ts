@@ -213,35 +213,68 @@ function outputRow(header: BmpHeader, fileRow: number): number {
   return header.topDown ? fileRow : header.height - 1 - fileRow;
 }
 
+/** Whole-pixel writes through a Uint32Array need to know the host byte order (RGBA in memory). */
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
+/** Palette as 256 32-bit pixels in host order; entries past the real palette are never used. */
+function palette32Of(header: BmpHeader): Uint32Array {
+  const bytes = new Uint8Array(256 * 4);
+  bytes.set(header.palette);
+  return new Uint32Array(bytes.buffer);
+}
+
+function paletteIndexError(index: number, paletteSize: number): VectorizeError {
+  return unreadable(`palette index ${index} is beyond the ${paletteSize}-colour palette`);
+}
+
 function decodeIndexedRows(bytes: Uint8Array, header: BmpHeader, stride: number, data: Uint8Array): void {
-  const { width, height, bitsPerPixel, paletteSize } = header;
-  // Writing whole pixels through 32-bit views is endian-neutral: both views share the host order.
-  const palette32 = new Uint32Array(header.palette.buffer, header.palette.byteOffset, paletteSize);
+  const { width, height, bitsPerPixel, paletteSize, dataOffset } = header;
+  const palette32 = palette32Of(header);
   const out32 = new Uint32Array(data.buffer, data.byteOffset, width * height);
   const indexMask = (1 << bitsPerPixel) - 1;
+  // The palette bound is checked once per row on the largest index seen, keeping the hot loop branch-free.
+  let largest = 0;
   for (let row = 0; row < height; row++) {
-    const src = header.dataOffset + row * stride;
+    const src = dataOffset + row * stride;
     const dst = outputRow(header, row) * width;
-    for (let x = 0; x < width; x++) {
+    if (bitsPerPixel === 8) {
+      for (let x = 0; x < width; x++) {
+        const index = bytes[src + x];
+        if (index > largest) largest = index;
+        out32[dst + x] = palette32[index];
+      }
+    } else {
       // Pixels are packed from the most significant bits of each byte.
-      const bit = x * bitsPerPixel;
-      const index = bitsPerPixel === 8 ? bytes[src + x] : (bytes[src + (bit >> 3)] >> (8 - bitsPerPixel - (bit & 7))) & indexMask;
-      if (index >= paletteSize) throw unreadable(`palette index ${index} is beyond the ${paletteSize}-colour palette`);
-      out32[dst + x] = palette32[index];
+      for (let x = 0; x < width; ) {
+        const byte = bytes[src + ((x * bitsPerPixel) >> 3)];
+        for (let shift = 8 - bitsPerPixel; shift >= 0 && x < width; shift -= bitsPerPixel, x++) {
+          const index = (byte >> shift) & indexMask;
+          if (index > largest) largest = index;
+          out32[dst + x] = palette32[index];
+        }
+      }
     }
+    if (largest >= paletteSize) throw paletteIndexError(largest, paletteSize);
   }
 }
 
 function decode24Rows(bytes: Uint8Array, header: BmpHeader, stride: number, data: Uint8Array): void {
-  const { width, height } = header;
+  const { width, height, dataOffset } = header;
+  const out32 = new Uint32Array(data.buffer, data.byteOffset, width * height);
   for (let row = 0; row < height; row++) {
-    let src = header.dataOffset + row * stride;
-    let dst = outputRow(header, row) * width * 4;
-    for (let x = 0; x < width; x++, src += 3, dst += 4) {
-      data[dst] = bytes[src + 2];
-      data[dst + 1] = bytes[src + 1];
-      data[dst + 2] = bytes[src];
-      data[dst + 3] = 255;
+    let src = dataOffset + row * stride;
+    const dst = outputRow(header, row) * width;
+    if (LITTLE_ENDIAN) {
+      for (let x = 0; x < width; x++, src += 3) {
+        out32[dst + x] = (bytes[src + 2] | (bytes[src + 1] << 8) | (bytes[src] << 16) | 0xff000000) >>> 0;
+      }
+    } else {
+      for (let x = 0, d = dst * 4; x < width; x++, src += 3, d += 4) {
+        data[d] = bytes[src + 2];
+        data[d + 1] = bytes[src + 1];
+        data[d + 2] = bytes[src];
+        data[d + 3] = 255;
+      }
     }
   }
 }
@@ -273,33 +306,84 @@ function scaled(pixel: number, channel: ChannelScale): number {
   return channel.table ? channel.table[value] : Math.round((value * 255) / channel.max);
 }
 
+/** Byte position of a mask that covers exactly one byte of a little-endian 32-bit pixel, else -1. */
+function byteOffsetOf(mask: number): number {
+  const offset = [0xff, 0xff00, 0xff0000, 0xff000000].indexOf(mask >>> 0);
+  return offset;
+}
+
 function decodeMaskedRows(bytes: Uint8Array, header: BmpHeader, stride: number, data: Uint8Array): void {
-  const { width, height, bitsPerPixel } = header;
   const masks = header.masks!;
-  const red = channelScale(masks.red);
-  const green = channelScale(masks.green);
-  const blue = channelScale(masks.blue);
-  const alpha = channelScale(masks.alpha);
-  const hasAlpha = alpha.max !== 0;
-  const bytesPerPixel = bitsPerPixel / 8;
-  let anyAlpha = false;
+  const offsets = [masks.red, masks.green, masks.blue].map(byteOffsetOf);
+  const alphaOffset = masks.alpha === 0 ? -2 : byteOffsetOf(masks.alpha);
+  const alphaSeen =
+    header.bitsPerPixel === 32 && !offsets.includes(-1) && alphaOffset !== -1
+      ? decodeByteAlignedRows(bytes, header, stride, data, offsets[0], offsets[1], offsets[2], alphaOffset)
+      : decodeScaledRows(bytes, header, stride, data);
+  // No alpha channel, or one that is zero everywhere (the writer's "unused"): opaque.
+  if (!alphaSeen) for (let i = 3; i < data.length; i += 4) data[i] = 255;
+}
+
+/** 32-bit pixels whose channels are whole bytes (BGRA, RGBA, ...): copied byte by byte. Returns whether any alpha is non-zero. */
+function decodeByteAlignedRows(bytes: Uint8Array, header: BmpHeader, stride: number, data: Uint8Array, red: number, green: number, blue: number, alpha: number): boolean {
+  const { width, height, dataOffset } = header;
+  const hasAlpha = alpha >= 0;
+  let alphaSeen = 0;
   for (let row = 0; row < height; row++) {
-    let src = header.dataOffset + row * stride;
+    let src = dataOffset + row * stride;
     let dst = outputRow(header, row) * width * 4;
-    for (let x = 0; x < width; x++, src += bytesPerPixel, dst += 4) {
-      const pixel = bytesPerPixel === 2 ? u16(bytes, src) : u32(bytes, src);
+    for (let x = 0; x < width; x++, src += 4, dst += 4) {
+      data[dst] = bytes[src + red];
+      data[dst + 1] = bytes[src + green];
+      data[dst + 2] = bytes[src + blue];
+      const a = hasAlpha ? bytes[src + alpha] : 0;
+      data[dst + 3] = a;
+      alphaSeen |= a;
+    }
+  }
+  return alphaSeen !== 0;
+}
+
+/** Any masks (16-bit pixels, 10-bit channels, ...): each channel scaled to 8 bits. Returns whether any alpha is non-zero. */
+function decodeScaledRows(bytes: Uint8Array, header: BmpHeader, stride: number, data: Uint8Array): boolean {
+  const { width, height, bitsPerPixel, dataOffset } = header;
+  const masks = header.masks!;
+  const channels = [masks.red, masks.green, masks.blue, masks.alpha].map(channelScale);
+  let alphaSeen = 0;
+  if (bitsPerPixel === 16) {
+    // Every 16-bit pixel value maps to its channels through one table each (4 x 64 KiB).
+    const tables = channels.map((channel) => Uint8Array.from({ length: 0x10000 }, (_, pixel) => scaled(pixel, channel)));
+    const [red, green, blue, alpha] = tables;
+    for (let row = 0; row < height; row++) {
+      let src = dataOffset + row * stride;
+      let dst = outputRow(header, row) * width * 4;
+      for (let x = 0; x < width; x++, src += 2, dst += 4) {
+        const pixel = bytes[src] | (bytes[src + 1] << 8);
+        data[dst] = red[pixel];
+        data[dst + 1] = green[pixel];
+        data[dst + 2] = blue[pixel];
+        const a = alpha[pixel];
+        data[dst + 3] = a;
+        alphaSeen |= a;
+      }
+    }
+    return alphaSeen !== 0;
+  }
+  const [red, green, blue, alpha] = channels;
+  for (let row = 0; row < height; row++) {
+    let src = dataOffset + row * stride;
+    let dst = outputRow(header, row) * width * 4;
+    for (let x = 0; x < width; x++, src += 4, dst += 4) {
+      const pixel = u32(bytes, src);
       data[dst] = scaled(pixel, red);
       data[dst + 1] = scaled(pixel, green);
       data[dst + 2] = scaled(pixel, blue);
-      if (hasAlpha) {
-        const a = scaled(pixel, alpha);
-        data[dst + 3] = a;
-        if (a !== 0) anyAlpha = true;
-      }
+      const a = scaled(pixel, alpha);
+      data[dst + 3] = a;
+      alphaSeen |= a;
     }
   }
-  // No alpha channel, or one that is zero everywhere (the writer's "unused"): opaque.
-  if (!anyAlpha) for (let i = 3; i < data.length; i += 4) data[i] = 255;
+  return alphaSeen !== 0;
 }
 
 /**
@@ -311,21 +395,13 @@ function decodeRle(bytes: Uint8Array, header: BmpHeader): RgbaImage {
   const { width, height, paletteSize } = header;
   const isRle4 = header.compression === 'rle4';
   const data = new Uint8Array(width * height * 4); // zero: never-written pixels stay transparent
-  const palette32 = new Uint32Array(header.palette.buffer, header.palette.byteOffset, paletteSize);
+  const palette32 = palette32Of(header);
   const out32 = new Uint32Array(data.buffer, data.byteOffset, width * height);
   const end = bytes.length;
+  const truncated = (): VectorizeError => unreadable('RLE data ends before the end of the bitmap');
   let p = header.dataOffset;
   let x = 0;
   let y = 0; // in file order: row 0 is the bottom row of a bottom-up bitmap
-
-  const put = (index: number): void => {
-    if (x < width && y < height) {
-      if (index >= paletteSize) throw unreadable(`palette index ${index} is beyond the ${paletteSize}-colour palette`);
-      out32[outputRow(header, y) * width + x] = palette32[index];
-    }
-    x++;
-  };
-  const truncated = (): VectorizeError => unreadable('RLE data ends before the end of the bitmap');
 
   for (;;) {
     if (p + 2 > end) {
@@ -337,13 +413,20 @@ function decodeRle(bytes: Uint8Array, header: BmpHeader): RgbaImage {
     p += 2;
     if (count > 0) {
       // Pixels past the right edge or above the top are dropped, not wrapped.
-      const visible = y < height ? Math.max(0, Math.min(count, width - x)) : 0;
-      if (isRle4) {
-        for (let k = 0; k < visible; k++) put(k & 1 ? value & 0x0f : value >> 4);
-      } else {
-        for (let k = 0; k < visible; k++) put(value);
+      if (y < height && x < width) {
+        const visible = Math.min(count, width - x);
+        const at = outputRow(header, y) * width + x;
+        const first = isRle4 ? value >> 4 : value;
+        const second = isRle4 ? value & 0x0f : value;
+        if (first >= paletteSize) throw paletteIndexError(first, paletteSize);
+        if (visible > 1 && second >= paletteSize) throw paletteIndexError(second, paletteSize);
+        if (first === second) {
+          out32.fill(palette32[first], at, at + visible);
+        } else {
+          for (let k = 0; k < visible; k++) out32[at + k] = palette32[k & 1 ? second : first];
+        }
       }
-      x += count - visible;
+      x += count;
       continue;
     }
     if (value === 0) {
@@ -358,18 +441,19 @@ function decodeRle(bytes: Uint8Array, header: BmpHeader): RgbaImage {
       p += 2;
     } else {
       const runBytes = isRle4 ? (value + 1) >> 1 : value;
-      const padded = runBytes + (runBytes & 1);
       if (p + runBytes > end) throw truncated();
-      for (let k = 0; k < value; k++) {
-        if (isRle4) {
-          const byte = bytes[p + (k >> 1)];
-          put(k & 1 ? byte & 0x0f : byte >> 4);
-        } else {
-          put(bytes[p + k]);
+      if (y < height && x < width) {
+        const visible = Math.min(value, width - x);
+        const at = outputRow(header, y) * width + x;
+        for (let k = 0; k < visible; k++) {
+          const index = isRle4 ? (k & 1 ? bytes[p + (k >> 1)] & 0x0f : bytes[p + (k >> 1)] >> 4) : bytes[p + k];
+          if (index >= paletteSize) throw paletteIndexError(index, paletteSize);
+          out32[at + k] = palette32[index];
         }
       }
-      // The padding byte of the last absolute run may be missing at the very end of the file.
-      p = Math.min(p + padded, end);
+      x += value;
+      // Absolute runs are padded to 16 bits; the last pad byte may be missing at the very end of the file.
+      p = Math.min(p + runBytes + (runBytes & 1), end);
     }
   }
   return { width, height, data };
