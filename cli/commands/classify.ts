@@ -1,7 +1,45 @@
+/**
+ * `vectorize classify IN`: prints the engine's image type (clipart, photo, scan or blueprint) as
+ * the last line of stdout, decisions.md §1. Which classifier ran (provider and time) goes to
+ * stderr, so `vectorize classify x.png | tail -1` and scripts reading stdout see only the class.
+ */
+import { parseArgs } from 'node:util';
+import { VectorizeError } from '../../engine/errors.js';
 import type { CommandIo } from '../main.js';
+import { fail, readInput } from './convert.js';
 
-// Placeholder until the owning issue lands its implementation.
-export async function run(_args: string[], io: CommandIo): Promise<number> {
-  io.stderr.write('vectorize classify: not implemented yet\n');
-  return 1;
+export const CLASSIFY_HELP = `Usage: vectorize classify IN
+
+Prints the engine's image type for the file (clipart, photo, scan or blueprint) as the last line of
+stdout; the classifier's provider goes to stderr.
+
+Exit codes: 0 done, 1 the file could not be read or decoded, 2 bad command line.
+`;
+
+export async function run(args: string[], io: CommandIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: { help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  } catch (error) {
+    return fail(io, 'classify', new VectorizeError('invalid_parameter', error instanceof Error ? error.message : String(error)));
+  }
+  if (parsed.values.help) {
+    io.stdout.write(CLASSIFY_HELP);
+    return 0;
+  }
+  try {
+    const { positionals } = parsed;
+    if (positionals.length !== 1) {
+      throw new VectorizeError('invalid_parameter', positionals.length === 0 ? 'no input file given; see `vectorize classify --help`' : `expected one input file, got ${positionals.length}`);
+    }
+    const bytes = await readInput(positionals[0]);
+    const { decodeImage, classifyImage } = await import('../../engine/index.js');
+    const image = await decodeImage(bytes);
+    const result = await classifyImage(image);
+    io.stderr.write(`classifier: ${result.provider}, ${Math.round(result.ms)} ms\n`);
+    io.stdout.write(`${result.class}\n`);
+    return 0;
+  } catch (error) {
+    return fail(io, 'classify', error);
+  }
 }
