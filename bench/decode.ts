@@ -9,7 +9,7 @@
  *   pixels re-encoded as PNG.
  * - synthetic 16 MP BMPs (24-bit, 8-bit palette, 32-bit, RLE8), made here in memory. Peer: sharp
  *   reading the same pixels as an uncompressed TIFF, the closest format libvips decodes natively.
- * - bombs: time to refuse a tiny file whose header claims 60 MP.
+ * - bad files (empty, text, GIF, TIFF, truncated PNG/JPEG/RLE, 60 MP bombs): time to the typed error.
  * Medians of --repeat runs after one warm-up; ratios are ours / peer.
  */
 import { readFile } from 'node:fs/promises';
@@ -153,7 +153,7 @@ for (const [name, bmp, tiff] of synthetic) {
   rows.push({ name, format: 'bmp', megapixels: (WIDTH * HEIGHT) / 1e6, ours, peer, peerLabel: 'sharp raw, same pixels as uncompressed TIFF' });
 }
 
-// --- bombs ---
+// --- bad files ---
 function pngChunk(type: string, body: Uint8Array): Uint8Array {
   const chunk = Buffer.alloc(12 + body.length);
   chunk.writeUInt32BE(body.length, 0);
@@ -170,14 +170,29 @@ const pngBomb = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 
 const bmpBomb = bmpFile(24, 0, new Uint8Array(0), new Uint8Array(100));
 new DataView(bmpBomb.buffer).setInt32(18, 10_000, true);
 new DataView(bmpBomb.buffer).setInt32(22, 6_000, true);
-const refuse = (bytes: Uint8Array) => decodeImage(bytes).then(
-  () => { throw new Error('bomb decoded'); },
-  (error: { code?: string }) => { if (error.code !== 'megapixels_exceeded') throw error; },
-);
-const bombs = [
-  ['60 MP BMP bomb (154 bytes)', await time(() => refuse(bmpBomb))],
-  [`60 MP PNG bomb (${pngBomb.length} bytes)`, await time(() => refuse(pngBomb))],
-] as const;
+const refuse = (bytes: Uint8Array, code: string) => () =>
+  decodeImage(bytes).then(
+    () => { throw new Error(`a bad file decoded (expected ${code})`); },
+    (error: { code?: string }) => { if (error.code !== code) throw error; },
+  );
+const corpusFile = (id: string) => readFile(join(args.corpus, manifest.images.find((entry) => entry.id === id)!.file));
+const bigPng = await corpusFile('clip-inkscape-gallardo');
+const bigJpeg = await corpusFile('bp-vtracer-k1-drawing');
+const tiny = sharp(new Uint8Array(64 * 64 * 4), { raw: { width: 64, height: 64, channels: 4 } });
+const rleCut = bmpFile(8, 1, grey, rle.subarray(0, at >> 1));
+const badFiles: Array<[string, Uint8Array, string]> = [
+  ['empty file', new Uint8Array(0), 'empty_file'],
+  ['text named .png', new TextEncoder().encode('not a picture\n'.repeat(20)), 'unsupported_format'],
+  ['GIF', await tiny.clone().gif().toBuffer(), 'unsupported_format'],
+  ['TIFF', await tiny.clone().tiff().toBuffer(), 'unsupported_format'],
+  [`PNG cut at 60% (corpus, ${bigPng.length} bytes)`, bigPng.subarray(0, Math.floor(bigPng.length * 0.6)), 'unreadable_file'],
+  [`JPEG cut at 60% (corpus, ${bigJpeg.length} bytes)`, bigJpeg.subarray(0, Math.floor(bigJpeg.length * 0.6)), 'unreadable_file'],
+  ['16 MP RLE8 cut in half', rleCut, 'unreadable_file'],
+  [`60 MP BMP bomb (${bmpBomb.length} bytes)`, bmpBomb, 'megapixels_exceeded'],
+  [`60 MP PNG bomb (${pngBomb.length} bytes)`, pngBomb, 'megapixels_exceeded'],
+];
+const badTimes: Array<[string, string, number]> = [];
+for (const [name, bytes, code] of badFiles) badTimes.push([name, code, await time(refuse(bytes, code))]);
 
 // --- report ---
 console.log(`\nDecode speed, median of ${repeat} runs (node ${process.version}, sharp ${sharp.versions.sharp}, libvips ${sharp.versions.vips})\n`);
@@ -189,5 +204,5 @@ for (const row of rows) {
 }
 const corpusRows = rows.filter((row) => !row.name.startsWith('16 MP'));
 console.log(`\nCorpus medians: ours ${fmt(median(corpusRows.map((r) => r.ours / r.megapixels)))} ms/MP, peer ${fmt(median(corpusRows.map((r) => r.peer! / r.megapixels)))} ms/MP, median ratio ${median(corpusRows.map((r) => r.ours / r.peer!)).toFixed(2)}`);
-console.log('\n| bomb | refused in ms (megapixels_exceeded) |\n|---|---|');
-for (const [name, ms] of bombs) console.log(`| ${name} | ${fmt(ms)} |`);
+console.log('\n| bad file | typed error | refused in ms |\n|---|---|---|');
+for (const [name, code, ms] of badTimes) console.log(`| ${name} | ${code} | ${fmt(ms)} |`);
