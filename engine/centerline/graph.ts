@@ -14,6 +14,8 @@ export interface SkeletonInput {
   stride: number;
   /** Unpadded RGB of the image, 3 bytes a pixel. */
   rgb: Uint8Array;
+  /** Unpadded contrast to the page colour (where a line's true colour is strongest). */
+  contrast: Uint8Array;
   width: number;
 }
 
@@ -181,6 +183,14 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
   };
   const other = (e: Edge, n: number) => (e.a === n ? e.b : e.a);
 
+  /** A branch from junction j to a line end whose tip barely leaves the junction's disc. */
+  const isSpur = (e: Edge, j: number) => {
+    const tip = e.a === j ? e.b : e.a;
+    if (degreeOf(tip) !== 1) return false;
+    const protrusion = Math.hypot(nodeX[tip] - nodeX[j], nodeY[tip] - nodeY[j]) + distance[nodePixels[tip][0]] - nodeR[j];
+    return protrusion <= Math.max(SPUR_MIN, SPUR_RADII * nodeR[j]);
+  };
+
   /** Joins the two edges left at a node of degree 2 into one. */
   const dissolve = (n: number) => {
     const live = [...incident[n]].filter((i) => edges[i].alive);
@@ -227,11 +237,10 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
       const endA = da === 1, endB = db === 1;
       if (endA !== endB) {
         const j = endA ? e.b : e.a;
-        const tip = endA ? e.a : e.b;
-        const tipPixel = nodePixels[tip][0];
-        const protrusion = Math.hypot(nodeX[tip] - nodeX[j], nodeY[tip] - nodeY[j]) + distance[tipPixel] - nodeR[j];
-        if (degreeOf(j) >= 3 && protrusion <= Math.max(SPUR_MIN, SPUR_RADII * nodeR[j])) {
-          e.alive = false;
+        if (degreeOf(j) >= 3 && isSpur(e, j)) {
+          // Every spur at this junction goes at once: the two forks Zhang–Suen grows into the
+          // corners of a square line end would otherwise leave one fork behind as a hook.
+          for (const k of [...incident[j]]) if (edges[k].alive && edges[k].a !== edges[k].b && isSpur(edges[k], j)) edges[k].alive = false;
           if (degreeOf(j) === 2) dissolve(j);
           changed = true;
         }
@@ -332,6 +341,10 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
       const last = pts.length - 2;
       if (Math.abs(pts[last] - pts[0]) < 1e-9 && Math.abs(pts[last + 1] - pts[1]) < 1e-9) pts.length = last;
     }
+    if (!closed) {
+      // Both ends: reversing the flat list turns x,y pairs into y,x pairs, which the projection does not mind.
+      straightenEnd(pts, width / weight / 2); pts.reverse(); straightenEnd(pts, width / weight / 2); pts.reverse();
+    }
     strokes.push({
       points: Float64Array.from(pts),
       closed,
@@ -382,6 +395,27 @@ function pixelRgbIndex(p: number, input: SkeletonInput): number {
   return (y * input.width + x) * 3;
 }
 
+/**
+ * The pixel of the 3×3 around a skeleton pixel that differs most from the paper: on thin
+ * anti-aliased lines the skeleton often sits on a blended edge pixel, not on the ink itself.
+ */
+function inkiestNear(p: number, input: SkeletonInput): number {
+  const x = (p % input.stride) - 1, y = Math.floor(p / input.stride) - 1;
+  const w = input.width, h = input.contrast.length / w;
+  let best = y * w + x, top = -1;
+  for (let dy = -1; dy <= 1; dy++) {
+    const yy = y + dy;
+    if (yy < 0 || yy >= h) continue;
+    for (let dx = -1; dx <= 1; dx++) {
+      const xx = x + dx;
+      if (xx < 0 || xx >= w) continue;
+      const c = input.contrast[yy * w + xx];
+      if (c > top) { top = c; best = yy * w + xx; }
+    }
+  }
+  return best;
+}
+
 function colourDistance(a: [number, number, number], b: [number, number, number]): number {
   return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 }
@@ -416,10 +450,13 @@ function measureEdge(e: Edge, input: SkeletonInput, nodeR: number[]): void {
   for (let k = from; k < to; k++) {
     const p = px[k];
     widths.push(2 * halfWidthAt(p, input).hw);
-    const j = pixelRgbIndex(p, input);
+    const j = inkiestNear(p, input) * 3;
     rs.push(input.rgb[j]); gs.push(input.rgb[j + 1]); bs.push(input.rgb[j + 2]);
   }
-  e.width = median(widths);
+  // Mean, not median: on a 2-px line only some skeleton pixels see their twin, and the mean keeps both.
+  let sum = 0;
+  for (const w of widths) sum += w;
+  e.width = sum / widths.length;
   e.rgb = [median(rs), median(gs), median(bs)];
 }
 
@@ -442,4 +479,32 @@ function edgePoints(e: Edge, input: SkeletonInput, nodeX: number[], nodeY: numbe
   out[0] = nodeX[e.a]; out[1] = nodeY[e.a];
   out[out.length - 2] = nodeX[e.b]; out[out.length - 1] = nodeY[e.b];
   return out;
+}
+
+/**
+ * Thinning bends the last pixels of a blunt or blurred line end towards one corner (a hook as long
+ * as the line is wide). Within the last line-width of an open stroke, points are put back on the
+ * line through the stroke's body. Works on the last end of an interleaved coordinate list.
+ */
+function straightenEnd(flat: number[], halfWidth: number): void {
+  const n = flat.length / 2;
+  const cap = Math.max(2, 2 * halfWidth);
+  // Arc length from the end (the last pair) inwards.
+  let arc = 0, capIndex = n - 1, bodyIndex = -1;
+  for (let k = n - 1; k > 0; k--) {
+    arc += Math.hypot(flat[k * 2] - flat[k * 2 - 2], flat[k * 2 + 1] - flat[k * 2 - 1]);
+    if (arc <= cap) capIndex = k - 1;
+    if (arc >= 3 * cap) { bodyIndex = k - 1; break; }
+  }
+  if (bodyIndex < 0 || capIndex >= n - 1) return;
+  const bx = flat[bodyIndex * 2], by = flat[bodyIndex * 2 + 1];
+  let dx = flat[capIndex * 2] - bx, dy = flat[capIndex * 2 + 1] - by;
+  const len = Math.hypot(dx, dy);
+  if (!len) return;
+  dx /= len; dy /= len;
+  for (let k = capIndex + 1; k < n; k++) {
+    const t = (flat[k * 2] - bx) * dx + (flat[k * 2 + 1] - by) * dy;
+    flat[k * 2] = bx + t * dx;
+    flat[k * 2 + 1] = by + t * dy;
+  }
 }

@@ -14,7 +14,7 @@ import { labelComponents } from './components.js';
 import { distanceToZero } from './distance.js';
 import { fitPolyline, type FitTolerance } from './fit.js';
 import { strokesFromSkeleton, type Stroke } from './graph.js';
-import { separateInk } from './ink.js';
+import { fillPinholes, separateInk } from './ink.js';
 import { traceRings } from './outline.js';
 import { thin } from './skeleton.js';
 import { writeSvg, type FilledShape, type Rgb, type StrokePath } from './svg.js';
@@ -63,7 +63,8 @@ export async function traceCenterline(image: RgbaImage, hooks: CenterlineHooks =
   const stride = width + 2, rows = height + 2;
   const padded = new Uint8Array(stride * rows);
   for (let y = 0; y < height; y++) padded.set(ink.mask.subarray(y * width, (y + 1) * width), (y + 1) * stride + 1);
-  const distance = distanceToZero(padded, stride, rows);
+  let distance = distanceToZero(padded, stride, rows);
+  if (fillPinholes(padded, distance, stride, rows)) distance = distanceToZero(padded, stride, rows);
   await step(STAGES.distance);
 
   const filled = thickParts(padded, distance, stride, rows);
@@ -72,9 +73,10 @@ export async function traceCenterline(image: RgbaImage, hooks: CenterlineHooks =
   await step(STAGES.thick);
 
   const skeleton = thin(lines, stride);
+  keepVanishedParts(lines, skeleton, distance, stride, rows);
   await step(STAGES.skeleton);
 
-  const strokes = strokesFromSkeleton({ skeleton, distance, stride, rgb: ink.rgb, width });
+  const strokes = strokesFromSkeleton({ skeleton, distance, stride, rgb: ink.rgb, contrast: ink.contrast, width });
   await step(STAGES.graph);
 
   const fills = filledShapes(filled, stride, rows, ink.rgb, width);
@@ -148,6 +150,23 @@ function thickParts(mask: Uint8Array, distance: Float32Array, stride: number, ro
     if (id && touches[id] && parts.area[id] < sliver) filled[p] = 1;
   }
   return filled;
+}
+
+/**
+ * Zhang–Suen erases a 2×2 block completely, so a small dot can thin to nothing. Each such part
+ * keeps its deepest pixel as a one-pixel skeleton (drawn as a round dot).
+ */
+function keepVanishedParts(lines: Uint8Array, skeleton: Uint8Array, distance: Float32Array, stride: number, rows: number): void {
+  const parts = labelComponents(lines, stride, rows, true);
+  const deepest = new Int32Array(parts.count + 1).fill(-1);
+  const kept = new Uint8Array(parts.count + 1);
+  for (let p = 0; p < lines.length; p++) {
+    const id = parts.labels[p];
+    if (!id) continue;
+    if (skeleton[p]) kept[id] = 1;
+    if (deepest[id] < 0 || distance[p] > distance[deepest[id]]) deepest[id] = p;
+  }
+  for (let id = 1; id <= parts.count; id++) if (!kept[id]) skeleton[deepest[id]] = 1;
 }
 
 interface FilledPart { rings: Float64Array[]; rgb: Rgb; area: number }

@@ -17,6 +17,8 @@ export interface InkLayer {
   background: [number, number, number];
   /** Contrast threshold used (grey levels, 0..255). */
   threshold: number;
+  /** Per-pixel colour distance to the local page colour, in grey levels. */
+  contrast: Uint8Array;
 }
 
 /** Background blocks: large enough to hold mostly paper even in dense text, small enough to follow scanner shading. */
@@ -24,12 +26,8 @@ const BLOCK = 32;
 /** A pixel within this RGB distance of the page colour counts as paper when estimating the local background (shading, yellowed paper). */
 const PAPER_DISTANCE = 90;
 /** Ink specks smaller than this (pixels) are scan dust, not drawing. */
-const MIN_INK_AREA = 3;
-/**
- * Single-pixel holes are filled only inside thick ink (ink two pixels away on all four sides): there
- * they are scanner noise, while in small text the 1-px hole is the eye of an "e" or an "a".
- */
-const MAX_PINHOLE_AREA = 1;
+const MIN_INK_AREA = 4;
+
 
 export function separateInk(image: RgbaImage): InkLayer {
   const { width, height, data } = image;
@@ -54,7 +52,7 @@ export function separateInk(image: RgbaImage): InkLayer {
   const mask = new Uint8Array(n);
   for (let i = 0; i < n; i++) mask[i] = contrast[i] > threshold ? 1 : 0;
   cleanMask(mask, width, height);
-  return { width, height, rgb, mask, background, threshold };
+  return { width, height, rgb, mask, background, threshold, contrast };
 }
 
 function dominantColour(rgb: Uint8Array, n: number): [number, number, number] {
@@ -195,14 +193,36 @@ function otsuThreshold(values: Uint8Array): number {
 function cleanMask(mask: Uint8Array, width: number, height: number): void {
   const ink = labelComponents(mask, width, height, true);
   for (let i = 0; i < mask.length; i++) if (mask[i] && ink.area[ink.labels[i]] < MIN_INK_AREA) mask[i] = 0;
+}
+
+/** Background pin-holes up to this size (pixels) can be scanner noise… */
+const MAX_PINHOLE_AREA = 2;
+/** …when the ink around them is at least this deep (px): a hole inside a 3-px or wider line, not the eye of a small "e". */
+const PINHOLE_INK_DEPTH = 2;
+
+/**
+ * Fills noise pin-holes in a padded mask, judged by the distance transform around them. Returns
+ * whether anything changed (the caller then recomputes the distance transform).
+ */
+export function fillPinholes(mask: Uint8Array, distance: Float32Array, stride: number, rows: number): boolean {
   const paper = new Uint8Array(mask.length);
   for (let i = 0; i < mask.length; i++) paper[i] = mask[i] ? 0 : 1;
-  const holes = labelComponents(paper, width, height, false);
+  const holes = labelComponents(paper, stride, rows, false);
+  const deep = new Uint8Array(holes.count + 1);
   for (let i = 0; i < mask.length; i++) {
     const id = holes.labels[i];
-    if (!id || holes.touchesBorder[id] || holes.area[id] > MAX_PINHOLE_AREA) continue;
-    const x = i % width;
-    if (x < 2 || x >= width - 2 || i < 2 * width || i >= mask.length - 2 * width) continue;
-    if (mask[i - 2] && mask[i + 2] && mask[i - 2 * width] && mask[i + 2 * width]) mask[i] = 1;
+    if (!id || holes.touchesBorder[id] || holes.area[id] > MAX_PINHOLE_AREA || deep[id]) continue;
+    const x = i % stride, y = (i - x) / stride;
+    for (let dy = -2; dy <= 2 && !deep[id]; dy++) {
+      const yy = y + dy;
+      if (yy < 0 || yy >= rows) continue;
+      for (let dx = -2; dx <= 2; dx++) {
+        const xx = x + dx;
+        if (xx >= 0 && xx < stride && distance[yy * stride + xx] >= PINHOLE_INK_DEPTH) { deep[id] = 1; break; }
+      }
+    }
   }
+  let changed = false;
+  for (let i = 0; i < mask.length; i++) if (deep[holes.labels[i]]) { mask[i] = 1; changed = true; }
+  return changed;
 }
