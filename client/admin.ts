@@ -63,7 +63,7 @@ export interface AdminJob {
   status: JobStatus;
   progress: number;
   queue_position?: number;
-  mode?: string;
+  mode?: string | null;
   megapixels?: number;
   created_at: string;
   completed_at?: string;
@@ -80,10 +80,14 @@ export interface AdminReport {
 }
 
 export interface AdminStats {
+  version?: string;
+  /** Jobs waiting for a worker. */
+  queue_length: number;
+  processing: number;
+  workers?: number;
   accounts: number;
-  keys: number;
+  /** Jobs in the store by status. */
   jobs: Partial<Record<JobStatus, number>>;
-  reports: number;
 }
 
 export interface AdminWebhook {
@@ -147,6 +151,44 @@ export class FeatureUnavailableError extends Error {
 }
 
 export const ADMIN_PREFIX = '/admin/v1';
+/** Jobs fetched per poll: the whole live queue of a LAN box, plus the most recent finished ones. */
+const JOBS_PAGE = 200;
+
+/**
+ * A delivery as the server stores it (server/webhooks/service.ts): the event body, `state`, and a
+ * log of attempts. Flattened here to what the Webhooks screen shows.
+ */
+interface StoredDelivery {
+  id: string;
+  webhook_id: string;
+  event: string | { id?: string; event?: string };
+  event_id?: string;
+  state?: AdminDelivery['status'];
+  status?: AdminDelivery['status'];
+  attempts: number;
+  created_at: string;
+  next_attempt_at?: string | null;
+  last_status_code?: number | null;
+  last_error?: string | null;
+  log?: { status: number | null; error?: string; at?: string }[];
+}
+
+function deliveryView(stored: StoredDelivery): AdminDelivery {
+  const event = typeof stored.event === 'string' ? { event: stored.event, id: stored.event_id } : stored.event;
+  const last = stored.log?.at(-1);
+  return {
+    id: stored.id,
+    webhook_id: stored.webhook_id,
+    event: event.event ?? 'unknown',
+    event_id: event.id ?? stored.event_id ?? '',
+    status: stored.status ?? stored.state ?? 'pending',
+    attempts: stored.attempts,
+    last_status_code: stored.last_status_code ?? last?.status ?? null,
+    last_error: stored.last_error ?? last?.error ?? null,
+    created_at: stored.created_at,
+    next_attempt_at: stored.next_attempt_at ?? null,
+  };
+}
 
 export interface AdminClientOptions extends Omit<HttpClientOptions, 'token'> {
   /** The contents of `<dataDir>/admin.token`. */
@@ -167,7 +209,7 @@ export class AdminClient implements AdminApi {
   }
 
   async listAccounts(): Promise<AdminAccount[]> {
-    return (await this.http.json<{ data: AdminAccount[] }>(`${ADMIN_PREFIX}/accounts`)).data;
+    return (await this.http.json<{ accounts: AdminAccount[] }>(`${ADMIN_PREFIX}/accounts`)).accounts;
   }
 
   getAccount(id: string): Promise<AdminAccount> {
@@ -187,14 +229,15 @@ export class AdminClient implements AdminApi {
 
   async listKeys(filter: { accountId?: string } = {}): Promise<AdminKey[]> {
     const query = { account_id: filter.accountId };
-    return (await this.http.json<{ data: AdminKey[] }>(`${ADMIN_PREFIX}/keys`, { query })).data;
+    return (await this.http.json<{ keys: AdminKey[] }>(`${ADMIN_PREFIX}/keys`, { query })).keys;
   }
 
-  createKey(input: { accountId: string; name?: string }): Promise<CreatedKey> {
-    return this.http.json<CreatedKey>(`${ADMIN_PREFIX}/keys`, {
+  async createKey(input: { accountId: string; name?: string }): Promise<CreatedKey> {
+    const { secret, ...key } = await this.http.json<AdminKey & { secret: string }>(`${ADMIN_PREFIX}/keys`, {
       method: 'POST',
       json: { account_id: input.accountId, ...(input.name ? { name: input.name } : {}) },
     });
+    return { key, secret };
   }
 
   async revokeKey(id: string): Promise<void> {
@@ -202,30 +245,33 @@ export class AdminClient implements AdminApi {
   }
 
   async listJobs(filter: { status?: JobStatus } = {}): Promise<AdminJob[]> {
-    return (await this.http.json<{ data: AdminJob[] }>(`${ADMIN_PREFIX}/jobs`, { query: { status: filter.status } })).data;
+    const query = { status: filter.status, limit: JOBS_PAGE };
+    return (await this.http.json<{ jobs: AdminJob[] }>(`${ADMIN_PREFIX}/jobs`, { query })).jobs;
   }
 
+  /** The server's DELETE cancels a queued or processing job (and would delete an ended one). */
   async cancelJob(id: string): Promise<void> {
-    await this.http.json(`${ADMIN_PREFIX}/jobs/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
+    await this.http.json(`${ADMIN_PREFIX}/jobs/${encodeURIComponent(id)}`, { method: 'DELETE' });
   }
 
   async listReports(): Promise<AdminReport[]> {
-    return (await this.http.json<{ data: AdminReport[] }>(`${ADMIN_PREFIX}/reports`)).data;
+    return (await this.http.json<{ reports: AdminReport[] }>(`${ADMIN_PREFIX}/reports`)).reports;
   }
 
   async listWebhooks(): Promise<AdminWebhook[]> {
     // The list route names no resource, so any 404 from it means the route itself is missing.
-    const list = () => this.http.json<{ data: AdminWebhook[] }>(`${ADMIN_PREFIX}/webhooks`);
-    return (await this.webhookRoute(list, { anyNotFound: true })).data;
+    const list = () => this.http.json<{ webhooks: AdminWebhook[] }>(`${ADMIN_PREFIX}/webhooks`);
+    return (await this.webhookRoute(list, { anyNotFound: true })).webhooks;
   }
 
-  createWebhook(input: { accountId: string; url: string }): Promise<CreatedWebhook> {
-    return this.webhookRoute(() =>
-      this.http.json<CreatedWebhook>(`${ADMIN_PREFIX}/webhooks`, {
+  async createWebhook(input: { accountId: string; url: string }): Promise<CreatedWebhook> {
+    const { secret, ...webhook } = await this.webhookRoute(() =>
+      this.http.json<AdminWebhook & { secret: string }>(`${ADMIN_PREFIX}/webhooks`, {
         method: 'POST',
         json: { account_id: input.accountId, url: input.url },
       }),
     );
+    return { webhook, secret };
   }
 
   async deleteWebhook(id: string): Promise<void> {
@@ -234,7 +280,8 @@ export class AdminClient implements AdminApi {
 
   async listDeliveries(webhookId: string): Promise<AdminDelivery[]> {
     const path = `${ADMIN_PREFIX}/webhooks/${encodeURIComponent(webhookId)}/deliveries`;
-    return (await this.webhookRoute(() => this.http.json<{ data: AdminDelivery[] }>(path))).data;
+    const body = await this.webhookRoute(() => this.http.json<{ deliveries: StoredDelivery[] }>(path));
+    return body.deliveries.map(deliveryView);
   }
 
   async sendTestEvent(webhookId: string): Promise<void> {

@@ -97,8 +97,7 @@ function Header(props: { width: number }): React.JSX.Element {
   const server = useServer();
   const online = server.data !== undefined && server.error === undefined;
   const state = server.loading ? 'connecting…' : online ? '● online' : '○ unreachable';
-  const jobs = server.data?.jobs;
-  const queue = online && jobs ? ` · ${jobs.queued ?? 0} queued, ${jobs.processing ?? 0} running` : '';
+  const queue = online && server.data ? ` · ${server.data.queue_length} queued, ${server.data.processing} running` : '';
   const title = 'Vectorize admin';
   const rest = truncate(` ${server.baseUrl}${queue}`, Math.max(0, props.width - title.length - state.length - 2));
   return (

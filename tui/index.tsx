@@ -4,7 +4,12 @@ import { App, type ScreenId } from './app.js';
 
 export { App, SCREENS, type ScreenId } from './app.js';
 
-/** Renders the admin TUI on a terminal; resolves when the user quits. */
+// The terminal's alternate screen, as full-screen tools (less, htop) use it: the shell's
+// scrollback is untouched and reappears, unchanged, when the TUI quits.
+const ENTER_ALTERNATE_SCREEN = '\u001B[?1049h\u001B[H';
+const LEAVE_ALTERNATE_SCREEN = '\u001B[?1049l';
+
+/** Renders the admin TUI on a terminal; the instance's waitUntilExit() resolves when the user quits. */
 export function startTui(options: {
   client: AdminApi;
   stdin?: NodeJS.ReadStream;
@@ -12,11 +17,20 @@ export function startTui(options: {
   stderr?: NodeJS.WriteStream;
   initialScreen?: ScreenId;
 }): Instance {
-  return render(<App client={options.client} initialScreen={options.initialScreen} />, {
+  const stdout = options.stdout ?? process.stdout;
+  const fullScreen = stdout.isTTY === true;
+  if (fullScreen) stdout.write(ENTER_ALTERNATE_SCREEN);
+  const instance = render(<App client={options.client} initialScreen={options.initialScreen} />, {
     stdin: options.stdin,
-    stdout: options.stdout,
+    stdout,
     stderr: options.stderr,
-    // The TUI is a full-screen tool: keep the terminal's scrollback clean on exit.
     patchConsole: true,
   });
+  if (fullScreen) {
+    const leave = (): void => {
+      stdout.write(LEAVE_ALTERNATE_SCREEN);
+    };
+    instance.waitUntilExit().then(leave, leave);
+  }
+  return instance;
 }

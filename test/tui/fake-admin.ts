@@ -104,7 +104,7 @@ export class FakeAdmin implements AdminApi {
     await this.gate('stats');
     const jobs: Partial<Record<JobStatus, number>> = {};
     for (const job of this.jobs) jobs[job.status] = (jobs[job.status] ?? 0) + 1;
-    return { accounts: this.accounts.length, keys: this.keys.length, jobs, reports: this.reports.length };
+    return { queue_length: jobs.queued ?? 0, processing: jobs.processing ?? 0, accounts: this.accounts.length, jobs };
   }
 
   async listAccounts(): Promise<AdminAccount[]> {
