@@ -67,6 +67,11 @@ function unreadable(reason: string): VectorizeError {
   return new VectorizeError('unreadable_file', 'The BMP file is damaged or truncated and cannot be read.', { format: 'bmp', reason });
 }
 
+/** A well-formed BMP using a feature we do not decode: still unreadable_file, but said plainly. */
+function unsupportedVariant(feature: string): VectorizeError {
+  return new VectorizeError('unreadable_file', `This BMP uses ${feature}, which Vectorize cannot read; save it as PNG or a 24-bit BMP.`, { format: 'bmp', reason: feature });
+}
+
 function u16(b: Uint8Array, at: number): number {
   return b[at] | (b[at + 1] << 8);
 }
@@ -126,14 +131,15 @@ export function readBmpHeader(bytes: Uint8Array): BmpHeader {
   if (width > MAX_SIDE || height > MAX_SIDE) throw unreadable(`image size ${width}x${height} exceeds ${MAX_SIDE} pixels a side`);
   const topDown = signedHeight < 0;
 
-  if (version === 'os2v2' && rawCompression > BI_RLE4) throw unreadable(`OS/2 compression ${rawCompression} is not supported`);
+  if (version === 'os2v2' && rawCompression > BI_RLE4) throw unsupportedVariant(rawCompression === 3 ? 'OS/2 Huffman compression' : 'OS/2 24-bit RLE compression');
   let compression: BmpCompression;
   switch (rawCompression) {
     case BI_RGB: compression = 'rgb'; break;
     case BI_RLE8: compression = 'rle8'; break;
     case BI_RLE4: compression = 'rle4'; break;
     case BI_BITFIELDS: case BI_ALPHABITFIELDS: compression = 'bitfields'; break;
-    case BI_JPEG: case BI_PNG: throw unreadable('embedded JPEG/PNG compression is meant for printers and is not supported');
+    // Embedded JPEG/PNG exists for printer drivers; no image editor writes it.
+    case BI_JPEG: case BI_PNG: throw unsupportedVariant(`embedded ${rawCompression === BI_JPEG ? 'JPEG' : 'PNG'} compression`);
     default: throw unreadable(`compression ${rawCompression} is not supported`);
   }
 
@@ -142,6 +148,7 @@ export function readBmpHeader(bytes: Uint8Array): BmpHeader {
     : compression === 'rle8' ? bitsPerPixel === 8
     : compression === 'rle4' ? bitsPerPixel === 4
     : bitsPerPixel === 16 || bitsPerPixel === 32;
+  if (!validDepth && bitsPerPixel === 64) throw unsupportedVariant('64-bit pixels');
   if (!validDepth) throw unreadable(`${bitsPerPixel}-bit pixels cannot use ${compression} compression`);
   // Top-down RLE is forbidden by the format's definition but harmless to honour: rows run downwards.
 
