@@ -173,7 +173,6 @@ export async function createApp(deps: AppDeps): Promise<App> {
     { plugin: frontendPlugin, options },
   ]);
 
-  let started = false;
   return {
     server,
     context,
@@ -182,11 +181,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
       const recovered = jobs.recover();
       if (recovered.requeued || recovered.failed) log.info('recovered jobs', recovered);
       await server.start();
-      started = true;
     },
     async stop() {
       jobs.stop();
-      if (started) await server.stop({ timeout: 5000 });
+      await server.stop({ timeout: 5000 });
       loop.disable();
       await store.flush();
       await pool.close();

@@ -56,7 +56,10 @@ function readForm(payload: Record<string, unknown>): { file: UploadedFile | unde
       if (isUploadedFile(value)) file = value;
       continue;
     }
-    if (isUploadedFile(value)) throw new VectorizeError('invalid_parameter', `${name} must be a text field, not a file.`, { field: name });
+    if (isUploadedFile(value)) {
+      // A file under another name is the commonest client mistake: name the right field.
+      throw new VectorizeError('missing_file', `The image must be sent in the \`file\` field, not \`${name}\`.`, { field: 'file', got: name });
+    }
     if ((FORM_FIELDS as readonly string[]).includes(name) || typeof value === 'string') fields[name] = String(value);
   }
   return { file, fields };

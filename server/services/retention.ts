@@ -19,9 +19,9 @@ const DAY = 24 * 3_600_000;
 export function retentionService(deps: { store: Store; blobs: Blobs; clock: Clock; config: Readonly<Config>; idempotency: IdempotencyService; log: Logger; events: EventBus }) {
   const { store, blobs, clock, config, idempotency, log } = deps;
 
-  function expire(job: JobRecord, at: Date): JobRecord {
+  async function expire(job: JobRecord, at: Date): Promise<JobRecord> {
     const updated = store.jobs.update(job.id, { status: 'expired', result_path: null, ended_at: job.ended_at ?? at.toISOString() })!;
-    void blobs.remove(job.result_path);
+    await blobs.remove(job.result_path);
     return updated;
   }
 
@@ -33,7 +33,7 @@ export function retentionService(deps: { store: Store; blobs: Blobs; clock: Cloc
       const now = clock.now();
       if (job.status === 'expired') throw new VectorizeError('result_expired', 'The result is no longer available.', { expired_at: job.expires_at });
       if (job.status === 'completed' && job.expires_at && new Date(job.expires_at).getTime() <= now.getTime()) {
-        expire(job, now);
+        await expire(job, now);
         throw new VectorizeError('result_expired', 'The result is no longer available.', { expired_at: job.expires_at });
       }
       if (job.status !== 'completed' || !job.result_path) {
@@ -46,7 +46,7 @@ export function retentionService(deps: { store: Store; blobs: Blobs; clock: Cloc
       try {
         bytes = await blobs.size(path);
       } catch {
-        expire(job, now);
+        await expire(job, now);
         throw new VectorizeError('result_expired', 'The result is no longer available.', {});
       }
       const stream = blobs.open(path);
@@ -68,7 +68,7 @@ export function retentionService(deps: { store: Store; blobs: Blobs; clock: Cloc
       const now = clock.now();
       let expired = 0;
       for (const job of store.jobs.filter((j) => j.status === 'completed' && j.expires_at !== null && new Date(j.expires_at).getTime() <= now.getTime())) {
-        expire(job, now);
+        await expire(job, now);
         expired++;
       }
       const cutoff = now.getTime() - config.recordTtlDays * DAY;

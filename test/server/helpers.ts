@@ -157,7 +157,21 @@ export interface Harness {
   get(secret: string | null, url: string): Promise<import('@hapi/hapi').ServerInjectResponse>;
   del(secret: string, url: string): Promise<import('@hapi/hapi').ServerInjectResponse>;
   json<T = Record<string, unknown>>(response: { payload: string }): T;
+  /** Holds every probe (the step between reading the upload and accepting it) until released. */
+  holdProbes(): () => void;
   close(): Promise<void>;
+}
+
+/** Writes a VECTORIZE_PLANS_FILE into a fresh temp dir and returns its path. */
+export function plansFile(overrides: Record<string, Record<string, unknown>>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vectorize-plans-'));
+  const path = join(dir, 'plans.json');
+  writeFileSync(path, JSON.stringify(overrides));
+  return path;
+}
+
+export function errorOf(response: { payload: string }): { code: string; message: string; details: Record<string, unknown> } {
+  return (JSON.parse(response.payload) as { error: { code: string; message: string; details: Record<string, unknown> } }).error;
 }
 
 export async function harness(
@@ -170,7 +184,17 @@ export async function harness(
   const pool = new FakePool(config.workers, options.autoComplete ?? false);
   const clock = new ManualClock();
   const disk = new FakeDisk();
-  const app = await createApp({ config, store, pool, prober: await engineProber(), clock, disk, adminToken: options.adminToken ?? null, classifier: async () => ({ provider: 'fake' }) });
+  const realProber = await engineProber();
+  let gate: Promise<void> | null = null;
+  const prober = {
+    async probe(bytes: Uint8Array) {
+      if (gate) await gate;
+      return realProber.probe(bytes);
+    },
+  };
+  const app = await createApp({ config, store, pool, prober, clock, disk, adminToken: options.adminToken ?? null, classifier: async () => ({ provider: 'fake' }) });
+  // initialize() runs the onPreStart steps (hapi-swagger's UI routes) without listening.
+  await app.server.initialize();
   app.services.jobs.recover();
   const png = await pngBytes();
   let closed = false;
@@ -204,6 +228,14 @@ export async function harness(
     json<T>(response: { payload: string }) {
       return JSON.parse(response.payload) as T;
     },
+    holdProbes() {
+      let release!: () => void;
+      gate = new Promise<void>((resolve) => { release = resolve; });
+      return () => {
+        gate = null;
+        release();
+      };
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -213,4 +245,17 @@ export async function harness(
   };
   t.teardown(() => h.close());
   return h;
+}
+
+/** Waits (up to 5 s) until the condition holds: file-system steps are not bound to ticks. */
+export async function waitFor(condition: () => boolean | Promise<boolean>, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+export function statusOf(h: Harness, jobId: string): string | undefined {
+  return h.app.context.store.jobs.get(jobId)?.status;
 }
