@@ -122,6 +122,16 @@ t.test('CMYK JPEG is converted to sRGB, not returned as raw ink values', async (
   t.ok(maxDifference(Uint8Array.from(last), Uint8Array.from([90, 140, 200, 255])) <= 40, `blue-ish stays blue-ish (${last})`);
 });
 
+t.test('an embedded ICC profile (Display P3) is converted to sRGB', async (t) => {
+  const rgb = new Uint8Array(16 * 16 * 3);
+  for (let i = 0; i < 16 * 16; i++) rgb.set([220, 40, 30], i * 3);
+  const p3 = await fromRaw(rgb, 16, 16, 3).withIccProfile('p3').png().toBuffer();
+  const stored = Array.from((await sharp(p3, { ignoreIcc: true }).raw().toBuffer()).subarray(0, 3));
+  t.ok(Math.abs(stored[0] - 220) > 8, `fixture stores P3 values, not sRGB (${stored})`);
+  const image = await decodeImage(p3);
+  t.ok(maxDifference(image.data.subarray(0, 4), Uint8Array.of(220, 40, 30, 255)) <= 2, `decoded back to sRGB (${Array.from(image.data.subarray(0, 4))})`);
+});
+
 /** Rotates RGBA 90 degrees clockwise: what EXIF orientation 6 asks a viewer to do. */
 function rotateClockwise(pixels: Uint8Array, width: number, height: number): Uint8Array {
   const out = new Uint8Array(pixels.length);
