@@ -4,7 +4,7 @@
  */
 import type { ImageClass, InputFormat, TraceOptions } from '../../engine/types.js';
 import type { PlanName, Retention } from '../plans.js';
-import type { WebhookRecord } from '../webhooks/service.js';
+import type { DeliveryRecord, WebhookRecord } from '../webhooks/service.js';
 
 export const JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'canceled', 'expired'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -108,7 +108,7 @@ export interface IdempotencyRecord {
 
 /** Owned by the webhooks work (server/webhooks); the store only keeps them. Attempts live on their delivery. */
 export type { WebhookRecord } from '../webhooks/service.js';
-export type DeliveryRecord = import('../webhooks/service.js').DeliveryRecord & { log?: import('../webhooks/service.js').DeliveryAttempt[] };
+export type { DeliveryRecord } from '../webhooks/service.js';
 
 export interface Collection<T extends { id: string }> {
   get(id: string): T | undefined;

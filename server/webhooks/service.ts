@@ -47,6 +47,8 @@ export interface DeliveryRecord {
   attempts: number;
   next_attempt_at: string;
   created_at: string;
+  /** Every attempt so far, oldest first: the endpoint's delivery log. */
+  log: DeliveryAttempt[];
 }
 
 export interface DeliveryAttempt {
@@ -69,10 +71,16 @@ export interface WebhookRepository {
   getWebhook(id: string): Promise<WebhookRecord | undefined>;
   deleteWebhook(id: string): Promise<void>;
   insertDeliveries(records: DeliveryRecord[]): Promise<void>;
+  /**
+   * Moves state, attempts and next_attempt_at; the log is left as appendAttempt made it. When a
+   * delivery finishes, older finished ones past DELIVERY_LOG_LIMIT attempts per endpoint may go.
+   */
   updateDelivery(record: DeliveryRecord): Promise<void>;
   pendingDeliveries(): Promise<DeliveryRecord[]>;
-  appendAttempt(attempt: DeliveryAttempt, keep: number): Promise<void>;
-  listAttempts(webhookId: string): Promise<DeliveryAttempt[]>;
+  /** Adds the attempt to its delivery's log. */
+  appendAttempt(attempt: DeliveryAttempt): Promise<void>;
+  /** The endpoint's deliveries, newest first. */
+  listDeliveries(webhookId: string): Promise<DeliveryRecord[]>;
 }
 
 export interface WebhookServiceOptions {
@@ -149,9 +157,17 @@ export class WebhookService {
     await this.options.repository.deleteWebhook(id);
   }
 
-  async attempts(id: string, accountId?: string): Promise<DeliveryAttempt[]> {
+  /** The endpoint's recent deliveries, newest first, each with its attempts. */
+  async deliveries(id: string, accountId?: string): Promise<DeliveryRecord[]> {
     await this.get(id, accountId);
-    return this.options.repository.listAttempts(id);
+    return this.options.repository.listDeliveries(id);
+  }
+
+  /** The endpoint's recent attempts across deliveries, newest first. */
+  async attempts(id: string, accountId?: string): Promise<DeliveryAttempt[]> {
+    return (await this.deliveries(id, accountId))
+      .flatMap((delivery) => delivery.log)
+      .sort((a, b) => b.at.localeCompare(a.at) || b.attempt - a.attempt);
   }
 
   /** Records one delivery per subscribed endpoint of the account and wakes the dispatcher. */
@@ -170,6 +186,7 @@ export class WebhookService {
       attempts: 0,
       next_attempt_at: now,
       created_at: now,
+      log: [],
     }));
     await this.options.repository.insertDeliveries(deliveries);
     this.kick();
@@ -189,6 +206,7 @@ export class WebhookService {
       attempts: 0,
       next_attempt_at: now,
       created_at: now,
+      log: [],
     };
     await this.options.repository.insertDeliveries([delivery]);
     this.kick();
@@ -282,7 +300,7 @@ export class WebhookService {
         duration_ms: outcome.durationMs,
         ...(outcome.error ? { error: outcome.error } : {}),
         at: at.toISOString(),
-      }, DELIVERY_LOG_LIMIT);
+      });
       if (outcome.ok) {
         await this.options.repository.updateDelivery({ ...delivery, attempts: attemptNumber, state: 'delivered' });
         return;

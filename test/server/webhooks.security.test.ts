@@ -2,7 +2,8 @@ import t from 'tap';
 import { AddressPolicy } from '../../server/webhooks/address-policy.js';
 import { WebhookSender, type Resolver } from '../../server/webhooks/sender.js';
 import { WebhookService } from '../../server/webhooks/service.js';
-import { MemoryWebhookRepository, startReceiver, waitFor } from './webhooks/fixtures.js';
+import { MemoryWebhookRepository, startReceiver } from './webhooks/fixtures.js';
+import { waitFor } from './helpers.js';
 
 const PRIVATE_LITERALS = [
   'http://127.0.0.1/', 'http://127.1/', 'http://2130706433/', 'http://0x7f000001/', 'http://localhost.:80/',
@@ -73,7 +74,7 @@ t.test('a name public at registration and private at delivery is refused at conn
   const endpoint = await service.create('acct_a', { url: `http://rebind.example.com:${receiver.port}/hook` });
   answer = '127.0.0.1'; // the attacker's DNS now points inside
   await service.emit('acct_a', 'processing.completed', { job_id: 'job_1', status: 'completed' });
-  await waitFor(async () => [...repository.deliveries.values()][0]?.state === 'failed', 5000);
+  await waitFor(async () => [...repository.deliveries.values()][0]?.state === 'failed');
   t.equal(receiver.received.length, 0, 'nothing reached 127.0.0.1');
   const attempts = await service.attempts(endpoint.id);
   t.equal(attempts.length, 4);
@@ -91,7 +92,7 @@ t.test('a 302 to a private address is not followed', async (t) => {
   t.teardown(() => service.stop());
   await service.create('acct_a', { url: outside.url });
   await service.emit('acct_a', 'processing.completed', { job_id: 'job_1', status: 'completed' });
-  await waitFor(async () => [...repository.deliveries.values()][0]?.state === 'failed', 5000);
+  await waitFor(async () => [...repository.deliveries.values()][0]?.state === 'failed');
   t.equal(outside.received.length, 4, 'the 3xx counts as a failed attempt and is retried');
   t.equal(inside.received.length, 0, 'the redirect target was never reached');
 });

@@ -6,7 +6,6 @@ import type { DeliveryAttempt, DeliveryRecord, WebhookRecord, WebhookRepository 
 export class MemoryWebhookRepository implements WebhookRepository {
   webhooks = new Map<string, WebhookRecord>();
   deliveries = new Map<string, DeliveryRecord>();
-  attemptLog: DeliveryAttempt[] = [];
 
   async insertWebhook(record: WebhookRecord) { this.webhooks.set(record.id, structuredClone(record)); }
   async listWebhooks(filter: { accountId?: string } = {}) {
@@ -15,14 +14,16 @@ export class MemoryWebhookRepository implements WebhookRepository {
   async getWebhook(id: string) { const w = this.webhooks.get(id); return w && structuredClone(w); }
   async deleteWebhook(id: string) { this.webhooks.delete(id); }
   async insertDeliveries(records: DeliveryRecord[]) { for (const r of records) this.deliveries.set(r.id, structuredClone(r)); }
-  async updateDelivery(record: DeliveryRecord) { this.deliveries.set(record.id, structuredClone(record)); }
-  async pendingDeliveries() { return [...this.deliveries.values()].filter((d) => d.state === 'pending').map((d) => structuredClone(d)); }
-  async appendAttempt(attempt: DeliveryAttempt, keep: number) {
-    this.attemptLog.push(attempt);
-    const mine = this.attemptLog.filter((a) => a.webhook_id === attempt.webhook_id);
-    if (mine.length > keep) this.attemptLog.splice(this.attemptLog.indexOf(mine[0]!), 1);
+  // Like the store: a delivery's state moves, its log only grows through appendAttempt.
+  async updateDelivery(record: DeliveryRecord) {
+    const existing = this.deliveries.get(record.id);
+    if (existing) Object.assign(existing, { state: record.state, attempts: record.attempts, next_attempt_at: record.next_attempt_at });
   }
-  async listAttempts(webhookId: string) { return this.attemptLog.filter((a) => a.webhook_id === webhookId).reverse(); }
+  async pendingDeliveries() { return [...this.deliveries.values()].filter((d) => d.state === 'pending').map((d) => structuredClone(d)); }
+  async appendAttempt(attempt: DeliveryAttempt) { this.deliveries.get(attempt.delivery_id)?.log.push(attempt); }
+  async listDeliveries(webhookId: string) {
+    return [...this.deliveries.values()].filter((d) => d.webhook_id === webhookId).reverse().map((d) => structuredClone(d));
+  }
 }
 
 export interface ReceivedRequest {
@@ -52,12 +53,4 @@ export async function startReceiver(answer: (n: number, req: ReceivedRequest) =>
     port,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }

@@ -9,7 +9,8 @@ import { AddressPolicy } from '../../../server/webhooks/address-policy.js';
 import { WebhookSender, systemResolver } from '../../../server/webhooks/sender.js';
 import { WebhookService } from '../../../server/webhooks/service.js';
 import { signBody } from '../../../server/webhooks/signature.js';
-import { MemoryWebhookRepository, waitFor } from './fixtures.js';
+import { MemoryWebhookRepository } from './fixtures.js';
+import { waitFor } from '../helpers.js';
 
 // The README's receiver is what integrators copy: run it as written against real deliveries.
 async function loadReadmeReceiver() {

@@ -3,7 +3,8 @@ import { AddressPolicy } from '../../../server/webhooks/address-policy.js';
 import { WebhookSender, systemResolver } from '../../../server/webhooks/sender.js';
 import { MAX_ATTEMPTS, WebhookService } from '../../../server/webhooks/service.js';
 import { verifySignature } from '../../../server/webhooks/signature.js';
-import { MemoryWebhookRepository, startReceiver, waitFor } from './fixtures.js';
+import { MemoryWebhookRepository, startReceiver } from './fixtures.js';
+import { waitFor } from '../helpers.js';
 
 // The receivers listen on 127.0.0.1, admitted on purpose as an operator would with
 // VECTORIZE_WEBHOOK_ALLOW_CIDRS; nothing outside loopback is ever addressed.
@@ -62,7 +63,7 @@ t.test('a receiver that always answers 500 gets 4 attempts in all, then the deli
   t.teardown(() => service.stop());
   await service.create('acct_a', { url: receiver.url });
   await service.emit('acct_a', 'processing.started', { job_id: 'job_3', status: 'processing' });
-  await waitFor(async () => [...repository.deliveries.values()][0]?.state === 'failed', 8000);
+  await waitFor(async () => [...repository.deliveries.values()][0]?.state === 'failed');
   await new Promise((resolve) => setTimeout(resolve, 200));
   t.equal(receiver.received.length, MAX_ATTEMPTS);
   t.equal(MAX_ATTEMPTS, 4);
@@ -76,7 +77,7 @@ t.test('retries wait backoff × 4^n', async (t) => {
   t.teardown(() => service.stop());
   const endpoint = await service.create('acct_a', { url: receiver.url });
   await service.emit('acct_a', 'processing.completed', { job_id: 'job_4', status: 'completed' });
-  await waitFor(async () => [...repository.deliveries.values()][0]?.state === 'delivered', 5000);
+  await waitFor(async () => [...repository.deliveries.values()][0]?.state === 'delivered');
   const times = (await service.attempts(endpoint.id)).reverse().map((a) => Date.parse(a.at));
   const first = times[1]! - times[0]!;
   const second = times[2]! - times[1]!;
