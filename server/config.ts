@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PLAN_NAMES, DEFAULT_PLANS, type PlanName, type PlanLimits } from './plans.js';
+import { parseCidrList } from './webhooks/address-policy.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -69,16 +70,16 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   return value as T;
 }
 
-const CIDR = /^(\d{1,3}(\.\d{1,3}){3}\/\d{1,2}|[0-9a-fA-F:]+\/\d{1,3})$/;
-
 function cidrs(env: Env, name: string): string[] {
   const raw = text(env, name, '');
   if (raw === '') return [];
-  const list = raw.split(',').map((part) => part.trim()).filter(Boolean);
-  for (const cidr of list) {
-    if (!CIDR.test(cidr)) throw new ConfigError(name, `${JSON.stringify(cidr)} is not a CIDR range like 10.0.0.0/8`);
+  try {
+    // The same parser the webhook address policy uses, so what boots is what is enforced.
+    parseCidrList(raw);
+  } catch (error) {
+    throw new ConfigError(name, `${(error as Error).message}; expected comma-separated ranges like 192.168.10.0/24`);
   }
-  return list;
+  return raw.split(',').map((part) => part.trim()).filter(Boolean);
 }
 
 function publicUrl(env: Env, name: string): string | null {

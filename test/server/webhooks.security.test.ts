@@ -106,3 +106,11 @@ t.test('the allow-list admits only what it names', async (t) => {
   t.throws(() => new AddressPolicy('10.0.0.0/33'), /not a CIDR/);
   t.throws(() => new AddressPolicy('example.com/8'), /not a CIDR/);
 });
+
+t.test('a bad VECTORIZE_WEBHOOK_ALLOW_CIDRS stops boot and names the variable', async (t) => {
+  const { loadConfig } = await import('../../server/config.js');
+  for (const value of ['10.0.0.0/33', '999.1.1.1/8', 'lan', '10.0.0.0/8,fd00::/129']) {
+    t.throws(() => loadConfig({ VECTORIZE_WEBHOOK_ALLOW_CIDRS: value }), { name: 'ConfigError', variable: 'VECTORIZE_WEBHOOK_ALLOW_CIDRS' }, value);
+  }
+  t.same(loadConfig({ VECTORIZE_WEBHOOK_ALLOW_CIDRS: '192.168.10.0/24, fd00:1::/64' }).webhookAllowCidrs, ['192.168.10.0/24', 'fd00:1::/64']);
+});
