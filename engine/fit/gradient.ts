@@ -18,7 +18,7 @@ export type GradientFill =
   | { type: 'radial'; cx: number; cy: number; r: number; stops: GradientStop[] };
 
 /** Samples used per region: enough for a stable fit, bounded so huge regions stay cheap. */
-const MAX_SAMPLES = 20_000;
+const MAX_SAMPLES = 8_192;
 const PROFILE_BINS = 24;
 /** A gradient must remove at least this share of the flat fill's residual to be worth its bytes. */
 const MIN_IMPROVEMENT = 0.35;
