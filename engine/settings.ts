@@ -65,7 +65,7 @@ const BASE_MERGE_COST: Record<ImageClass, number> = {
 const DETAIL_FACTOR: Record<Detail, number> = { high: 1, medium: 6, low: 40 };
 
 const SEED_TOLERANCE: Record<ImageClass, number> = { clipart: 6, photo: 14, scan: 24, blueprint: 24 };
-const MIN_AREA: Record<ImageClass, number> = { clipart: 3, photo: 6, scan: 4, blueprint: 4 };
+const MIN_AREA: Record<ImageClass, number> = { clipart: 3, photo: 6, scan: 2, blueprint: 2 };
 const MIN_AREA_DETAIL_FACTOR: Record<Detail, number> = { high: 1, medium: 2, low: 4 };
 
 export function engineSettingsFor(options: TraceOptions, mode: ImageClass): EngineSettings {

@@ -1,7 +1,7 @@
 /**
  * Segment stage: colour regions that partition the image exactly (one label per pixel).
  *
- * 1. Seeds: a flood fill joins 4-neighbours whose colour is within `seedTolerance` of the seed pixel
+ * 1. Seeds: a flood fill joins 8-neighbours whose colour is within `seedTolerance` of the seed pixel
  *    (not of the previous pixel, so a slow ramp or an anti-aliased edge cannot chain two different
  *    colours into one region). Transparent pixels flood among themselves and are never merged with
  *    painted ones.
@@ -69,13 +69,21 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
     while (top > 0) {
       const p = stack[--top];
       const x = p % width;
-      // Four neighbours, unrolled: left, right, up, down.
-      for (let k = 0; k < 4; k++) {
+      const hasLeft = x > 0, hasRight = x < width - 1, hasUp = p >= width, hasDown = p + width < n;
+      // Eight neighbours: a one-pixel diagonal stroke (thin text, hatching) stays one region
+      // instead of falling apart into specks that would be merged into the paper.
+      for (let k = 0; k < 8; k++) {
         let q: number;
-        if (k === 0) { if (x === 0) continue; q = p - 1; }
-        else if (k === 1) { if (x === width - 1) continue; q = p + 1; }
-        else if (k === 2) { if (p < width) continue; q = p - width; }
-        else { q = p + width; if (q >= n) continue; }
+        switch (k) {
+          case 0: if (!hasLeft) continue; q = p - 1; break;
+          case 1: if (!hasRight) continue; q = p + 1; break;
+          case 2: if (!hasUp) continue; q = p - width; break;
+          case 3: if (!hasDown) continue; q = p + width; break;
+          case 4: if (!hasUp || !hasLeft) continue; q = p - width - 1; break;
+          case 5: if (!hasUp || !hasRight) continue; q = p - width + 1; break;
+          case 6: if (!hasDown || !hasLeft) continue; q = p + width - 1; break;
+          default: if (!hasDown || !hasRight) continue; q = p + width + 1;
+        }
         if (labels[q] !== -1 || transparent[q] !== clear) continue;
         if (!clear) {
           const dr = rgb[q * 3] - r0, dg = rgb[q * 3 + 1] - g0, db = rgb[q * 3 + 2] - b0;

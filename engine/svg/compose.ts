@@ -9,11 +9,13 @@
  * through as a faint light line. So each fill runs `overlapPx` under every neighbour painted after
  * it: along the chains it shares with a later neighbour it gets a stroke of twice that width in its
  * own paint, which the later shape then covers up to its exact edge. The shape on top never moves.
- * A hole whose inside is smaller than the region itself only holds regions painted later, so when
- * nothing in the image is transparent the hole is simply not cut (the later shapes cover it); that
- * closes the seam around it completely and writes its boundary once instead of twice.
+ * A hole whose inside is smaller than the region itself, and whose rim touches only regions painted
+ * later, holds nothing painted earlier (a region inside that does not touch the rim lies wholly
+ * inside, so it is smaller too), so when nothing in the image is transparent the hole is simply not
+ * cut and the later shapes cover it; that closes the seam around it completely and writes its
+ * boundary once instead of twice.
  */
-import { fitChain, reversePath, type FittedPath } from '../fit/index.js';
+import { fitChain, reversePath, type FitSettings, type FittedPath, type Segment } from '../fit/index.js';
 import { fitGradient, type GradientFill } from '../fit/gradient.js';
 import type { BoundaryGraph, ChainRef } from '../boundary/index.js';
 import type { PreparedImage } from '../prepare/index.js';
@@ -69,7 +71,7 @@ export function composeShapes(
     let forward = fitted[c];
     if (!forward) {
       const chain = graph.chains[c];
-      forward = fitted[c] = fitChain(chain.points, chain.closed, settings.fit);
+      forward = fitted[c] = guardedFit(chain.points, chain.closed, settings.fit);
     }
     if (!(ref & 1)) return forward;
     return (reversed[c] ??= reversePath(forward));
@@ -78,6 +80,24 @@ export function composeShapes(
     const chain = graph.chains[ref >> 1];
     return ref & 1 ? chain.right : chain.left;
   };
+
+  // A fit that loses much of a region's area (a one-pixel line folded flat, a glyph rounded away)
+  // is not a smoothing any designer asked for: such regions are written with their exact crack
+  // polylines, and so are their neighbours along the shared chains.
+  for (const r of order) {
+    const outline = graph.outlines[r];
+    let fittedArea = 0;
+    for (const ring of outline.rings) for (const ref of ring) fittedArea += signedArea2(pathOf(ref)) / 2;
+    if (Math.abs(fittedArea - area[r]) <= LOST_AREA_SHARE * area[r] + LOST_AREA_PIXELS) continue;
+    for (const ring of outline.rings) {
+      for (const ref of ring) {
+        const chain = graph.chains[ref >> 1];
+        fitted[ref >> 1] = crackPolyline(chain.points, chain.closed);
+        reversed[ref >> 1] = undefined;
+      }
+    }
+  }
+  checkAbort(context);
 
   const closeSeams = settings.seams.close;
   const stackHoles = closeSeams && !image.hasTransparency;
@@ -94,7 +114,7 @@ export function composeShapes(
     const under = new PathWriter();
     outline.rings.forEach((ring, k) => {
       const ringArea = outline.ringArea[k];
-      if (stackHoles && ringArea < 0 && -ringArea < area[r]) return;
+      if (stackHoles && ringArea < 0 && -ringArea < area[r] && ring.every((ref) => rank[otherSide(ref)] > i)) return;
       ring.forEach((ref, j) => fill.append(pathOf(ref), j > 0));
       fill.close();
       if (!closeSeams) return;
@@ -160,4 +180,89 @@ function addGradients(
     gradients.push({ id, fill });
     paint[r] = `url(#${id})`;
   }
+}
+
+/** A region whose fitted outline gains or loses more than this share of its area (+ pixels) is traced exactly. */
+const LOST_AREA_SHARE = 0.2;
+const LOST_AREA_PIXELS = 2;
+
+/** Twice the signed area a path sweeps against the origin (shoelace; curves flattened). */
+function signedArea2(path: FittedPath): number {
+  const flat = flatten(path);
+  let sum = 0;
+  for (let i = 0; i + 3 < flat.length; i += 2) sum += flat[i] * flat[i + 3] - flat[i + 2] * flat[i + 1];
+  return sum;
+}
+
+/** Chains up to this many crack points are checked against their fit (tiny glyphs, specks). */
+const GUARDED_CHAIN_POINTS = 160;
+/** A fit may stray this much further than its own tolerance before the crack polyline is used. */
+const GUARD_SLACK = 0.6;
+
+/**
+ * fitChain with a guard for small features: on a few pixels (1-px text, specks, a chain that leaves
+ * and returns to the same junction) a curve fit can cut a bump off or swing outside the shape. When
+ * any crack point lies further from the fit than the tolerance allows, the chain is written as its
+ * crack polyline instead (collinear runs joined), which is exact.
+ */
+function guardedFit(points: Float64Array, closed: boolean, settings: FitSettings): FittedPath {
+  const fit = fitChain(points, closed, settings);
+  const count = points.length >> 1;
+  if (count > GUARDED_CHAIN_POINTS) return fit;
+  const flat = flatten(fit);
+  const limit = settings.tolerance + GUARD_SLACK;
+  let worst = 0;
+  for (let i = 0; i < count && worst <= limit; i++) worst = Math.max(worst, distanceToPolyline(points[2 * i], points[2 * i + 1], flat));
+  // Every point of the fit must also stay near the cracks (a fit can swing out between points).
+  const cracks = closed ? Float64Array.from([...points, points[0], points[1]]) : points;
+  for (let i = 0; i < flat.length >> 1 && worst <= limit; i++) worst = Math.max(worst, distanceToPolyline(flat[2 * i], flat[2 * i + 1], cracks));
+  return worst <= limit ? fit : crackPolyline(points, closed);
+}
+
+function flatten(path: FittedPath): Float64Array {
+  const out: number[] = [path.start.x, path.start.y];
+  let x0 = path.start.x, y0 = path.start.y;
+  for (const s of path.segments) {
+    if (s.kind === 'C') {
+      for (let k = 1; k < 8; k++) {
+        const t = k / 8, u = 1 - t;
+        out.push(
+          u * u * u * x0 + 3 * u * u * t * s.x1 + 3 * u * t * t * s.x2 + t * t * t * s.x,
+          u * u * u * y0 + 3 * u * u * t * s.y1 + 3 * u * t * t * s.y2 + t * t * t * s.y,
+        );
+      }
+    }
+    out.push(s.x, s.y);
+    x0 = s.x; y0 = s.y;
+  }
+  return Float64Array.from(out);
+}
+
+function distanceToPolyline(px: number, py: number, line: Float64Array): number {
+  let best = Infinity;
+  const n = line.length >> 1;
+  if (n === 1) return Math.hypot(px - line[0], py - line[1]);
+  for (let i = 0; i + 1 < n; i++) {
+    const ax = line[2 * i], ay = line[2 * i + 1], bx = line[2 * i + 2], by = line[2 * i + 3];
+    const dx = bx - ax, dy = by - ay;
+    const len2 = dx * dx + dy * dy;
+    const t = len2 > 0 ? Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / len2)) : 0;
+    const d = Math.hypot(px - ax - t * dx, py - ay - t * dy);
+    if (d < best) best = d;
+  }
+  return best;
+}
+
+function crackPolyline(points: Float64Array, closed: boolean): FittedPath {
+  const count = points.length >> 1;
+  const segments: Segment[] = [];
+  const turnsAt = (i: number): boolean => {
+    if (i === 0 || i === count - 1) return true;
+    const ax = points[2 * i] - points[2 * i - 2], ay = points[2 * i + 1] - points[2 * i - 1];
+    const bx = points[2 * i + 2] - points[2 * i], by = points[2 * i + 3] - points[2 * i + 1];
+    return ax * by - ay * bx !== 0;
+  };
+  for (let i = 1; i < count; i++) if (turnsAt(i)) segments.push({ kind: 'L', x: points[2 * i], y: points[2 * i + 1] });
+  if (closed) segments.push({ kind: 'L', x: points[0], y: points[1] });
+  return { start: { x: points[0], y: points[1] }, segments };
 }

@@ -1,0 +1,31 @@
+import t from 'tap';
+import { prepareImage } from '../../engine/prepare/index.js';
+import { NO_CONTEXT } from '../../engine/stage.js';
+import { raster } from './index.fixtures.js';
+
+const settings = { alphaThreshold: 128, denoisePasses: 0, denoiseRange: 24 };
+
+t.test('alpha below 128 marks a pixel transparent; colours are kept as they are', async (t) => {
+  const image = raster(4, 1, (x) => [10 * x, 20, 30, [0, 127, 128, 255][x]]);
+  const prepared = prepareImage(image, settings, NO_CONTEXT);
+  t.same(Array.from(prepared.transparent), [1, 1, 0, 0]);
+  t.equal(prepared.hasTransparency, true);
+  t.same(Array.from(prepared.rgb.subarray(0, 12)), [0, 20, 30, 10, 20, 30, 20, 20, 30, 30, 20, 30]);
+  t.equal(prepared.source, image, 'fills are coloured from the untouched source');
+});
+
+t.test('denoise smooths noise but keeps an edge sharp', async (t) => {
+  let seed = 3;
+  const noise = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 9) - 4;
+  const image = raster(20, 20, (x) => (x < 10 ? [60 + noise(), 60, 60] : [200 + noise(), 200, 200]));
+  const prepared = prepareImage(image, { ...settings, denoisePasses: 1 }, NO_CONTEXT);
+  let spreadBefore = 0, spreadAfter = 0;
+  for (let y = 1; y < 19; y++) {
+    for (let x = 1; x < 8; x++) {
+      spreadBefore += Math.abs(image.data[(y * 20 + x) * 4] - 60);
+      spreadAfter += Math.abs(prepared.rgb[(y * 20 + x) * 3] - 60);
+    }
+    t.ok(prepared.rgb[(y * 20 + 9) * 3] < 70 && prepared.rgb[(y * 20 + 10) * 3] > 190, 'edge stays where it was');
+  }
+  t.ok(spreadAfter < spreadBefore / 1.5, `noise shrinks (${spreadBefore} → ${spreadAfter})`);
+});

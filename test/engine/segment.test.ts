@@ -1,0 +1,86 @@
+import t from 'tap';
+import { prepareImage } from '../../engine/prepare/index.js';
+import { segmentImage } from '../../engine/segment/index.js';
+import { engineSettingsFor } from '../../engine/settings.js';
+import { NO_CONTEXT } from '../../engine/stage.js';
+import { DEFAULT_TRACE_OPTIONS, type ImageClass } from '../../engine/types.js';
+import { raster, testCard, type Raster } from './index.fixtures.js';
+
+function segment(image: Raster, mode: ImageClass = 'clipart', detail: 'low' | 'medium' | 'high' = 'high') {
+  const settings = engineSettingsFor({ ...DEFAULT_TRACE_OPTIONS, detail }, mode);
+  return segmentImage(prepareImage(image, settings.prepare, NO_CONTEXT), settings.segment, NO_CONTEXT);
+}
+
+t.test('every pixel gets exactly one label and the labels are a partition numbered from 0', async (t) => {
+  for (const mode of ['clipart', 'photo', 'scan'] as const) {
+    const seg = segment(testCard(), mode);
+    const seen = new Int32Array(seg.regionCount);
+    let outOfRange = 0;
+    for (const l of seg.labels) {
+      if (l < 0 || l >= seg.regionCount) outOfRange++;
+      else seen[l]++;
+    }
+    t.equal(outOfRange, 0, `${mode}: every label names a region`);
+    t.same(Array.from(seen), Array.from(seg.area), `${mode}: areas count the pixels`);
+    t.equal(seg.area.reduce((a, b) => a + b, 0), 96 * 72);
+  }
+});
+
+t.test('flat colour areas come out as one region each', async (t) => {
+  const seg = segment(testCard());
+  // background, rectangle, ring (its hole is background colour but a separate component), triangle
+  t.equal(seg.regionCount, 5);
+  const at = (x: number, y: number) => seg.labels[y * 96 + x];
+  t.equal(at(0, 0), at(95, 71), 'the background is one region');
+  t.not(at(62, 36), at(0, 0), 'the hole inside the ring is its own component');
+});
+
+t.test('anti-aliased edge pixels fold into the side they are closest to', async (t) => {
+  // A slanted edge rendered with 4×4 supersampling: edge pixels carry every blend between the colours.
+  const red = [200, 0, 0], blue = [0, 0, 255];
+  const inside = (x: number, y: number) => y < 0.37 * x + 4;
+  const image = raster(40, 24, (x, y) => {
+    let cover = 0;
+    for (let sy = 0; sy < 4; sy++) for (let sx = 0; sx < 4; sx++) if (inside(x + (sx + 0.5) / 4, y + (sy + 0.5) / 4)) cover++;
+    const a = cover / 16;
+    return [0, 1, 2].map((c) => Math.round(red[c] * a + blue[c] * (1 - a))) as [number, number, number];
+  });
+  const seg = segment(image);
+  t.equal(seg.regionCount, 2, 'just the two colours');
+  let wrongSide = 0;
+  for (let p = 0; p < 40 * 24; p++) {
+    const r = image.data[p * 4];
+    if (r > 150 && seg.labels[p] !== seg.labels[0]) wrongSide++;
+    if (r < 50 && seg.labels[p] !== seg.labels[40 * 24 - 1]) wrongSide++;
+  }
+  t.equal(wrongSide, 0, 'mostly-red pixels are red, mostly-blue blue');
+});
+
+t.test('one-pixel diagonal strokes stay whole instead of being merged into the page', async (t) => {
+  const image = raster(30, 30, (x, y) => (x === y || x === 29 - y ? [0, 0, 0] : [255, 255, 255]));
+  const seg = segment(image, 'scan');
+  const ink = seg.labels[0];
+  for (let i = 1; i < 29; i++) t.equal(seg.labels[i * 30 + i], ink, `pixel ${i} on the diagonal`);
+  t.not(ink, seg.labels[1], 'ink is not paper');
+});
+
+t.test('detail low merges more than high on a busy image', async (t) => {
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const cells = new Float64Array(100).map(() => random());
+  const image = raster(80, 80, (x, y) => {
+    const v = Math.round(80 + 60 * cells[Math.floor(y / 8) * 10 + Math.floor(x / 8)]);
+    return [v, v, 200];
+  });
+  const high = segment(image, 'clipart', 'high').regionCount;
+  const low = segment(image, 'clipart', 'low').regionCount;
+  t.ok(low < high, `low ${low} < high ${high}`);
+});
+
+t.test('transparent pixels form their own regions and never merge with painted ones', async (t) => {
+  const image = raster(20, 20, (x, y) => (x < 10 ? [10, 200, 10, 0] : [12, 198, 12, 255]));
+  const seg = segment(image);
+  t.equal(seg.regionCount, 2);
+  t.equal(seg.transparent[seg.labels[0]], 1);
+  t.equal(seg.transparent[seg.labels[15]], 0);
+});

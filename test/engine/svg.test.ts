@@ -1,0 +1,68 @@
+import t from 'tap';
+import { PathWriter, hexColour, writeSvg } from '../../engine/svg/index.js';
+
+t.test('paths are written relative, on a 0.1 px grid, with h/v for axis-aligned lines', async (t) => {
+  const w = new PathWriter();
+  w.append({ start: { x: 10, y: 20 }, segments: [
+    { kind: 'L', x: 15, y: 20 },
+    { kind: 'L', x: 15, y: 12.04 },
+    { kind: 'L', x: 10.5, y: 10 },
+    { kind: 'C', x1: 9, y1: 9, x2: 8, y2: 9, x: 7.25, y: 10 },
+  ] }, false);
+  w.close();
+  t.equal(w.toString(), 'M10 20h5v-8l-4.5-2c-1.5-1-2.5-1-3.2 0z');
+  t.equal(w.segments, 5);
+});
+
+/** Follows M/l/h/v through a d string (implicit repetition included) to the pen's last position. */
+function penEnd(d: string): [number, number] {
+  const tokens = d.match(/[a-zA-Z]|-?(?:\d*\.\d+|\d+)/g) ?? [];
+  let command = '', x = 0, y = 0;
+  for (let i = 0; i < tokens.length; ) {
+    if (/[a-zA-Z]/.test(tokens[i])) { command = tokens[i++]; continue; }
+    const n = (k: number) => Number(tokens[i + k]);
+    if (command === 'M') { x = n(0); y = n(1); i += 2; command = 'L'; }
+    else if (command === 'l') { x += n(0); y += n(1); i += 2; }
+    else if (command === 'h') { x += n(0); i += 1; }
+    else if (command === 'v') { y += n(0); i += 1; }
+    else throw new Error(`unexpected ${command}`);
+  }
+  return [x, y];
+}
+
+t.test('rounding never drifts: deltas come from snapped absolute points', async (t) => {
+  const w = new PathWriter();
+  const segments = Array.from({ length: 30 }, (_, i) => ({ kind: 'L' as const, x: (i + 1) * 0.33, y: (i % 2) * 0.33 }));
+  w.append({ start: { x: 0, y: 0 }, segments }, false);
+  const [x, y] = penEnd(w.toString());
+  t.ok(Math.abs(x - 9.9) < 1e-9 && Math.abs(y - 0.3) < 1e-9, `the pen ends on the snapped last point (${x}, ${y})`);
+});
+
+t.test('a repeated command letter is left out and numbers stay separable', async (t) => {
+  const w = new PathWriter();
+  w.append({ start: { x: 0, y: 0 }, segments: [{ kind: 'L', x: 1, y: 1 }, { kind: 'L', x: 2, y: 0.5 }, { kind: 'L', x: 3.5, y: 1 }] }, false);
+  t.equal(w.toString(), 'M0 0l1 1 1-.5 1.5.5');
+});
+
+t.test('short hex colours where they exist', async (t) => {
+  t.equal(hexColour(255, 255, 255), '#fff');
+  t.equal(hexColour(0x12, 0x34, 0x56), '#123456');
+  t.equal(hexColour(0, 0x11, 0xaa), '#01a');
+});
+
+t.test('the document has a viewBox at the input size, gradients in defs and underlap strokes by class', async (t) => {
+  const svg = writeSvg({
+    width: 40,
+    height: 30,
+    underlapWidth: 1.5,
+    gradients: [{ id: 'g0', fill: { type: 'linear', x1: 0, y1: 0, x2: 40, y2: 0, stops: [{ offset: 0, color: '#000' }, { offset: 1, color: '#fff' }] } }],
+    items: [
+      { kind: 'fill', paint: 'url(#g0)', d: 'M0 0h40v30h-40z' },
+      { kind: 'underlap', paint: 'url(#g0)', d: 'M0 0h40' },
+    ],
+  });
+  t.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 40 30" width="40" height="30">/);
+  t.match(svg, /<defs>\s*<linearGradient id="g0" gradientUnits="userSpaceOnUse" x1="0" y1="0" x2="40" y2="0"><stop offset="0" stop-color="#000"\/><stop offset="1" stop-color="#fff"\/><\/linearGradient>\s*<\/defs>/);
+  t.match(svg, /\.u\{fill:none;stroke-width:1\.5px/);
+  t.match(svg, /<path class="u" stroke="url\(#g0\)" d="M0 0h40"\/>/);
+});
