@@ -46,7 +46,7 @@ interface Edge {
  * arms of small text) stick out further.
  */
 const SPUR_RADII = 1;
-const SPUR_MIN = 2;
+const SPUR_MIN = 1.5;
 /** Junctions closer than this many radii are one crossing seen twice (the X of thick lines). */
 const MERGE_RADII = 1.2;
 /** Continue a stroke through a junction only when the turn is gentler than this (cosine of the deviation from straight). */

@@ -14,7 +14,7 @@ import { labelComponents } from './components.js';
 import { distanceToZero } from './distance.js';
 import { fitPolyline, type FitTolerance } from './fit.js';
 import { strokesFromSkeleton, type Stroke } from './graph.js';
-import { fillPinholes, separateInk } from './ink.js';
+import { fillPinholes, removeSpecks, separateInk } from './ink.js';
 import { traceRings } from './outline.js';
 import { thin } from './skeleton.js';
 import { writeSvg, type FilledShape, type Rgb, type StrokePath } from './svg.js';
@@ -65,9 +65,11 @@ export async function traceCenterline(image: RgbaImage, hooks: CenterlineHooks =
   for (let y = 0; y < height; y++) padded.set(ink.mask.subarray(y * width, (y + 1) * width), (y + 1) * stride + 1);
   let distance = distanceToZero(padded, stride, rows);
   if (fillPinholes(padded, distance, stride, rows)) distance = distanceToZero(padded, stride, rows);
+  const half = typicalHalfWidth(padded, distance, stride);
+  removeSpecks(padded, distance, stride, rows, half);
   await step(STAGES.distance);
 
-  const filled = thickParts(padded, distance, stride, rows);
+  const filled = thickParts(padded, distance, stride, rows, half);
   const lines = new Uint8Array(padded.length);
   for (let i = 0; i < padded.length; i++) lines[i] = padded[i] && !filled[i] ? 1 : 0;
   await step(STAGES.thick);
@@ -103,11 +105,10 @@ export async function traceCenterline(image: RgbaImage, hooks: CenterlineHooks =
 }
 
 /**
- * Thick parts: where the ink is much wider than its typical line. The typical half-width is the
- * median distance-transform value on ridge pixels (local maxima), i.e. along the middle of lines.
- * Cores deeper than the limit are grown back out to the ink they stand for.
+ * The typical line half-width: the median distance-transform value on ridge pixels (local maxima),
+ * i.e. along the middle of lines, where most of a line drawing's ridge pixels are.
  */
-function thickParts(mask: Uint8Array, distance: Float32Array, stride: number, rows: number): Uint8Array {
+function typicalHalfWidth(mask: Uint8Array, distance: Float32Array, stride: number): number {
   const hist = new Int32Array(64);
   let ridges = 0;
   const nb = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1];
@@ -120,10 +121,19 @@ function thickParts(mask: Uint8Array, distance: Float32Array, stride: number, ro
     hist[Math.min(63, Math.round(d * 2))]++;
     ridges++;
   }
+  let seen = 0;
+  for (let b = 0; b < 64; b++) { seen += hist[b]; if (seen * 2 >= ridges) return b / 2; }
+  return 0;
+}
+
+/**
+ * Thick parts: where the ink is much wider than its typical line. Cores deeper than the limit are
+ * grown back out to the ink they stand for.
+ */
+function thickParts(mask: Uint8Array, distance: Float32Array, stride: number, rows: number, half: number): Uint8Array {
+  const nb = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1];
   const filled = new Uint8Array(mask.length);
-  if (!ridges) return filled;
-  let seen = 0, half = 0;
-  for (let b = 0; b < 64; b++) { seen += hist[b]; if (seen * 2 >= ridges) { half = b / 2; break; } }
+  if (!half) return filled;
   const limit = Math.max(THICK_FACTOR * half, half + THICK_MARGIN);
   const notCore = new Uint8Array(mask.length);
   let cores = 0;
