@@ -63,7 +63,11 @@ export function validationFailAction(_request: Request, _h: ResponseToolkit, err
 }
 
 function fromBoom(response: { output: { statusCode: number; headers: Record<string, unknown> }; message: string; data?: unknown }): VectorizeError {
-  const status = response.output.statusCode;
+  let status = response.output.statusCode;
+  // A streamed (chunked) multipart body cut off at maxBytes surfaces as subtext's 400 "Invalid
+  // multipart payload format" wrapping the 413: the client sent too much, say so.
+  const cause = response.data as { output?: { statusCode?: number } } | undefined;
+  if (status === 400 && cause?.output?.statusCode === 413) status = 413;
   switch (status) {
     case 400:
       return new VectorizeError('invalid_parameter', response.message || 'Bad request.', { field: 'request' });
