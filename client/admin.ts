@@ -68,6 +68,8 @@ export interface AdminJob {
   created_at: string;
   completed_at?: string;
   batch_id?: string;
+  /** Present on a failed job. */
+  error?: { code: string; message: string };
 }
 
 export interface AdminReport {
@@ -108,6 +110,7 @@ export interface AdminDelivery {
   webhook_id: string;
   event: string;
   event_id: string;
+  job_id?: string;
   status: 'pending' | 'delivered' | 'failed';
   attempts: number;
   last_status_code: number | null;
@@ -154,41 +157,6 @@ export const ADMIN_PREFIX = '/admin/v1';
 /** Jobs fetched per poll: the whole live queue of a LAN box, plus the most recent finished ones. */
 const JOBS_PAGE = 200;
 
-/**
- * A delivery as the server stores it (server/webhooks/service.ts): the event body, `state`, and a
- * log of attempts. Flattened here to what the Webhooks screen shows.
- */
-interface StoredDelivery {
-  id: string;
-  webhook_id: string;
-  event: string | { id?: string; event?: string };
-  event_id?: string;
-  state?: AdminDelivery['status'];
-  status?: AdminDelivery['status'];
-  attempts: number;
-  created_at: string;
-  next_attempt_at?: string | null;
-  last_status_code?: number | null;
-  last_error?: string | null;
-  log?: { status: number | null; error?: string; at?: string }[];
-}
-
-function deliveryView(stored: StoredDelivery): AdminDelivery {
-  const event = typeof stored.event === 'string' ? { event: stored.event, id: stored.event_id } : stored.event;
-  const last = stored.log?.at(-1);
-  return {
-    id: stored.id,
-    webhook_id: stored.webhook_id,
-    event: event.event ?? 'unknown',
-    event_id: event.id ?? stored.event_id ?? '',
-    status: stored.status ?? stored.state ?? 'pending',
-    attempts: stored.attempts,
-    last_status_code: stored.last_status_code ?? last?.status ?? null,
-    last_error: stored.last_error ?? last?.error ?? null,
-    created_at: stored.created_at,
-    next_attempt_at: stored.next_attempt_at ?? null,
-  };
-}
 
 export interface AdminClientOptions extends Omit<HttpClientOptions, 'token'> {
   /** The contents of `<dataDir>/admin.token`. */
@@ -280,8 +248,7 @@ export class AdminClient implements AdminApi {
 
   async listDeliveries(webhookId: string): Promise<AdminDelivery[]> {
     const path = `${ADMIN_PREFIX}/webhooks/${encodeURIComponent(webhookId)}/deliveries`;
-    const body = await this.webhookRoute(() => this.http.json<{ deliveries: StoredDelivery[] }>(path));
-    return body.deliveries.map(deliveryView);
+    return (await this.webhookRoute(() => this.http.json<{ deliveries: AdminDelivery[] }>(path))).deliveries;
   }
 
   async sendTestEvent(webhookId: string): Promise<void> {

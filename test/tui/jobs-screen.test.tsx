@@ -39,10 +39,14 @@ t.test('the live queue shows position, progress and state, and follows the serve
 t.test('cancel asks first, then cancels the selected job', async (t) => {
   const fake = new FakeAdmin();
   const account = fake.addAccount('Studio North', 'pro');
-  fake.jobs.push(job('job_running000000000', account.id, { status: 'processing', progress: 10 }), job('job_done000000000000', account.id, { status: 'failed' }));
+  fake.jobs.push(
+    job('job_running000000000', account.id, { status: 'processing', progress: 10 }),
+    job('job_done000000000000', account.id, { status: 'failed', error: { code: 'unreadable_file', message: 'The file could not be decoded.' } }),
+  );
   const app = renderApp(fake, 'jobs');
   t.teardown(() => app.unmount());
-  await waitForText(app, 'job_running');
+  const frame = await waitForText(app, 'job_running');
+  t.match(frame.split('\n').find((line) => line.includes('job_done')), /failed\s+unreadable_f/, 'a failed job shows its error code, no progress bar');
   await press(app, 'j', 'c');
   await waitForText(app, 'only queued or processing jobs can be canceled');
   await press(app, 'k', 'c');

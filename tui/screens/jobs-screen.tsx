@@ -20,12 +20,12 @@ const FILTERS: (JobStatus | undefined)[] = [undefined, ...JOB_STATUSES];
 const BAR_WIDTH = 10;
 
 const COLUMNS: Column[] = [
-  { title: 'Job', width: 14, flex: true },
+  { title: 'Job', width: 24 },
   { title: 'Account', width: 12 },
   { title: 'State', width: 10 },
   { title: 'Pos', width: 4, align: 'right' },
   { title: 'Progress', width: BAR_WIDTH + 5 },
-  { title: 'Mode', width: 9 },
+  { title: 'Mode / error', width: 10, flex: true },
   { title: 'Created', width: 16, optional: true },
   { title: 'MP', width: 6, align: 'right', optional: true },
 ];
@@ -119,8 +119,9 @@ export function JobsScreen(): React.JSX.Element {
               names.get(job.account_id) ?? job.account_id,
               job.status,
               job.status === 'queued' && job.queue_position !== undefined ? String(job.queue_position) : '',
-              `${progressBar(job.progress, BAR_WIDTH)} ${String(Math.round(job.progress)).padStart(3)}%`,
-              job.mode ?? '',
+              // A failed or canceled job's progress says nothing; its error code does.
+              isActive(job) || job.status === 'completed' ? `${progressBar(job.progress, BAR_WIDTH)} ${String(Math.round(job.progress)).padStart(3)}%` : '',
+              job.error ? job.error.code : (job.mode ?? ''),
               formatDateTime(job.created_at),
               job.megapixels !== undefined ? job.megapixels.toFixed(1) : '',
             ],

@@ -76,7 +76,7 @@ export function WebhooksScreen(): React.JSX.Element {
       { keys: '↑↓/jk', label: 'move' },
       { keys: 'Enter', label: 'deliveries' },
       { keys: 'n', label: 'new' },
-      { keys: 't', label: 'test event' },
+      { keys: 't', label: 'test' },
       { keys: 'x', label: 'delete' },
     ],
     { active: mode.kind === 'list' && !unavailable },
