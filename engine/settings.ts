@@ -46,11 +46,24 @@ export interface SeamSettings {
   overlapPx: number;
 }
 
+export interface ExactnessSettings {
+  /**
+   * A region whose fitted outline gains or loses more than this share of its area (plus 2 px) is
+   * written with its exact crack polylines: for drawn shapes and text a fit that folds a 1-px line
+   * flat or rounds a glyph away is wrong. Photos leave it off (Infinity): their regions are fuzzy
+   * and the polylines would cost bytes no one sees.
+   */
+  lostAreaShare: number;
+  /** Check small chains point by point against their fit (same purpose, finer). */
+  guardSmallChains: boolean;
+}
+
 export interface EngineSettings {
   mode: ImageClass;
   prepare: PrepareSettings;
   segment: SegmentSettings;
   fit: FitSettings;
+  exactness: ExactnessSettings;
   gradients: GradientSettings;
   seams: SeamSettings;
 }
@@ -87,6 +100,7 @@ export function engineSettingsFor(options: TraceOptions, mode: ImageClass): Engi
     },
     // Corner rounding per smoothing level is the fitter's own preset table.
     fit: fitSettingsFor(options.smoothing),
+    exactness: photoLike ? { lostAreaShare: Infinity, guardSmallChains: false } : { lostAreaShare: 0.2, guardSmallChains: true },
     gradients: { enabled: gradientsOn && !lineArt, minArea: photoLike ? 200 : 400, maxResidual: photoLike ? 10 : 6 },
     seams: { close: options.closeSeams, overlapPx: 0.75 },
   };

@@ -40,13 +40,16 @@ export function composeShapes(
   const { regionCount, area, transparent, labels } = segmentation;
   const { data } = image.source;
 
-  // Mean colour of every region, from the untouched source pixels.
+  // Mean colour of every region, from the untouched source pixels, and its spread around it.
   const sums = new Float64Array(regionCount * 3);
+  const squares = new Float64Array(regionCount);
   for (let p = 0; p < labels.length; p++) {
-    const o = labels[p] * 3;
-    sums[o] += data[p * 4];
-    sums[o + 1] += data[p * 4 + 1];
-    sums[o + 2] += data[p * 4 + 2];
+    const l = labels[p], o = l * 3;
+    const r = data[p * 4], g = data[p * 4 + 1], b = data[p * 4 + 2];
+    sums[o] += r;
+    sums[o + 1] += g;
+    sums[o + 2] += b;
+    squares[l] += r * r + g * g + b * b;
   }
   const paint: string[] = new Array(regionCount);
   for (let r = 0; r < regionCount; r++) {
@@ -55,7 +58,18 @@ export function composeShapes(
   }
 
   const gradients: Array<{ id: string; fill: GradientFill }> = [];
-  if (settings.gradients.enabled) addGradients(image, segmentation, settings, paint, gradients);
+  if (settings.gradients.enabled) {
+    // A region whose RMS distance from its mean is within the gradient's allowed residual cannot
+    // gain from a gradient (the mean distance is never above the RMS), so the fitter skips it.
+    const flatEnough = new Uint8Array(regionCount);
+    for (let r = 0; r < regionCount; r++) {
+      const n = Math.max(1, area[r]);
+      const mr = sums[r * 3] / n, mg = sums[r * 3 + 1] / n, mb = sums[r * 3 + 2] / n;
+      const variance = squares[r] / n - (mr * mr + mg * mg + mb * mb);
+      flatEnough[r] = variance <= settings.gradients.maxResidual ** 2 ? 1 : 0;
+    }
+    addGradients(image, segmentation, settings, paint, gradients, flatEnough);
+  }
   checkAbort(context);
 
   const order: number[] = [];
@@ -71,7 +85,9 @@ export function composeShapes(
     let forward = fitted[c];
     if (!forward) {
       const chain = graph.chains[c];
-      forward = fitted[c] = guardedFit(chain.points, chain.closed, settings.fit);
+      forward = fitted[c] = settings.exactness.guardSmallChains
+        ? guardedFit(chain.points, chain.closed, settings.fit)
+        : fitChain(chain.points, chain.closed, settings.fit);
     }
     if (!(ref & 1)) return forward;
     return (reversed[c] ??= reversePath(forward));
@@ -84,11 +100,12 @@ export function composeShapes(
   // A fit that loses much of a region's area (a one-pixel line folded flat, a glyph rounded away)
   // is not a smoothing any designer asked for: such regions are written with their exact crack
   // polylines, and so are their neighbours along the shared chains.
-  for (const r of order) {
+  const lostAreaShare = settings.exactness.lostAreaShare;
+  for (const r of Number.isFinite(lostAreaShare) ? order : []) {
     const outline = graph.outlines[r];
     let fittedArea = 0;
     for (const ring of outline.rings) for (const ref of ring) fittedArea += signedArea2(pathOf(ref)) / 2;
-    if (Math.abs(fittedArea - area[r]) <= LOST_AREA_SHARE * area[r] + LOST_AREA_PIXELS) continue;
+    if (Math.abs(fittedArea - area[r]) <= lostAreaShare * area[r] + LOST_AREA_PIXELS) continue;
     for (const ring of outline.rings) {
       for (const ref of ring) {
         const chain = graph.chains[ref >> 1];
@@ -161,11 +178,12 @@ function addGradients(
   settings: EngineSettings,
   paint: string[],
   gradients: Array<{ id: string; fill: GradientFill }>,
+  flatEnough: Uint8Array,
 ): void {
   const { regionCount, area, transparent, labels } = segmentation;
   const minArea = settings.gradients.minArea;
   const start = new Int32Array(regionCount + 1);
-  for (let r = 0; r < regionCount; r++) start[r + 1] = start[r] + (area[r] >= minArea && !transparent[r] ? area[r] : 0);
+  for (let r = 0; r < regionCount; r++) start[r + 1] = start[r] + (area[r] >= minArea && !transparent[r] && !flatEnough[r] ? area[r] : 0);
   const pixels = new Int32Array(start[regionCount]);
   const fillAt = start.slice(0, regionCount);
   for (let p = 0; p < labels.length; p++) {
@@ -182,15 +200,24 @@ function addGradients(
   }
 }
 
-/** A region whose fitted outline gains or loses more than this share of its area (+ pixels) is traced exactly. */
-const LOST_AREA_SHARE = 0.2;
+/** Slack in pixels on top of the lost-area share (a 1-px speck may move a pixel's worth). */
 const LOST_AREA_PIXELS = 2;
 
-/** Twice the signed area a path sweeps against the origin (shoelace; curves flattened). */
+/**
+ * Twice the signed area a path sweeps against the origin: the shoelace sum, with each cubic's exact
+ * contribution ∫(x dy − y dx) written out in its control points.
+ */
 function signedArea2(path: FittedPath): number {
-  const flat = flatten(path);
   let sum = 0;
-  for (let i = 0; i + 3 < flat.length; i += 2) sum += flat[i] * flat[i + 3] - flat[i + 2] * flat[i + 1];
+  let x0 = path.start.x, y0 = path.start.y;
+  for (const s of path.segments) {
+    if (s.kind === 'L') sum += x0 * s.y - s.x * y0;
+    else {
+      const { x1, y1, x2, y2, x: x3, y: y3 } = s;
+      sum += (3 * ((y3 - y0) * (x1 + x2) - (x3 - x0) * (y1 + y2) + y1 * (x0 - x2) - x1 * (y0 - y2) + y3 * (x2 + x0 / 3) - x3 * (y2 + y0 / 3))) / 10;
+    }
+    x0 = s.x; y0 = s.y;
+  }
   return sum;
 }
 
