@@ -60,7 +60,8 @@ export function acquireLock(dataDir: string, pid = process.pid): DataDirLock {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = readLockPid(dataDir);
-      if (holder !== null && holder !== pid && alive(holder)) throw new LockedError(holder, path);
+      // Our own pid counts as held too: a second store in this process would be a second writer.
+      if (holder !== null && alive(holder)) throw new LockedError(holder, path);
       // Stale (dead pid or unreadable): remove and try again.
       rmSync(path, { force: true });
     }

@@ -68,7 +68,7 @@ t.test('kill -9 with 20 jobs in flight; all 20 reach an end state after a restar
   const ids: string[] = [];
   for (let i = 0; i < 20; i++) {
     const form = new FormData();
-    form.set('file', new Blob([png], { type: 'image/png' }), `img-${i}.png`);
+    form.set('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), `img-${i}.png`);
     const res = await fetch(`${url}/v1/vectorize`, { method: 'POST', body: form, headers: { authorization: `Bearer ${secret}` } });
     t.equal(res.status, 202);
     ids.push(((await res.json()) as { id: string }).id);
