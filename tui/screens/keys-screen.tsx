@@ -69,7 +69,10 @@ export function KeysScreen(): React.JSX.Element {
       }
       else if ((input === 'x' || input === 'd') && selected) {
         if (selected.revoked_at) setNotice({ tone: 'error', text: 'That key is already revoked.' });
-        else setMode({ kind: 'confirm-revoke', key: selected });
+        else {
+          setNotice(undefined);
+          setMode({ kind: 'confirm-revoke', key: selected });
+        }
       }
     },
     { isActive: mode.kind === 'list' },

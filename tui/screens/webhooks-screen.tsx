@@ -35,14 +35,15 @@ const WEBHOOK_COLUMNS: Column[] = [
 ];
 
 const DELIVERY_COLUMNS: Column[] = [
-  { title: 'When', width: 16 },
+  { title: 'When (UTC)', width: 11 },
   { title: 'Event', width: 20 },
   { title: 'Status', width: 9 },
   { title: 'Tries', width: 5, align: 'right' },
   { title: 'HTTP', width: 4, align: 'right' },
   { title: 'Last error', width: 10, flex: true },
-  { title: 'Next try', width: 8, optional: true },
 ];
+// Shown only while a delivery waits for a retry, so it never takes room from the error.
+const NEXT_TRY_COLUMN: Column = { title: 'Next try', width: 8, optional: true };
 
 export function WebhooksScreen(): React.JSX.Element {
   const admin = useAdmin();
@@ -210,6 +211,7 @@ function DeliveriesView(props: { webhook: AdminWebhook; notice: Notice | undefin
     else if (input === 't') props.onTest();
   });
   const failed = list.filter((delivery) => delivery.status === 'failed').length;
+  const retrying = list.some((delivery) => delivery.status === 'pending' && delivery.next_attempt_at);
   return (
     <Box flexDirection="column">
       <Text bold wrap="truncate-end">
@@ -222,7 +224,7 @@ function DeliveriesView(props: { webhook: AdminWebhook; notice: Notice | undefin
         <LoadError error={deliveries.error} onRetry={deliveries.refresh} />
       ) : (
         <Table
-          columns={DELIVERY_COLUMNS}
+          columns={retrying ? [...DELIVERY_COLUMNS, NEXT_TRY_COLUMN] : DELIVERY_COLUMNS}
           cursor={cursor}
           width={area.width}
           height={area.height - 3}
@@ -231,7 +233,7 @@ function DeliveriesView(props: { webhook: AdminWebhook; notice: Notice | undefin
             key: delivery.id,
             hue: DELIVERY_HUE[delivery.status],
             cells: [
-              formatDateTime(delivery.created_at),
+              formatDateTime(delivery.created_at).slice(5),
               delivery.event,
               delivery.status,
               String(delivery.attempts),
