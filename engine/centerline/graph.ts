@@ -57,13 +57,16 @@ const JOIN_COLOUR = 60;
 export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
   const { skeleton, distance, stride } = input;
   const nb = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1];
-  const pixels: number[] = [];
-  for (let i = 0; i < skeleton.length; i++) if (skeleton[i]) pixels.push(i);
+  let count = 0;
+  for (let i = 0; i < skeleton.length; i++) count += skeleton[i];
+  const pixels = new Int32Array(count);
+  for (let i = 0, k = 0; i < skeleton.length; i++) if (skeleton[i]) pixels[k++] = i;
   const degree = new Uint8Array(skeleton.length);
-  for (const p of pixels) {
-    let d = 0;
-    for (const o of nb) d += skeleton[p + o];
-    degree[p] = d;
+  const n0 = nb[0], n1 = nb[1], n2 = nb[2], n3 = nb[3], n4 = nb[4], n5 = nb[5], n6 = nb[6], n7 = nb[7];
+  for (let k = 0; k < count; k++) {
+    const p = pixels[k];
+    degree[p] = skeleton[p + n0] + skeleton[p + n1] + skeleton[p + n2] + skeleton[p + n3]
+      + skeleton[p + n4] + skeleton[p + n5] + skeleton[p + n6] + skeleton[p + n7];
   }
 
   // Nodes: junction clusters, line ends, isolated dots.
@@ -174,8 +177,10 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
     return { a, b, pixels: run, alive: true, length, width: 0, rgb: [0, 0, 0] };
   }
 
-  const incident: Set<number>[] = nodePixels.map(() => new Set<number>());
-  edges.forEach((e, i) => { incident[e.a].add(i); incident[e.b].add(i); });
+  // Incident edge lists are tiny (a junction has a handful of edges): plain arrays, no duplicates.
+  const incident: number[][] = nodePixels.map(() => []);
+  const attach = (n: number, i: number) => { if (!incident[n].includes(i)) incident[n].push(i); };
+  edges.forEach((e, i) => { attach(e.a, i); attach(e.b, i); });
   const degreeOf = (n: number) => {
     let d = 0;
     for (const i of incident[n]) if (edges[i].alive) d += edges[i].a === edges[i].b ? 2 : 1;
@@ -193,7 +198,7 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
 
   /** Joins the two edges left at a node of degree 2 into one. */
   const dissolve = (n: number) => {
-    const live = [...incident[n]].filter((i) => edges[i].alive);
+    const live = incident[n].filter((i) => edges[i].alive);
     if (live.length !== 2) return;
     const [i, j] = live;
     const e = edges[i], f = edges[j];
@@ -205,8 +210,8 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
     const merged = newEdge(a, b, ePix.concat(fPix.slice(1)));
     edges.push(merged);
     const id = edges.length - 1;
-    incident[a].add(id);
-    incident[b].add(id);
+    attach(a, id);
+    attach(b, id);
   };
 
   // Clean-up: merge near junctions, prune spurs, dissolve degree-2 nodes; repeat until stable.
@@ -228,9 +233,9 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
           if (!g.alive) continue;
           if (g.a === b) g.a = a;
           if (g.b === b) g.b = a;
-          incident[a].add(k);
+          attach(a, k);
         }
-        incident[b].clear();
+        incident[b] = [];
         changed = true;
         continue;
       }
@@ -240,13 +245,13 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
         if (degreeOf(j) >= 3 && isSpur(e, j)) {
           // Every spur at this junction goes at once: the two forks Zhang–Suen grows into the
           // corners of a square line end would otherwise leave one fork behind as a hook.
-          for (const k of [...incident[j]]) if (edges[k].alive && edges[k].a !== edges[k].b && isSpur(edges[k], j)) edges[k].alive = false;
+          for (const k of incident[j].slice()) if (edges[k].alive && edges[k].a !== edges[k].b && isSpur(edges[k], j)) edges[k].alive = false;
           if (degreeOf(j) === 2) dissolve(j);
           changed = true;
         }
       }
     }
-    for (let n = 0; n < nodePixels.length; n++) if (degreeOf(n) === 2 && [...incident[n]].filter((i) => edges[i].alive).length === 2) { dissolve(n); changed = true; }
+    for (let n = 0; n < nodePixels.length; n++) if (degreeOf(n) === 2 && incident[n].filter((i) => edges[i].alive).length === 2) { dissolve(n); changed = true; }
     if (!changed) break;
   }
 
@@ -368,7 +373,7 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
   }
   // Isolated dots (a node with no edges at all).
   for (let n = 0; n < nodePixels.length; n++) {
-    if (incident[n].size || nodePixels[n].length !== 1) continue;
+    if (incident[n].length || nodePixels[n].length !== 1) continue;
     const p = nodePixels[n][0];
     const hw = Math.max(distance[p] - 0.5, 0.5);
     const j = pixelRgbIndex(p, input);

@@ -10,8 +10,8 @@
  */
 import { VectorizeError } from '../errors.js';
 import type { RgbaImage } from '../types.js';
-import { labelComponents } from './components.js';
-import { distanceToZero } from './distance.js';
+import { labelComponents, type Components } from './components.js';
+import { inkDepth } from './distance.js';
 import { fitPolyline, type FitTolerance } from './fit.js';
 import { strokesFromSkeleton, type Stroke } from './graph.js';
 import { fillPinholes, removeSpecks, separateInk } from './ink.js';
@@ -63,10 +63,10 @@ export async function traceCenterline(image: RgbaImage, hooks: CenterlineHooks =
   const stride = width + 2, rows = height + 2;
   const padded = new Uint8Array(stride * rows);
   for (let y = 0; y < height; y++) padded.set(ink.mask.subarray(y * width, (y + 1) * width), (y + 1) * stride + 1);
-  let distance = distanceToZero(padded, stride, rows);
-  if (fillPinholes(padded, distance, stride, rows)) distance = distanceToZero(padded, stride, rows);
+  const distance = inkDepth(padded, stride, rows);
+  fillPinholes(padded, distance, stride);
   const half = typicalHalfWidth(padded, distance, stride);
-  removeSpecks(padded, distance, stride, rows, half);
+  const inkParts = removeSpecks(padded, distance, stride, half);
   await step(STAGES.distance);
 
   const filled = thickParts(padded, distance, stride, rows, half);
@@ -75,7 +75,7 @@ export async function traceCenterline(image: RgbaImage, hooks: CenterlineHooks =
   await step(STAGES.thick);
 
   const skeleton = thin(lines, stride);
-  keepVanishedParts(lines, skeleton, distance, stride, rows);
+  keepVanishedParts(inkParts, filled, skeleton, distance);
   await step(STAGES.skeleton);
 
   const strokes = strokesFromSkeleton({ skeleton, distance, stride, rgb: ink.rgb, contrast: ink.contrast, width });
@@ -135,19 +135,34 @@ function thickParts(mask: Uint8Array, distance: Float32Array, stride: number, ro
   const filled = new Uint8Array(mask.length);
   if (!half) return filled;
   const limit = Math.max(THICK_FACTOR * half, half + THICK_MARGIN);
-  const notCore = new Uint8Array(mask.length);
+  // Grow the cores back by the limit (a morphological opening): stamp a disc at each core pixel on
+  // the core's rim; the inside of a core is ink anyway.
+  const reach = limit + 1;
+  const discX: number[] = [], discY: number[] = [];
+  for (let dy = -Math.ceil(reach); dy <= Math.ceil(reach); dy++) {
+    for (let dx = -Math.ceil(reach); dx <= Math.ceil(reach); dx++) if (dx * dx + dy * dy <= reach * reach) { discX.push(dx); discY.push(dy); }
+  }
   let cores = 0;
-  for (let p = 0; p < mask.length; p++) {
-    if (mask[p] && distance[p] >= limit) cores++;
-    else notCore[p] = 1;
+  for (let p = stride; p < mask.length - stride; p++) {
+    if (!mask[p] || distance[p] < limit) continue;
+    cores++;
+    filled[p] = 1;
+    let rim = false;
+    for (const o of nb) if (distance[p + o] < limit) { rim = true; break; }
+    if (!rim) continue;
+    const x = p % stride, y = (p - x) / stride;
+    for (let k = 0; k < discX.length; k++) {
+      const xx = x + discX[k], yy = y + discY[k];
+      if (xx < 0 || yy < 0 || xx >= stride || yy >= rows) continue;
+      const q = yy * stride + xx;
+      if (mask[q]) filled[q] = 1;
+    }
   }
   if (!cores) return filled;
-  const toCore = distanceToZero(notCore, stride, rows);
-  for (let p = 0; p < mask.length; p++) if (mask[p] && toCore[p] <= limit + 1) filled[p] = 1;
   // Slivers of line left at the rim of a filled part (its corners) belong to it.
   const rest = new Uint8Array(mask.length);
   for (let p = 0; p < mask.length; p++) rest[p] = mask[p] && !filled[p] ? 1 : 0;
-  const parts = labelComponents(rest, stride, rows, true);
+  const parts = labelComponents(rest, stride);
   const touches = new Uint8Array(parts.count + 1);
   for (let p = stride; p < mask.length - stride; p++) {
     const id = parts.labels[p];
@@ -163,26 +178,25 @@ function thickParts(mask: Uint8Array, distance: Float32Array, stride: number, ro
 }
 
 /**
- * Zhang–Suen erases a 2×2 block completely, so a small dot can thin to nothing. Each such part
- * keeps its deepest pixel as a one-pixel skeleton (drawn as a round dot).
+ * Zhang–Suen erases a 2×2 block completely, so a small dot can thin to nothing. Each ink part left
+ * with neither skeleton nor fill keeps its deepest pixel as a one-pixel skeleton (a round dot).
  */
-function keepVanishedParts(lines: Uint8Array, skeleton: Uint8Array, distance: Float32Array, stride: number, rows: number): void {
-  const parts = labelComponents(lines, stride, rows, true);
+function keepVanishedParts(parts: Components, filled: Uint8Array, skeleton: Uint8Array, distance: Float32Array): void {
   const deepest = new Int32Array(parts.count + 1).fill(-1);
   const kept = new Uint8Array(parts.count + 1);
-  for (let p = 0; p < lines.length; p++) {
+  for (let p = 0; p < skeleton.length; p++) {
     const id = parts.labels[p];
     if (!id) continue;
-    if (skeleton[p]) kept[id] = 1;
+    if (skeleton[p] || filled[p]) kept[id] = 1;
     if (deepest[id] < 0 || distance[p] > distance[deepest[id]]) deepest[id] = p;
   }
-  for (let id = 1; id <= parts.count; id++) if (!kept[id]) skeleton[deepest[id]] = 1;
+  for (let id = 1; id <= parts.count; id++) if (!kept[id] && deepest[id] >= 0) skeleton[deepest[id]] = 1;
 }
 
 interface FilledPart { rings: Float64Array[]; rgb: Rgb; area: number }
 
 function filledShapes(filled: Uint8Array, stride: number, rows: number, rgb: Uint8Array, width: number): FilledPart[] {
-  const parts = labelComponents(filled, stride, rows, true);
+  const parts = labelComponents(filled, stride);
   if (!parts.count) return [];
   // Per-part median colour from a histogram per channel (no per-pixel objects).
   const hist = new Int32Array((parts.count + 1) * 768);

@@ -4,7 +4,7 @@
  * cream paper all come out the same way.
  */
 import type { RgbaImage } from '../types.js';
-import { labelComponents } from './components.js';
+import { labelComponents, type Components } from './components.js';
 
 export interface InkLayer {
   width: number;
@@ -51,7 +51,6 @@ export function separateInk(image: RgbaImage): InkLayer {
   const threshold = otsuThreshold(contrast);
   const mask = new Uint8Array(n);
   for (let i = 0; i < n; i++) mask[i] = contrast[i] > threshold ? 1 : 0;
-  cleanMask(mask, width, height);
   return { width, height, rgb, mask, background, threshold, contrast };
 }
 
@@ -190,41 +189,41 @@ function otsuThreshold(values: Uint8Array): number {
   return Math.min(200, Math.max(32, Math.round((first + last) / 2)));
 }
 
-function cleanMask(mask: Uint8Array, width: number, height: number): void {
-  const ink = labelComponents(mask, width, height, true);
-  for (let i = 0; i < mask.length; i++) if (mask[i] && ink.area[ink.labels[i]] < MIN_INK_AREA) mask[i] = 0;
-}
-
-/** Background pin-holes up to this size (pixels) can be scanner noise… */
-const MAX_PINHOLE_AREA = 2;
-/** …when the ink around them is at least this deep (px): a hole inside a 3-px or wider line, not the eye of a small "e". */
+/** Background pin-holes of one or two pixels can be scanner noise when the ink around them is at least this deep (px): a hole inside a 3-px or wider line, not the eye of a small "e". */
 const PINHOLE_INK_DEPTH = 2;
 
 /**
- * Fills noise pin-holes in a padded mask, judged by the distance transform around them. Returns
- * whether anything changed (the caller then recomputes the distance transform).
+ * Fills noise pin-holes (one or two paper pixels walled in by ink) in a padded mask, judged by the
+ * distance transform around them; the filled pixels get distance 1, their neighbours keep the
+ * slightly low distances they had (a local underestimate, not worth a second transform).
  */
-export function fillPinholes(mask: Uint8Array, distance: Float32Array, stride: number, rows: number): boolean {
-  const paper = new Uint8Array(mask.length);
-  for (let i = 0; i < mask.length; i++) paper[i] = mask[i] ? 0 : 1;
-  const holes = labelComponents(paper, stride, rows, false);
-  const deep = new Uint8Array(holes.count + 1);
-  for (let i = 0; i < mask.length; i++) {
-    const id = holes.labels[i];
-    if (!id || holes.touchesBorder[id] || holes.area[id] > MAX_PINHOLE_AREA || deep[id]) continue;
-    const x = i % stride, y = (i - x) / stride;
-    for (let dy = -2; dy <= 2 && !deep[id]; dy++) {
-      const yy = y + dy;
-      if (yy < 0 || yy >= rows) continue;
-      for (let dx = -2; dx <= 2; dx++) {
-        const xx = x + dx;
-        if (xx >= 0 && xx < stride && distance[yy * stride + xx] >= PINHOLE_INK_DEPTH) { deep[id] = 1; break; }
-      }
+export function fillPinholes(mask: Uint8Array, distance: Float32Array, stride: number): void {
+  const nb = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1];
+  const end = mask.length - 2 * stride;
+  for (let p = 2 * stride; p < end; p++) {
+    if (mask[p]) continue;
+    const x = p % stride;
+    if (x < 2 || x >= stride - 2) continue;
+    // Walled in: every neighbour is ink but at most one, and that one is walled in by ink too.
+    let open = -1, walled = true;
+    for (const o of nb) {
+      if (mask[p + o]) continue;
+      if (open >= 0) { walled = false; break; }
+      open = p + o;
     }
+    if (!walled) continue;
+    if (open >= 0) {
+      for (const o of nb) if (!mask[open + o] && open + o !== p) { walled = false; break; }
+      if (!walled) continue;
+    }
+    let deep = false;
+    for (let dy = -2; dy <= 2 && !deep; dy++) for (let dx = -2; dx <= 2; dx++) {
+      if (distance[p + dy * stride + dx] >= PINHOLE_INK_DEPTH) { deep = true; break; }
+    }
+    if (!deep) continue;
+    mask[p] = 1; distance[p] = 1;
+    if (open >= 0) { mask[open] = 1; distance[open] = 1; }
   }
-  let changed = false;
-  for (let i = 0; i < mask.length; i++) if (deep[holes.labels[i]]) { mask[i] = 1; changed = true; }
-  return changed;
 }
 
 /**
@@ -232,12 +231,12 @@ export function fillPinholes(mask: Uint8Array, distance: Float32Array, stride: n
  * width cannot be a piece of that line work (a comma in 1-px text is 3 px; dust beside 4-px lines
  * is dust). Works on the padded mask and clears the specks' distances.
  */
-export function removeSpecks(mask: Uint8Array, distance: Float32Array, stride: number, rows: number, typicalHalfWidth: number): void {
+export function removeSpecks(mask: Uint8Array, distance: Float32Array, stride: number, typicalHalfWidth: number): Components {
   const minArea = Math.max(MIN_INK_AREA, Math.round(0.5 * (2 * typicalHalfWidth) ** 2));
-  if (minArea <= MIN_INK_AREA) return;
-  const parts = labelComponents(mask, stride, rows, true);
+  const parts = labelComponents(mask, stride);
   for (let i = 0; i < mask.length; i++) {
     const id = parts.labels[i];
-    if (id && parts.area[id] < minArea) { mask[i] = 0; distance[i] = 0; }
+    if (id && parts.area[id] < minArea) { mask[i] = 0; distance[i] = 0; parts.labels[i] = 0; }
   }
+  return parts;
 }
