@@ -10,22 +10,28 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const outRenderer = join(root, 'dist', 'renderer');
-const watch = process.argv.includes('--watch');
 
-const renderer: esbuild.BuildOptions = {
-  entryPoints: [join(root, 'app', 'renderer', 'main.ts')],
-  outfile: join(outRenderer, 'app.js'),
-  bundle: true,
-  format: 'esm',
-  platform: 'browser',
-  // Electron 41 ships Chromium 146; LAN browsers are evergreen. No polyfills needed.
-  target: ['chrome120', 'firefox121', 'safari17'],
-  minify: !watch,
-  sourcemap: watch ? 'inline' : false,
-  legalComments: 'none',
-  logLevel: 'warning',
-};
+export interface BuildOptions {
+  /** Defaults to dist/renderer; the preload always goes to dist/app/preload.cjs. */
+  outDir?: string;
+  watch?: boolean;
+}
+
+function rendererOptions(outDir: string, watch: boolean): esbuild.BuildOptions {
+  return {
+    entryPoints: [join(root, 'app', 'renderer', 'main.ts')],
+    outfile: join(outDir, 'app.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    // Electron 41 ships Chromium 146; LAN browsers are evergreen. No polyfills needed.
+    target: ['chrome120', 'firefox121', 'safari17'],
+    minify: !watch,
+    sourcemap: watch ? 'inline' : false,
+    legalComments: 'none',
+    logLevel: 'warning',
+  };
+}
 
 const preload: esbuild.BuildOptions = {
   entryPoints: [join(root, 'app', 'preload.ts')],
@@ -39,17 +45,27 @@ const preload: esbuild.BuildOptions = {
   logLevel: 'warning',
 };
 
-async function copyStatic(): Promise<void> {
-  await mkdir(outRenderer, { recursive: true });
-  await copyFile(join(root, 'app', 'renderer', 'index.html'), join(outRenderer, 'index.html'));
-  await copyFile(join(root, 'app', 'renderer', 'app.css'), join(outRenderer, 'app.css'));
-  await copyFile(join(root, 'build', 'icon.svg'), join(outRenderer, 'icon.svg'));
+async function copyStatic(outDir: string): Promise<void> {
+  await mkdir(outDir, { recursive: true });
+  await copyFile(join(root, 'app', 'renderer', 'index.html'), join(outDir, 'index.html'));
+  await copyFile(join(root, 'app', 'renderer', 'app.css'), join(outDir, 'app.css'));
+  await copyFile(join(root, 'build', 'icon.svg'), join(outDir, 'icon.svg'));
 }
 
-if (watch) {
-  await copyStatic();
-  for (const options of [renderer, preload]) await (await esbuild.context(options)).watch();
-  process.stdout.write('watching app/renderer and app/preload.ts…\n');
-} else {
-  await Promise.all([esbuild.build(renderer), esbuild.build(preload), copyStatic()]);
+export async function buildFrontEnd(options: BuildOptions = {}): Promise<string> {
+  const outDir = options.outDir ?? join(root, 'dist', 'renderer');
+  const watch = options.watch ?? false;
+  await copyStatic(outDir);
+  if (watch) {
+    for (const config of [rendererOptions(outDir, true), preload]) await (await esbuild.context(config)).watch();
+  } else {
+    await Promise.all([esbuild.build(rendererOptions(outDir, false)), esbuild.build(preload)]);
+  }
+  return outDir;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const watch = process.argv.includes('--watch');
+  await buildFrontEnd({ watch });
+  if (watch) process.stdout.write('watching app/renderer and app/preload.ts…\n');
 }

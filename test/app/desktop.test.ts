@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { runDesktopApp } from '../../app/desktop.js';
 import type { EmbeddedServerOptions } from '../../app/embedded-server.js';
 import { fakeElectron, FakeBrowserWindow } from './helpers/fake-electron.js';
 
-async function userDataDir(t: Parameters<Parameters<typeof t.test>[1]>[0]): Promise<string> {
+async function userDataDir(t: Test): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'vectorize-desktop-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   return dir;

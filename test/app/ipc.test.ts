@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,12 +10,12 @@ import { FakeDialog, FakeIpcMain } from './helpers/fake-electron.js';
 const ORIGIN = 'http://127.0.0.1:43123';
 const PAGE = `${ORIGIN}/`;
 
-async function setup(t: Parameters<Parameters<typeof t.test>[1]>[0]) {
+async function setup(t: Test) {
   const dir = await mkdtemp(join(tmpdir(), 'vectorize-ipc-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const ipcMain = new FakeIpcMain();
   const dialog = new FakeDialog();
-  const unregister = registerBridgeHandlers({ ipcMain, dialog: dialog as never, window: () => null, appOrigin: ORIGIN, apiKey: 'service_sk_live_appkey', defaultSaveDir: dir });
+  const unregister = registerBridgeHandlers({ ipcMain: ipcMain as never, dialog: dialog as never, window: () => null, appOrigin: ORIGIN, apiKey: 'service_sk_live_appkey', defaultSaveDir: dir });
   return { dir, ipcMain, dialog, unregister };
 }
 

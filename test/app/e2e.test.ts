@@ -1,0 +1,237 @@
+/**
+ * End to end: Debian chromium (playwright-core) against the REAL server, started in-process on
+ * port 0 with a temp data dir and the real engine, an account and key made through its services.
+ * Drops a PNG made here with sharp, watches the queue, sees the SVG, changes smoothing and
+ * re-runs, saves (a browser download), and writes screenshots to test-output/.
+ */
+import t, { type Test } from 'tap';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import type { Page } from 'playwright-core';
+import { buildFrontEnd } from '../../app/renderer/build.js';
+import { chromiumMissing, launchChromium } from './helpers/browser.js';
+
+const OUTPUT = join(process.cwd(), 'test-output');
+const missing = chromiumMissing();
+
+/** A logo-like raster with curves and corners, so smoothing visibly changes the trace. */
+async function logoPng(): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="240" height="160" viewBox="0 0 240 160">
+    <rect width="240" height="160" fill="#ffffff"/>
+    <circle cx="70" cy="80" r="50" fill="#e11d48"/>
+    <path d="M130 30 L220 30 L175 130 Z" fill="#2563eb"/>
+    <rect x="40" y="120" width="160" height="20" rx="10" fill="#111827"/>
+  </svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+async function startRealServer(t: Test) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'vectorize-e2e-'));
+  const { loadConfig } = await import('../../server/config.js');
+  const { startServer } = await import('../../server/runtime.js');
+  const { Writable } = await import('node:stream');
+  const quiet = new Writable({ write: (_c, _e, done) => done() });
+  const running = await startServer(
+    loadConfig({ HOST: '127.0.0.1', PORT: '0', VECTORIZE_DATA_DIR: dataDir, VECTORIZE_WORKERS: '1', VECTORIZE_DEVICE: 'cpu', VECTORIZE_LOG_LEVEL: 'error' }),
+    quiet,
+  );
+  t.teardown(async () => {
+    await running.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  // Pro, so the manual settings (smoothing) take effect (contract §4: on Trial they fall back to defaults).
+  const { services } = running.app;
+  const account = services.accounts.create('E2E studio', 'pro');
+  const { secret } = services.keys.create(account, { name: 'e2e' });
+  return { url: running.url, key: secret };
+}
+
+/** Drops files on the window the way the OS does: a DataTransfer on a drop event. */
+async function dropFiles(page: Page, files: Array<{ name: string; type: string; bytes: Buffer }>): Promise<void> {
+  await page.evaluate((payload) => {
+    const transfer = new DataTransfer();
+    for (const file of payload) {
+      const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
+      transfer.items.add(new File([bytes], file.name, { type: file.type }));
+    }
+    const target = document.querySelector('#stage')!;
+    target.dispatchEvent(new DragEvent('dragenter', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    target.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    target.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  }, files.map((file) => ({ name: file.name, type: file.type, base64: file.bytes.toString('base64') })));
+}
+
+/** Records every state text the queue row shows, so the test sees the steps and not only the end. */
+async function watchStates(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen: string[] = ((window as unknown as { __states: string[] }).__states = []);
+    new MutationObserver(() => {
+      for (const state of document.querySelectorAll('#queue .state')) {
+        const text = state.textContent ?? '';
+        if (seen.at(-1) !== text) seen.push(text);
+      }
+    }).observe(document.querySelector('#queue')!, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+async function vectorText(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const src = (document.querySelector('#vector-image') as HTMLImageElement).src;
+    return (await fetch(src)).text();
+  });
+}
+
+t.test('front end against the real server: drop, progress, preview, re-run, save', { skip: missing }, async (t) => {
+  await buildFrontEnd();
+  const server = await startRealServer(t);
+  await mkdir(OUTPUT, { recursive: true });
+  const downloads = await mkdtemp(join(tmpdir(), 'vectorize-e2e-downloads-'));
+  t.teardown(() => rm(downloads, { recursive: true, force: true }));
+  const browser = await launchChromium({ downloadsPath: downloads });
+  t.teardown(() => browser.close());
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    // A CSP violation shows up as a console error; the page must run clean under its policy.
+    if (message.type() === 'error') errors.push(message.text());
+  });
+
+  const response = await page.goto(server.url);
+  t.match(response?.headers()['content-security-policy'], /default-src 'none'/);
+
+  // A wrong key is refused in plain words; the right one is kept for the tab.
+  await page.fill('#key-input', 'service_sk_live_wrongwrongwrongwrongwrongwrong12');
+  await page.click('#key-form button[type=submit]');
+  await page.waitForSelector('#key-error:has-text("(unauthorized)")');
+  await page.fill('#key-input', server.key);
+  await page.click('#key-form button[type=submit]');
+  await page.waitForSelector('#trial:has-text("5 trial conversions left")');
+  t.equal(await page.evaluate(() => sessionStorage.getItem('vectorize.apiKey')), server.key);
+
+  await watchStates(page);
+  const png = await logoPng();
+  await dropFiles(page, [{ name: 'logo.png', type: 'image/png', bytes: png }]);
+  const row = page.locator('#queue li').first();
+  await row.locator('.state:has-text("Done")').waitFor({ timeout: 60_000 });
+  const states = await page.evaluate(() => (window as unknown as { __states: string[] }).__states);
+  t.ok(states.some((s) => /Uploading|Queued|Processing|Waiting/.test(s)), `progress was shown before the end (${states.join(' → ')})`);
+  t.equal(await row.locator('progress').evaluate((bar) => (bar as HTMLProgressElement).value), 100);
+  t.equal(await row.getAttribute('aria-selected'), 'true', 'the first dropped file is selected');
+
+  // The SVG preview: a loaded vector image over the original, and its numbers.
+  await page.waitForFunction(() => {
+    const img = document.querySelector('#vector-image') as HTMLImageElement;
+    return !img.hidden && img.complete && img.naturalWidth > 0;
+  });
+  const firstSvg = await vectorText(page);
+  t.match(firstSvg, /^(<\?xml[^>]*>\s*)?<svg[\s\S]*<\/svg>\s*$/);
+  t.match(await page.textContent('#stat-nodes'), /^\d[\d,]*$/);
+  t.not(await page.textContent('#stat-nodes'), '0');
+  t.match(await page.textContent('#stat-bytes'), /\d+(\.\d+)? (B|KB)/);
+  await page.waitForSelector('#trial:has-text("4 trial conversions left")');
+
+  // Zoom to 800 % keeps the SVG a vector: the image's layout size grows, no CSS scale of a bitmap.
+  await page.locator('#stage').focus();
+  for (let i = 0; i < 12; i++) await page.keyboard.press('+');
+  t.equal(await page.textContent('#zoom-level'), '800 %');
+  const layoutWidth = await page.evaluate(() => (document.querySelector('#vector-image') as HTMLImageElement).getBoundingClientRect().width);
+  t.equal(Math.round(layoutWidth), 240 * 8, 'the SVG is laid out at 8× its size');
+  await page.screenshot({ path: join(OUTPUT, 'app-e2e-zoom800.png') });
+  await page.keyboard.press('0');
+
+  // Change smoothing, re-run: a new job with smoothing=off, and a different result.
+  await page.click('label:has(input[name=smoothing][value=off])');
+  await page.click('#rerun');
+  await row.locator('.state:has-text("Done")').waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+  await row.locator('.state:has-text("Done")').waitFor({ timeout: 60_000 });
+  await page.waitForFunction((previous) => {
+    const img = document.querySelector('#vector-image') as HTMLImageElement;
+    return img.src !== previous && img.complete && img.naturalWidth > 0;
+  }, await page.getAttribute('#vector-image', 'src'));
+  const secondSvg = await vectorText(page);
+  t.not(secondSvg, firstSvg, 'smoothing off traces differently from strong');
+  t.equal(await page.isChecked('input[name=smoothing][value=off]'), true, 'the item keeps the settings it was run with');
+
+  // Save: the browser download of the selected SVG, by shortcut.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('s')]);
+  t.equal(download.suggestedFilename(), 'logo.svg');
+  const saved = await readFile((await download.path())!, 'utf8');
+  t.equal(saved, secondSvg, 'the saved file is the SVG on screen');
+
+  await page.screenshot({ path: join(OUTPUT, 'app-e2e.png') });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: join(OUTPUT, 'app-e2e-dark.png') });
+  t.same(errors, [], 'no script errors and no CSP violations');
+});
+
+t.test('a file the server refuses shows its code in plain words', { skip: missing }, async (t) => {
+  await buildFrontEnd();
+  const server = await startRealServer(t);
+  const browser = await launchChromium();
+  t.teardown(() => browser.close());
+  const page = await browser.context.newPage();
+  await page.goto(server.url);
+  await page.evaluate((key) => sessionStorage.setItem('vectorize.apiKey', key), server.key);
+  await page.reload();
+  await page.waitForSelector('#trial:has-text("trial conversions left")');
+  // A .png name over bytes that are no image: the server reads the bytes, not the name.
+  await page.setInputFiles('#file-input', { name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('this is not an image at all') });
+  const state = page.locator('#queue li .state');
+  await page.waitForSelector('#queue li[data-state=failed]', { timeout: 30_000 });
+  t.match(await state.textContent(), /\((unsupported_format|unreadable_file)\)$/);
+  t.notMatch(await state.textContent(), /^\(/, 'words first, code after');
+});
+
+/** Xvfb on a display number it picks itself (-displayfd), for a headed run like a desktop has. */
+async function startXvfb(): Promise<{ display: string; process: ChildProcess } | null> {
+  if (!existsSync('/usr/bin/Xvfb')) return null;
+  const child = spawn('/usr/bin/Xvfb', ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+  const display = await new Promise<string | null>((resolve) => {
+    let text = '';
+    child.stdio[3]!.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('\n')) resolve(`:${text.trim()}`);
+    });
+    child.once('exit', () => resolve(null));
+    setTimeout(() => resolve(null), 10_000);
+  });
+  if (!display) {
+    child.kill();
+    return null;
+  }
+  return { display, process: child };
+}
+
+t.test('headed chromium under Xvfb renders the same page (screenshot)', { skip: missing }, async (t) => {
+  const xvfb = await startXvfb();
+  if (!xvfb) {
+    t.pass('skipped: Xvfb not installed (apt-get install -y xvfb xauth)');
+    return;
+  }
+  t.teardown(() => void xvfb.process.kill());
+  await buildFrontEnd();
+  const server = await startRealServer(t);
+  const previous = process.env.DISPLAY;
+  process.env.DISPLAY = xvfb.display;
+  t.teardown(() => {
+    if (previous === undefined) delete process.env.DISPLAY;
+    else process.env.DISPLAY = previous;
+  });
+  const browser = await launchChromium({ headless: false });
+  t.teardown(() => browser.close());
+  const page = await browser.context.newPage();
+  await page.goto(server.url);
+  await page.evaluate((key) => sessionStorage.setItem('vectorize.apiKey', key), server.key);
+  await page.reload();
+  await page.setInputFiles('#file-input', { name: 'logo.png', mimeType: 'image/png', buffer: await logoPng() });
+  await page.locator('#queue li .state:has-text("Done")').waitFor({ timeout: 60_000 });
+  await page.waitForFunction(() => (document.querySelector('#vector-image') as HTMLImageElement).naturalWidth > 0);
+  await mkdir(OUTPUT, { recursive: true });
+  await page.screenshot({ path: join(OUTPUT, 'app-e2e-xvfb.png') });
+  t.ok(existsSync(join(OUTPUT, 'app-e2e-xvfb.png')));
+});
