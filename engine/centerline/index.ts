@@ -34,7 +34,7 @@ export interface CenterlineHooks {
 const STAGES = { ink: 0.25, distance: 0.15, thick: 0.1, skeleton: 0.2, graph: 0.15, outline: 0.05, write: 0.1 } as const;
 
 /** Strokes: a straight run may wander this far (px) from its chord; curves this far from the pixels. */
-const STROKE_FIT: FitTolerance = { line: 1.3, curve: 1.3, cornerDegrees: 50 };
+const STROKE_FIT: FitTolerance = { line: 1.3, curve: 1.3, cornerDegrees: 75 };
 /** Outlines of filled parts follow the pixel staircase, so they allow a little more before a new node. */
 const OUTLINE_FIT: FitTolerance = { line: 1.2, curve: 1.2, cornerDegrees: 60 };
 /** Ink counts as a filled part where it is this many times thicker than the typical line… */
