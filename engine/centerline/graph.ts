@@ -45,7 +45,7 @@ interface Edge {
  * grows into the corners of a square line end, and bumps of scan noise. Real short strokes (the
  * arms of small text) stick out further.
  */
-const SPUR_RADII = 1;
+const SPUR_RADII = 1.5;
 const SPUR_MIN = 1.5;
 /** Junctions closer than this many radii are one crossing seen twice (the X of thick lines). */
 const MERGE_RADII = 1.2;
