@@ -23,7 +23,7 @@ import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import sharp from 'sharp';
-import { FEATURE_NAMES, extractFeatures } from '../engine/classify/features.js';
+import { makeThumbnail } from '../engine/classify/features.js';
 import type { ImageClass, RgbaImage } from '../engine/types.js';
 import { dxfToSvg } from './lib/dxf.js';
 import { seededRandom, gaussian } from './lib/mlp.js';
@@ -34,13 +34,15 @@ const DEBS = join(CACHE, 'debs');
 const PKGS = join(CACHE, 'pkgs');
 const WORK = join(CACHE, 'work');
 export const DATASET_PATH = join(CACHE, 'dataset.json');
+/** The thumbnails (engine/classify/features.ts makeThumbnail) of every row, RGB bytes back to back. */
+export const THUMBS_PATH = join(CACHE, 'thumbnails.bin');
 
 /** Debian (bookworm) packages the dataset is built from. */
 export const PACKAGES = [
   // clip art
   'openclipart-svg', 'tango-icon-theme', 'oxygen-icon-theme', 'breeze-icon-theme', 'ukui-wallpapers',
   // photo (plasma-workspace-wallpapers also gives flat illustrations to clip art)
-  'python3-skimage', 'opencv-doc', 'plasma-workspace-wallpapers', 'mate-backgrounds', 'lomiri-wallpapers-20.04',
+  'python3-skimage', 'opencv-doc', 'plasma-workspace-wallpapers', 'lomiri-wallpapers-16.04', 'mate-backgrounds', 'lomiri-wallpapers-20.04',
   // scan: manuals rendered as pages
   'valgrind', 'nettle-dev', 'gri-pdf-doc', 'fontconfig', 'libtasn1-doc', 'zlib1g-dev', 'ghostscript-doc', 'camlidl-doc', 'shared-mime-info',
   // blueprint
@@ -88,7 +90,10 @@ export interface DatasetRow {
   package: string;
   file: string;
   variant: number;
-  features: number[];
+  /** The thumbnail's place in THUMBS_PATH. */
+  width: number;
+  height: number;
+  offset: number;
 }
 
 // ---------------------------------------------------------------- packages and files
@@ -303,9 +308,10 @@ function addNoise(image: RgbaImage, random: () => number, sigma: number, gray: b
 
 /** Paper tint, uneven light and the scanner's level curve, applied per pixel. */
 function paperAndLight(image: RgbaImage, random: () => number): RgbaImage {
-  const tint = [245 - random() * 12, 242 - random() * 16, 232 - random() * 30];
+  const dim = random() < 0.25 ? 0.6 + random() * 0.3 : 1;
+  const tint = [(245 - random() * 12) * dim, (242 - random() * 16) * dim, (232 - random() * 30) * dim];
   const black = random() * 40, angle = random() * 2 * Math.PI;
-  const fall = random() < 0.5 ? random() * 0.25 : 0;
+  const fall = random() < 0.5 ? random() * 0.45 : 0;
   const out = new Uint8Array(image.data.length);
   const { width, height } = image;
   for (let y = 0; y < height; y++) {
@@ -364,6 +370,7 @@ async function photoAugment(image: RgbaImage, random: () => number, variant: num
   let img = variant === 0 ? image : await crop(image, random, 0.4);
   img = await resizeLong(img, Math.round(200 + random() * 1400));
   if (random() < 0.1) img = grayscale(img);
+  if (random() < 0.2) img = await viaSharp(img, (s) => s.blur(0.5 + random() * 2));
   if (random() < 0.2) img = addNoise(img, random, 1 + random() * 5, false);
   if (random() < 0.5) img = await jpeg(img, Math.round(45 + random() * 50));
   return img;
@@ -376,21 +383,54 @@ async function heldOutPhoto(image: RgbaImage, random: () => number, variant: num
 async function scanAugment(image: RgbaImage, random: () => number): Promise<RgbaImage> {
   let img = image;
   const r = random();
-  // Whole pages, half pages, and strips of a few lines (as a snippet of a scanned page).
-  if (r < 0.3) img = await crop(img, random, 0.5);
+  // Whole pages, parts of pages, and strips of a few lines (as a snippet of a scanned page).
+  if (r < 0.3) img = await crop(img, random, 0.35);
   else if (r < 0.5) {
-    const height = Math.max(40, Math.round(img.height * (0.1 + random() * 0.2)));
+    const height = Math.max(40, Math.round(img.height * (0.1 + random() * 0.25)));
     const top = Math.floor(random() * (img.height - height));
     img = await viaSharp(img, (s) => s.extract({ left: 0, top, width: img.width, height }));
   }
-  return scanLike(img, random, 0.5 + random());
+  if (random() < 0.3) img = await resizeLong(img, Math.round(300 + random() * 500));
+  if (random() < 0.2) return scanBorder(binarise(await scanLike(img, random, 0.5 + random()), random), random);
+  img = await scanLike(img, random, 0.5 + random());
+  return random() < 0.25 ? scanBorder(img, random) : img;
+}
+
+/** A bilevel (fax or 1-bit) scan: everything becomes black or white. */
+function binarise(image: RgbaImage, random: () => number): RgbaImage {
+  const threshold = 110 + random() * 60;
+  const out = new Uint8Array(image.data.length);
+  for (let i = 0; i < out.length; i += 4) {
+    const v = 0.299 * image.data[i] + 0.587 * image.data[i + 1] + 0.114 * image.data[i + 2] < threshold ? 0 : 255;
+    out[i] = out[i + 1] = out[i + 2] = v;
+    out[i + 3] = 255;
+  }
+  return { ...image, data: out };
+}
+
+/** The dark margin a flatbed scanner leaves where the page does not reach its edge. */
+function scanBorder(image: RgbaImage, random: () => number): RgbaImage {
+  const out = new Uint8Array(image.data);
+  const { width, height } = image;
+  const grey = random() * 60;
+  const edges = [random() < 0.5, random() < 0.5, random() < 0.5, random() < 0.5];
+  const depth = edges.map(() => Math.round((0.01 + random() * 0.06) * Math.min(width, height)));
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if ((edges[0] && x < depth[0]) || (edges[1] && x >= width - depth[1]) || (edges[2] && y < depth[2]) || (edges[3] && y >= height - depth[3])) {
+        const i = (y * width + x) * 4;
+        out[i] = out[i + 1] = out[i + 2] = Math.round(grey + random() * 20);
+      }
+    }
+  }
+  return { ...image, data: out };
 }
 
 async function blueprintAugment(image: RgbaImage, random: () => number): Promise<RgbaImage> {
   let img = flattenOn(image, [255, 255, 255]);
   const r = random();
-  if (r < 0.25) img = whiteOnBlue(img, random);
-  else if (r < 0.55) img = await scanLike(img, random, 0.3 + random() * 0.7);
+  if (r < 0.2) img = whiteOnBlue(img, random);
+  else if (r < 0.65) img = await scanLike(img, random, 0.3 + random() * 0.9);
   else if (random() < 0.3) img = await jpeg(img, Math.round(60 + random() * 35));
   return img;
 }
@@ -441,18 +481,19 @@ function sources(): Source[] {
     { id: 'breeze', package: 'breeze-icon-theme', class: 'clipart', split: 'heldout', limit: 150, variants: 1, match: (p) => breezeColour.test(p), svg: svgFile(256, 256), augment: asIs },
     { id: 'ukui-flat', package: 'ukui-wallpapers', class: 'clipart', split: 'heldout', limit: 10, variants: 3, match: (p) => UKUI_FLAT.some((f) => p === `usr/share/backgrounds/${f}`), load: raster, augment: heldOutPhoto },
     // photo
-    { id: 'skimage', package: 'python3-skimage', class: 'photo', split: 'train', limit: 50, variants: 6, match: (p) => SKIMAGE_PHOTOS.some((f) => p === SKIMAGE + f), load: raster, augment: photoAugment },
-    { id: 'opencv', package: 'opencv-doc', class: 'photo', split: 'train', limit: 50, variants: 5, match: (p) => OPENCV_PHOTOS.some((f) => p === OPENCV + f), load: raster, augment: photoAugment },
-    { id: 'plasma-photos', package: 'plasma-workspace-wallpapers', class: 'photo', split: 'train', limit: 20, variants: 10, match: plasmaImage(PLASMA_PHOTOS), load: raster, augment: photoAugment },
+    { id: 'skimage', package: 'python3-skimage', class: 'photo', split: 'train', limit: 50, variants: 8, match: (p) => SKIMAGE_PHOTOS.some((f) => p === SKIMAGE + f), load: raster, augment: photoAugment },
+    { id: 'opencv', package: 'opencv-doc', class: 'photo', split: 'train', limit: 50, variants: 6, match: (p) => OPENCV_PHOTOS.some((f) => p === OPENCV + f), load: raster, augment: photoAugment },
+    { id: 'plasma-photos', package: 'plasma-workspace-wallpapers', class: 'photo', split: 'train', limit: 20, variants: 12, match: plasmaImage(PLASMA_PHOTOS), load: raster, augment: photoAugment },
+    { id: 'lomiri-16.04', package: 'lomiri-wallpapers-16.04', class: 'photo', split: 'train', limit: 20, variants: 10, match: (p) => p.endsWith('.jpg') && !/(umang|analogpattern)_by_/.test(p), load: raster, augment: photoAugment },
     { id: 'mate-nature', package: 'mate-backgrounds', class: 'photo', split: 'heldout', limit: 20, variants: 3, match: (p) => p.startsWith('usr/share/backgrounds/mate/nature/'), load: raster, augment: heldOutPhoto },
     { id: 'lomiri', package: 'lomiri-wallpapers-20.04', class: 'photo', split: 'heldout', limit: 5, variants: 3, match: (p) => /(Fossa|Kleiber)_by_.*\.jpg$/.test(p), load: raster, augment: heldOutPhoto },
     // scan
-    pdfSource('valgrind-manual', 'valgrind', 'usr/share/doc/valgrind/valgrind_manual.pdf.gz', 70, 'train', 2),
-    pdfSource('nettle-manual', 'nettle-dev', 'usr/share/doc/nettle-dev/nettle.pdf.gz', 40, 'train', 2),
-    pdfSource('gri-manual', 'gri-pdf-doc', 'usr/share/doc/gri/gri.pdf.gz', 60, 'train', 2),
-    pdfSource('fontconfig-manual', 'fontconfig', 'usr/share/doc/fontconfig/fontconfig-user.pdf.gz', 15, 'train', 2),
-    pdfSource('libtasn1-manual', 'libtasn1-doc', 'usr/share/doc/libtasn1-doc/libtasn1.pdf', 30, 'train', 2),
-    pdfSource('zlib-crc-doc', 'zlib1g-dev', 'usr/share/doc/zlib1g-dev/crc-doc.1.0.pdf.gz', 20, 'train', 2),
+    pdfSource('valgrind-manual', 'valgrind', 'usr/share/doc/valgrind/valgrind_manual.pdf.gz', 45, 'train', 3),
+    pdfSource('nettle-manual', 'nettle-dev', 'usr/share/doc/nettle-dev/nettle.pdf.gz', 30, 'train', 3),
+    pdfSource('gri-manual', 'gri-pdf-doc', 'usr/share/doc/gri/gri.pdf.gz', 45, 'train', 3),
+    pdfSource('fontconfig-manual', 'fontconfig', 'usr/share/doc/fontconfig/fontconfig-user.pdf.gz', 15, 'train', 3),
+    pdfSource('libtasn1-manual', 'libtasn1-doc', 'usr/share/doc/libtasn1-doc/libtasn1.pdf', 25, 'train', 3),
+    pdfSource('zlib-crc-doc', 'zlib1g-dev', 'usr/share/doc/zlib1g-dev/crc-doc.1.0.pdf.gz', 15, 'train', 3),
     pdfSource('ghostscript-colour', 'ghostscript-doc', 'usr/share/doc/ghostscript/GS9_Color_Management.pdf', 30, 'heldout', 1),
     pdfSource('camlidl-manual', 'camlidl-doc', 'usr/share/doc/camlidl/camlidl-1.04.doc.pdf', 30, 'heldout', 1),
     pdfSource('mime-spec', 'shared-mime-info', 'usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf', 30, 'heldout', 1),
@@ -465,7 +506,9 @@ function sources(): Source[] {
 
 // ---------------------------------------------------------------- main
 
-export async function buildDataset(log: (line: string) => void = console.log): Promise<DatasetRow[]> {
+export async function buildDataset(log: (line: string) => void = console.log): Promise<{ rows: DatasetRow[]; thumbnails: Buffer }> {
+  const thumbs: Uint8Array[] = [];
+  let thumbBytes = 0;
   ensurePackages();
   sharp.concurrency(1);
   sharp.cache(false);
@@ -482,21 +525,32 @@ export async function buildDataset(log: (line: string) => void = console.log): P
     let made = 0, skipped = 0;
     const name0 = (file: string) => file.includes('#') ? `${relative(root, file.split('#')[0]).replace(/^(\.\.\/)+/, '')}#${file.split('#')[1]}` : file;
     if (source.svg) {
-      // Replays each file's random stream for variant 0, exactly as the loop below will.
-      const jobs = files.map((file) => source.svg!(join(root, file), seededRandom(seedOf(source.id, name0(file), 0)))).filter((j): j is SvgJob => j !== null);
+      // Replays each file's loading random stream exactly as the loop below will.
+      const jobs = files.map((file) => source.svg!(join(root, file), seededRandom(seedOf(source.id, name0(file), 'load')))).filter((j): j is SvgJob => j !== null);
       renderBatch(jobs);
     }
     for (const file of files) {
       const full = file.includes('#') ? file : join(root, file);
       const name = name0(file);
+      // One render or decode per file; each variant augments it with its own random stream.
+      let base: RgbaImage | null;
+      try {
+        const loadRandom = seededRandom(seedOf(source.id, name, 'load'));
+        base = source.svg ? await loadRendered(source.svg(full, loadRandom)) : await source.load!(full, loadRandom, 0);
+      } catch (error) {
+        skipped++;
+        if (skipped <= 3) log(`  skip ${name}: ${(error as Error).message.split('\n')[0]}`);
+        continue;
+      }
+      if (!base || base.width < 8 || base.height < 8) { skipped++; continue; }
       for (let variant = 0; variant < source.variants; variant++) {
         const random = seededRandom(seedOf(source.id, name, variant));
         try {
-          const base = source.svg ? await loadRendered(source.svg(full, random)) : await source.load!(full, random, variant);
-          if (!base || base.width < 8 || base.height < 8) { skipped++; break; }
           const image = await source.augment(base, random, variant);
-          const features = Array.from(extractFeatures(image));
-          rows.push({ split: source.split, class: source.class, source: source.id, package: source.package, file: name, variant, features });
+          const thumb = makeThumbnail(image);
+          rows.push({ split: source.split, class: source.class, source: source.id, package: source.package, file: name, variant, width: thumb.width, height: thumb.height, offset: thumbBytes });
+          thumbs.push(thumb.rgb);
+          thumbBytes += thumb.rgb.length;
           made++;
         } catch (error) {
           skipped++;
@@ -507,11 +561,16 @@ export async function buildDataset(log: (line: string) => void = console.log): P
     }
     log(`${source.split.padEnd(7)} ${source.class.padEnd(9)} ${source.id.padEnd(22)} ${String(files.length).padStart(4)} files -> ${String(made).padStart(4)} samples (${skipped} skipped) ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
-  return rows;
+  return { rows, thumbnails: Buffer.concat(thumbs) };
+}
+
+export function writeDataset(dataset: { rows: DatasetRow[]; thumbnails: Buffer }): void {
+  writeFileSync(THUMBS_PATH, dataset.thumbnails);
+  writeFileSync(DATASET_PATH, JSON.stringify({ packages: PACKAGES, excluded: BENCH_EXCLUDED, rows: dataset.rows }));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const rows = await buildDataset();
-  writeFileSync(DATASET_PATH, JSON.stringify({ featureNames: FEATURE_NAMES, packages: PACKAGES, excluded: BENCH_EXCLUDED, rows }));
-  console.log(`wrote ${rows.length} rows to ${relative(process.cwd(), DATASET_PATH)}`);
+  const dataset = await buildDataset();
+  writeDataset(dataset);
+  console.log(`wrote ${dataset.rows.length} rows to ${relative(process.cwd(), DATASET_PATH)}`);
 }

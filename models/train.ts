@@ -9,13 +9,14 @@
  * - test/fixtures/classify/reference.json: the features of fixed synthetic images and this
  *   trainer's own outputs for them; the tests check onnxruntime gives the same numbers.
  *
- * The dataset comes from models/build-dataset.ts (cached in models/.cache/dataset.json; built
- * on first use or with --rebuild). A fixed SEED gives the same file.
+ * The dataset comes from models/build-dataset.ts (cached in models/.cache: the rows and their
+ * thumbnails, built on first use or with --rebuild); the features are computed here from the
+ * cached thumbnails with the engine's own code. A fixed SEED gives the same file.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FEATURE_COUNT, FEATURE_NAMES, extractFeatures } from '../engine/classify/features.js';
+import { FEATURE_COUNT, extractFeatures, featuresOfThumbnail } from '../engine/classify/features.js';
 import { IMAGE_CLASSES, type ImageClass, type RgbaImage } from '../engine/types.js';
 import { mlpToOnnx, predict, trainMlp, type Mlp, type TrainOptions } from './lib/mlp.js';
 import { syntheticLogo, syntheticPage, syntheticPhoto } from './lib/synthetic.js';
@@ -92,17 +93,20 @@ function writeReference(model: Mlp): void {
   writeFileSync(REFERENCE_PATH, `${JSON.stringify({ classes: IMAGE_CLASSES, featureCount: FEATURE_COUNT, seed: SEED, cases }, null, 1)}\n`);
 }
 
-interface DatasetFile {
-  rows: Array<LabelledRow & { split: 'train' | 'heldout'; source: string; package: string; file: string; variant: number; features: number[] }>;
-}
+type DatasetRow = import('./build-dataset.js').DatasetRow;
 
 async function main(): Promise<void> {
-  const { DATASET_PATH, buildDataset, PACKAGES, BENCH_EXCLUDED } = await import('./build-dataset.js');
-  if (process.argv.includes('--rebuild') || !existsSync(DATASET_PATH)) {
-    const rows = await buildDataset();
-    writeFileSync(DATASET_PATH, JSON.stringify({ featureNames: FEATURE_NAMES, packages: PACKAGES, excluded: BENCH_EXCLUDED, rows }));
-  }
-  const dataset = JSON.parse(readFileSync(DATASET_PATH, 'utf8')) as DatasetFile;
+  const { DATASET_PATH, THUMBS_PATH, buildDataset, writeDataset } = await import('./build-dataset.js');
+  const buildStarted = Date.now();
+  if (process.argv.includes('--rebuild') || !existsSync(DATASET_PATH) || !existsSync(THUMBS_PATH)) writeDataset(await buildDataset());
+  const buildSeconds = (Date.now() - buildStarted) / 1000;
+  const thumbnails = readFileSync(THUMBS_PATH);
+  const dataset = {
+    rows: (JSON.parse(readFileSync(DATASET_PATH, 'utf8')) as { rows: DatasetRow[] }).rows.map((row) => ({
+      ...row,
+      features: featuresOfThumbnail({ width: row.width, height: row.height, rgb: thumbnails.subarray(row.offset, row.offset + row.width * row.height * 3) }),
+    })),
+  };
   const train = dataset.rows.filter((r) => r.split === 'train');
   const heldout = dataset.rows.filter((r) => r.split === 'heldout');
   const started = Date.now();
@@ -135,9 +139,14 @@ async function main(): Promise<void> {
     featureCount: FEATURE_COUNT,
     modelBytes: onnx.length,
     trainSeconds,
+    datasetSeconds: buildSeconds,
     counts: { train: train.length, heldout: heldout.length },
     heldout: { perClass, confusion: matrix, accuracy: matrix.reduce((s, r, i) => s + r[i], 0) / heldout.length },
     trainAccuracy: trainMatrix.reduce((s, r, i) => s + r[i], 0) / train.length,
+    packageCounts: {
+      train: new Set(train.map((r) => r.package)).size,
+      heldout: new Set(heldout.map((r) => r.package)).size,
+    },
     sources: [...bySource].map(([id, e]) => ({ id, class: e.class, split: e.split, package: e.package, files: e.files.size, samples: e.samples, accuracy: e.correct / e.samples })),
   };
   writeFileSync(METRICS_PATH, `${JSON.stringify(metrics, null, 1)}\n`);

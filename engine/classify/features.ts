@@ -64,8 +64,8 @@ function range(n: number): number[] {
 export interface Thumbnail {
   width: number;
   height: number;
-  /** RGB, 0..255 floats, flattened on white. */
-  rgb: Float32Array;
+  /** RGB bytes, flattened on white. Bytes, not floats, so the trainer can cache thumbnails exactly. */
+  rgb: Uint8Array;
 }
 
 /**
@@ -78,7 +78,7 @@ export function makeThumbnail(image: RgbaImage, side = THUMB_SIDE): Thumbnail {
   const scale = side / Math.max(sw, sh);
   const width = Math.max(1, Math.round(sw * scale));
   const height = Math.max(1, Math.round(sh * scale));
-  const rgb = new Float32Array(width * height * 3);
+  const rgb = new Uint8Array(width * height * 3);
   for (let ty = 0; ty < height; ty++) {
     const y0 = Math.floor((ty * sh) / height);
     const y1 = Math.max(y0 + 1, Math.floor(((ty + 1) * sh) / height));
@@ -102,9 +102,9 @@ export function makeThumbnail(image: RgbaImage, side = THUMB_SIDE): Thumbnail {
       }
       const o = (ty * width + tx) * 3;
       const k = 1 / (255 * n);
-      rgb[o] = r * k;
-      rgb[o + 1] = g * k;
-      rgb[o + 2] = b * k;
+      rgb[o] = Math.round(r * k);
+      rgb[o + 1] = Math.round(g * k);
+      rgb[o + 2] = Math.round(b * k);
     }
   }
   return { width, height, rgb };
@@ -173,7 +173,11 @@ function otsu(hist: Float64Array, total: number): { threshold: number; separatio
 
 /** The feature vector of one image (length FEATURE_COUNT). */
 export function extractFeatures(image: RgbaImage): Float32Array {
-  const thumb = makeThumbnail(image);
+  return featuresOfThumbnail(makeThumbnail(image));
+}
+
+/** The second half of extractFeatures: statistics of the thumbnail. */
+export function featuresOfThumbnail(thumb: Thumbnail): Float32Array {
   const { width, height, rgb } = thumb;
   const n = width * height;
   const luma = new Float32Array(n);
@@ -181,7 +185,8 @@ export function extractFeatures(image: RgbaImage): Float32Array {
   const lumaHist = new Float64Array(16);
   const luma256 = new Float64Array(256);
   const chromaHist = new Float64Array(8);
-  const colours = new Map<number, number>();
+  // 15-bit colour histogram (5 bits per channel).
+  const colours = new Uint32Array(32768);
   let nearWhite = 0, nearBlue = 0, dark = 0, chromaSum = 0, lumaSum = 0, lumaSq = 0;
   for (let p = 0; p < n; p++) {
     const r = rgb[p * 3], g = rgb[p * 3 + 1], b = rgb[p * 3 + 2];
@@ -192,8 +197,7 @@ export function extractFeatures(image: RgbaImage): Float32Array {
     lumaHist[Math.min(15, Math.floor(l / 16))]++;
     luma256[Math.min(255, Math.round(l))]++;
     chromaHist[Math.min(7, Math.floor(c / 32))]++;
-    const key = ((Math.round(r) >> 3) << 10) | ((Math.round(g) >> 3) << 5) | (Math.round(b) >> 3);
-    colours.set(key, (colours.get(key) ?? 0) + 1);
+    colours[((r >> 3) << 10) | ((g >> 3) << 5) | (b >> 3)]++;
     if (l > 230 && c < 25) nearWhite++;
     if (b > r + 40 && b > g + 10 && b > 90) nearBlue++;
     if (l < 60) dark++;
@@ -206,7 +210,14 @@ export function extractFeatures(image: RgbaImage): Float32Array {
   for (let i = 0; i < 8; i++) f.push(chromaHist[i] / n);
   f.push(entropy(lumaHist, n) / 4);
 
-  const counts = [...colours.values()].sort((a, b) => b - a);
+  const counts: number[] = [];
+  let modeKey = 0;
+  for (let key = 0; key < colours.length; key++) {
+    if (colours[key] === 0) continue;
+    counts.push(colours[key]);
+    if (colours[key] > colours[modeKey]) modeKey = key;
+  }
+  counts.sort((a, b) => b - a);
   const topShare = (k: number) => counts.slice(0, k).reduce((s, v) => s + v, 0) / n;
   f.push(Math.log2(counts.length) / 15, topShare(1), topShare(2), topShare(8), topShare(32), entropy(counts, n) / 15);
 
@@ -274,8 +285,6 @@ export function extractFeatures(image: RgbaImage): Float32Array {
   f.push(nearWhite / n, nearBlue / n, dark / n, chromaSum / n / 255, Math.sqrt(Math.max(0, lumaSq / n - lumaMean * lumaMean)) / 128);
 
   // The most frequent colour is the page or background; its hue says white page vs blue sheet.
-  let modeKey = 0, modeCount = -1;
-  for (const [key, count] of colours) if (count > modeCount || (count === modeCount && key < modeKey)) { modeKey = key; modeCount = count; }
   const mr = ((modeKey >> 10) & 31) * 8 + 4, mg = ((modeKey >> 5) & 31) * 8 + 4, mb = (modeKey & 31) * 8 + 4;
   f.push((0.299 * mr + 0.587 * mg + 0.114 * mb) / 255, (Math.max(mr, mg, mb) - Math.min(mr, mg, mb)) / 255, mb > mr + 40 && mb > mg + 10 ? 1 : 0);
 

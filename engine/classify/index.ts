@@ -59,6 +59,8 @@ export interface ClassifierConfig {
 /** The default adapter: onnxruntime-node, imported on first use so loading the engine stays cheap. */
 export const onnxRuntimeSessionFactory: ClassifierSessionFactory = async (modelPath, provider) => {
   const ort = await import('onnxruntime-node');
+  // onnxruntime prints its own failure to load the CUDA provider; our fallback line says it once.
+  ort.env.logLevel = 'fatal';
   const session = await ort.InferenceSession.create(modelPath, {
     executionProviders: [provider],
     // 4 = fatal only: a missing CUDA library is reported by our fallback message, not ORT's.
