@@ -5,6 +5,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { readFile, rename, writeFile, rm } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import type { EngineTask } from './engine.js';
 import type { WorkerMessage } from './engine-pool.js';
 import type { Progress, TraceHooks, TraceOptions, TraceResult } from '../../engine/types.js';
@@ -12,6 +14,19 @@ import type { Progress, TraceHooks, TraceOptions, TraceResult } from '../../engi
 type Vectorize = (input: Uint8Array, options: TraceOptions, hooks: TraceHooks) => Promise<TraceResult>;
 
 const { engineModule } = workerData as { engineModule: string | null; device: string };
+
+/**
+ * Tracing is batch work; accepting uploads and answering polls is interactive. On Linux a nice
+ * value belongs to one thread, so this worker lowers only itself (to 10): when cores are
+ * scarce the event loop thread is scheduled first and its delay stays low. Elsewhere: no-op.
+ */
+const ENGINE_NICE = 10;
+try {
+  const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  if (Number.isInteger(tid) && tid > 0) setPriority(tid, ENGINE_NICE);
+} catch {
+  /* not Linux, or not permitted: run at normal priority */
+}
 const fromSource = import.meta.url.endsWith('.ts');
 const specifier = engineModule ? pathToFileURL(engineModule).href : new URL(fromSource ? '../../engine/index.ts' : '../../engine/index.js', import.meta.url).href;
 const engine = import(specifier) as Promise<{ vectorize: Vectorize }>;

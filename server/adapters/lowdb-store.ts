@@ -6,7 +6,7 @@
  * on disk.
  */
 import { Low } from 'lowdb';
-import { JSONFile } from 'lowdb/node';
+import { DataFile } from 'lowdb/node';
 import { COLLECTIONS, emptyData, type Collection, type Store, type StoreData } from './store.js';
 
 class MapCollection<T extends { id: string }> implements Collection<T> {
@@ -53,27 +53,44 @@ export interface LowdbStoreOptions {
 }
 
 export async function openLowdbStore(file: string, options: LowdbStoreOptions = {}): Promise<Store> {
-  const db = new Low<StoreData>(new JSONFile<StoreData>(file), emptyData());
+  // Compact JSON: the file is for machines; pretty-printing only doubles the bytes written per change.
+  const db = new Low<StoreData>(new DataFile<StoreData>(file, { parse: JSON.parse, stringify: (data) => JSON.stringify(data) }), emptyData());
   await db.read();
   const data = { ...emptyData(), ...(db.data ?? {}) };
   const delay = options.writeDelayMs ?? 20;
   let timer: NodeJS.Timeout | null = null;
-  let pending: Promise<void> = Promise.resolve();
   let dirty = false;
   let closed = false;
 
   const collections = {} as Record<(typeof COLLECTIONS)[number], MapCollection<{ id: string }>>;
 
-  const write = (): Promise<void> => {
-    timer = null;
-    if (!dirty) return pending;
+  let inFlight: Promise<void> | null = null;
+  let queued: Promise<void> | null = null;
+  const writeNow = async (): Promise<void> => {
     dirty = false;
     const snapshot = emptyData();
     for (const name of COLLECTIONS) (snapshot[name] as { id: string }[]) = collections[name].all();
     db.data = snapshot;
-    // Chained so writes land in order; steno coalesces a burst into the last snapshot.
-    pending = pending.then(() => db.write());
-    return pending;
+    await db.write();
+  };
+  /**
+   * At most one write runs and at most one waits behind it; every caller arriving meanwhile joins
+   * the waiting one, whose snapshot is taken when it starts, so a burst of 20 accepts costs two
+   * file writes, not twenty.
+   */
+  const write = (): Promise<void> => {
+    timer = null;
+    if (queued) return queued;
+    if (!inFlight) {
+      if (!dirty) return Promise.resolve();
+      inFlight = writeNow().finally(() => { inFlight = null; });
+      return inFlight;
+    }
+    queued = inFlight.catch(() => undefined).then(() => {
+      queued = null;
+      return write();
+    });
+    return queued;
   };
   const changed = () => {
     if (closed) return;
