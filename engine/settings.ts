@@ -28,6 +28,12 @@ export interface SegmentSettings {
   mergeCost: number;
   /** Regions smaller than this (pixels) are always merged into their cheapest neighbour. */
   minArea: number;
+  /**
+   * A single-pixel seed folds into its closest neighbour only when that neighbour is within this RGB
+   * distance: on line art a lone dark pixel on paper is ink (a full stop, a speck the scan shows),
+   * not an anti-aliasing step.
+   */
+  foldDistance: number;
   /** Model a region's colour as a plane (linear ramp) instead of a constant when judging merges. */
   gradientModel: boolean;
 }
@@ -48,7 +54,7 @@ export interface SeamSettings {
 
 export interface ExactnessSettings {
   /**
-   * A region whose fitted outline gains or loses more than this share of its area (plus 2 px) is
+   * A region whose fitted outline gains or loses more than this share of its area (plus half a pixel) is
    * written with its exact crack polylines: for drawn shapes and text a fit that folds a 1-px line
    * flat or rounds a glyph away is wrong. Photos leave it off (Infinity): their regions are fuzzy
    * and the polylines would cost bytes no one sees.
@@ -78,7 +84,7 @@ const BASE_MERGE_COST: Record<ImageClass, number> = {
 const DETAIL_FACTOR: Record<Detail, number> = { high: 1, medium: 6, low: 40 };
 
 const SEED_TOLERANCE: Record<ImageClass, number> = { clipart: 6, photo: 14, scan: 24, blueprint: 24 };
-const MIN_AREA: Record<ImageClass, number> = { clipart: 3, photo: 6, scan: 2, blueprint: 2 };
+const MIN_AREA: Record<ImageClass, number> = { clipart: 3, photo: 6, scan: 1, blueprint: 1 };
 const MIN_AREA_DETAIL_FACTOR: Record<Detail, number> = { high: 1, medium: 2, low: 4 };
 
 export function engineSettingsFor(options: TraceOptions, mode: ImageClass): EngineSettings {
@@ -96,6 +102,7 @@ export function engineSettingsFor(options: TraceOptions, mode: ImageClass): Engi
       seedTolerance: SEED_TOLERANCE[mode],
       mergeCost: BASE_MERGE_COST[mode] * DETAIL_FACTOR[options.detail],
       minArea: MIN_AREA[mode] * MIN_AREA_DETAIL_FACTOR[options.detail],
+      foldDistance: lineArt ? 120 : Infinity,
       gradientModel: gradientsOn && !lineArt,
     },
     // Corner rounding per smoothing level is the fitter's own preset table.

@@ -35,13 +35,15 @@ export interface Segmentation {
 
 const FLAT_STRIDE = 4; // n, Σr, Σg, Σb
 const PLANE_STRIDE = 16; // n, Σx, Σy, Σxx, Σxy, Σyy, Σr, Σg, Σb, Σrx, Σgx, Σbx, Σry, Σgy, Σby, Σ(r²+g²+b²)
+const PAIR_CACHE_BITS = 14;
+const PAIR_CACHE_SIZE = 1 << PAIR_CACHE_BITS;
 /** Ridge on the plane's slope (per pixel) so thin or tiny regions fall back towards a flat fit. */
 const PLANE_RIDGE = 0.25;
 
 export function segmentImage(image: PreparedImage, settings: SegmentSettings, context: StageContext): Segmentation {
   const { width, height } = image;
   const seeds = floodSeeds(image, settings.seedTolerance, context);
-  foldSinglePixels(image, seeds.labels, seeds.count);
+  foldSinglePixels(image, seeds.labels, seeds.count, settings.foldDistance);
   context.progress(0.25);
   const merged = mergeRegions(image, seeds.labels, seeds.count, seeds.transparent, settings, context);
   context.progress(1);
@@ -103,7 +105,7 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
  * put it first anyway; doing it in one linear pass spares the heap most of its work. A pixel whose
  * neighbours are all single pixels too is left to the merging.
  */
-function foldSinglePixels(image: PreparedImage, labels: Int32Array, count: number): void {
+function foldSinglePixels(image: PreparedImage, labels: Int32Array, count: number, foldDistance: number): void {
   const { width, height, rgb } = image;
   const n = width * height;
   const area = new Int32Array(count);
@@ -130,7 +132,7 @@ function foldSinglePixels(image: PreparedImage, labels: Int32Array, count: numbe
       const d = dr * dr + dg * dg + db * db;
       if (d < bestDistance) { bestDistance = d; best = l; }
     }
-    if (best >= 0) {
+    if (best >= 0 && bestDistance <= foldDistance * foldDistance) {
       // The region's mean is not updated: a folded pixel must not pull the next one's choice.
       area[labels[p]] = 0;
       labels[p] = best;
@@ -159,43 +161,35 @@ function mergeRegions(
     }
   }
 
-  // Region pairs from 4-neighbour pixel pairs; consecutive repeats are skipped while scanning, the
-  // remaining duplicates are harmless (a popped pair of already-joined regions is dropped).
+  // Region pairs from 4-neighbour pixel pairs. A small direct-mapped cache of pairs already seen
+  // drops nearly all repeats (a long boundary meets the same pair on every row); what slips through
+  // is harmless, a popped pair of already-joined regions is dropped.
   let pairCount = 0;
   let edgeA = new Int32Array(0);
   let edgeB = new Int32Array(0);
+  const seen = new Float64Array(PAIR_CACHE_SIZE);
   for (let pass = 0; pass < 2; pass++) {
     if (pass === 1) {
       edgeA = new Int32Array(pairCount);
       edgeB = new Int32Array(pairCount);
       pairCount = 0;
     }
+    seen.fill(-1);
+    const record = (a: number, b: number): void => {
+      if (a === b || regionTransparent[a] || regionTransparent[b]) return;
+      const lo = a < b ? a : b, hi = a < b ? b : a;
+      const key = lo * count + hi;
+      const slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca6b)) >>> (32 - PAIR_CACHE_BITS);
+      if (seen[slot] === key) return;
+      seen[slot] = key;
+      if (pass === 1) { edgeA[pairCount] = lo; edgeB[pairCount] = hi; }
+      pairCount++;
+    };
     for (let y = 0, p = 0; y < height; y++) {
-      let lastRight = -1, lastDown = -1;
       for (let x = 0; x < width; x++, p++) {
         const a = labels[p];
-        if (x + 1 < width) {
-          const b = labels[p + 1];
-          if (a !== b && !regionTransparent[a] && !regionTransparent[b]) {
-            const key = a < b ? a * count + b : b * count + a;
-            if (key !== lastRight) {
-              lastRight = key;
-              if (pass === 1) { edgeA[pairCount] = Math.min(a, b); edgeB[pairCount] = Math.max(a, b); }
-              pairCount++;
-            }
-          }
-        }
-        if (y + 1 < height) {
-          const b = labels[p + width];
-          if (a !== b && !regionTransparent[a] && !regionTransparent[b]) {
-            const key = a < b ? a * count + b : b * count + a;
-            if (key !== lastDown) {
-              lastDown = key;
-              if (pass === 1) { edgeA[pairCount] = Math.min(a, b); edgeB[pairCount] = Math.max(a, b); }
-              pairCount++;
-            }
-          }
-        }
+        if (x + 1 < width && labels[p + 1] !== a) record(a, labels[p + 1]);
+        if (y + 1 < height && labels[p + width] !== a) record(a, labels[p + width]);
       }
     }
   }

@@ -97,22 +97,24 @@ export function composeShapes(
     return ref & 1 ? chain.right : chain.left;
   };
 
-  // A fit that loses much of a region's area (a one-pixel line folded flat, a glyph rounded away)
-  // is not a smoothing any designer asked for: such regions are written with their exact crack
-  // polylines, and so are their neighbours along the shared chains.
+  // A fit that loses much of a ring's area (a one-pixel line folded flat, a glyph rounded away) is
+  // not a smoothing any designer asked for: such rings are written with their exact crack
+  // polylines, which their neighbours then share along the same chains.
   const lostAreaShare = settings.exactness.lostAreaShare;
   for (const r of Number.isFinite(lostAreaShare) ? order : []) {
     const outline = graph.outlines[r];
-    let fittedArea = 0;
-    for (const ring of outline.rings) for (const ref of ring) fittedArea += signedArea2(pathOf(ref)) / 2;
-    if (Math.abs(fittedArea - area[r]) <= lostAreaShare * area[r] + LOST_AREA_PIXELS) continue;
-    for (const ring of outline.rings) {
+    outline.rings.forEach((ring, k) => {
+      // Ring by ring: a one-pixel diagonal stroke is a string of tiny rings inside a large region.
+      let fittedArea = 0;
+      for (const ref of ring) fittedArea += signedArea2(pathOf(ref)) / 2;
+      const exact = outline.ringArea[k];
+      if (Math.abs(fittedArea - exact) <= lostAreaShare * Math.abs(exact) + LOST_AREA_PIXELS) return;
       for (const ref of ring) {
         const chain = graph.chains[ref >> 1];
         fitted[ref >> 1] = crackPolyline(chain.points, chain.closed);
         reversed[ref >> 1] = undefined;
       }
-    }
+    });
   }
   checkAbort(context);
 
@@ -200,8 +202,8 @@ function addGradients(
   }
 }
 
-/** Slack in pixels on top of the lost-area share (a 1-px speck may move a pixel's worth). */
-const LOST_AREA_PIXELS = 2;
+/** Slack in pixels on top of the lost-area share: a 1-px speck fitted as a diamond keeps half its area. */
+const LOST_AREA_PIXELS = 0.5;
 
 /**
  * Twice the signed area a path sweeps against the origin: the shoelace sum, with each cubic's exact
@@ -221,29 +223,67 @@ function signedArea2(path: FittedPath): number {
   return sum;
 }
 
-/** Chains up to this many crack points are checked against their fit (tiny glyphs, specks). */
-const GUARDED_CHAIN_POINTS = 160;
 /** A fit may stray this much further than its own tolerance before the crack polyline is used. */
 const GUARD_SLACK = 0.6;
+/** How many polyline segments ahead the walk looks for a point's nearest segment. */
+const GUARD_WINDOW = 48;
 
 /**
- * fitChain with a guard for small features: on a few pixels (1-px text, specks, a chain that leaves
- * and returns to the same junction) a curve fit can cut a bump off or swing outside the shape. When
- * any crack point lies further from the fit than the tolerance allows, the chain is written as its
- * crack polyline instead (collinear runs joined), which is exact.
+ * fitChain with a guard: on thin parts (1-px text, a 1-px spur off a frame, a chain that leaves and
+ * returns to the same junction) a curve fit can cut a bump off, fold a spur flat or swing outside
+ * the shape. When any crack point lies further from the fit than the tolerance allows, or any point
+ * of the fit further from the cracks, the chain is written as its crack polyline instead (collinear
+ * runs joined), which is exact. Both walks move forward along the two lines together, so the check
+ * costs the chain's length times a small window.
  */
 function guardedFit(points: Float64Array, closed: boolean, settings: FitSettings): FittedPath {
   const fit = fitChain(points, closed, settings);
-  const count = points.length >> 1;
-  if (count > GUARDED_CHAIN_POINTS) return fit;
-  const flat = flatten(fit);
+  const flat = densify(flatten(fit));
   const limit = settings.tolerance + GUARD_SLACK;
-  let worst = 0;
-  for (let i = 0; i < count && worst <= limit; i++) worst = Math.max(worst, distanceToPolyline(points[2 * i], points[2 * i + 1], flat));
-  // Every point of the fit must also stay near the cracks (a fit can swing out between points).
   const cracks = closed ? Float64Array.from([...points, points[0], points[1]]) : points;
-  for (let i = 0; i < flat.length >> 1 && worst <= limit; i++) worst = Math.max(worst, distanceToPolyline(flat[2 * i], flat[2 * i + 1], cracks));
-  return worst <= limit ? fit : crackPolyline(points, closed);
+  if (farthest(cracks, flat, limit) > limit || farthest(flat, cracks, limit) > limit) return crackPolyline(points, closed);
+  return fit;
+}
+
+/** Largest distance from a point of `from` to `to`, both walked in order; stops early past `limit`. */
+function farthest(from: Float64Array, to: Float64Array, limit: number): number {
+  const segments = (to.length >> 1) - 1;
+  if (segments < 1) return 0;
+  let at = 0, worst = 0;
+  for (let i = 0; i < from.length; i += 2) {
+    const px = from[i], py = from[i + 1];
+    let best = Infinity, bestAt = at;
+    const stop = Math.min(segments, at + GUARD_WINDOW);
+    for (let k = Math.max(0, at - 1); k < stop; k++) {
+      const d = segmentDistance(px, py, to, k);
+      if (d < best) { best = d; bestAt = k; }
+    }
+    at = bestAt;
+    if (best > worst) {
+      worst = best;
+      if (worst > limit) return worst;
+    }
+  }
+  return worst;
+}
+
+/** Splits long segments into steps of at most 2 px, so both walks advance at a similar pace. */
+function densify(line: Float64Array): Float64Array {
+  const out: number[] = [line[0], line[1]];
+  for (let i = 2; i < line.length; i += 2) {
+    const x0 = line[i - 2], y0 = line[i - 1], x1 = line[i], y1 = line[i + 1];
+    const steps = Math.max(1, Math.ceil(Math.hypot(x1 - x0, y1 - y0) / 2));
+    for (let k = 1; k <= steps; k++) out.push(x0 + ((x1 - x0) * k) / steps, y0 + ((y1 - y0) * k) / steps);
+  }
+  return Float64Array.from(out);
+}
+
+function segmentDistance(px: number, py: number, line: Float64Array, k: number): number {
+  const ax = line[2 * k], ay = line[2 * k + 1], bx = line[2 * k + 2], by = line[2 * k + 3];
+  const dx = bx - ax, dy = by - ay;
+  const len2 = dx * dx + dy * dy;
+  const t = len2 > 0 ? Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / len2)) : 0;
+  return Math.hypot(px - ax - t * dx, py - ay - t * dy);
 }
 
 function flatten(path: FittedPath): Float64Array {
@@ -263,21 +303,6 @@ function flatten(path: FittedPath): Float64Array {
     x0 = s.x; y0 = s.y;
   }
   return Float64Array.from(out);
-}
-
-function distanceToPolyline(px: number, py: number, line: Float64Array): number {
-  let best = Infinity;
-  const n = line.length >> 1;
-  if (n === 1) return Math.hypot(px - line[0], py - line[1]);
-  for (let i = 0; i + 1 < n; i++) {
-    const ax = line[2 * i], ay = line[2 * i + 1], bx = line[2 * i + 2], by = line[2 * i + 3];
-    const dx = bx - ax, dy = by - ay;
-    const len2 = dx * dx + dy * dy;
-    const t = len2 > 0 ? Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / len2)) : 0;
-    const d = Math.hypot(px - ax - t * dx, py - ay - t * dy);
-    if (d < best) best = d;
-  }
-  return best;
 }
 
 function crackPolyline(points: Float64Array, closed: boolean): FittedPath {
