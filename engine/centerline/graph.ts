@@ -434,11 +434,11 @@ function halfWidthAt(p: number, input: SkeletonInput): { hw: number; ox: number;
   const { distance, skeleton, stride } = input;
   const d = distance[p];
   let ox = 0, oy = 0, twins = 0;
-  const probe = (o: number, dx: number, dy: number) => {
-    const q = p + o;
-    if (!skeleton[q] && Math.abs(distance[q] - d) < 0.01) { ox += dx; oy += dy; twins++; }
-  };
-  probe(-1, -1, 0); probe(1, 1, 0); probe(-stride, 0, -1); probe(stride, 0, 1);
+  // The four edge-neighbours off the skeleton with the same depth (no closure: this runs per pixel).
+  if (!skeleton[p - 1] && Math.abs(distance[p - 1] - d) < 0.01) { ox -= 1; twins++; }
+  if (!skeleton[p + 1] && Math.abs(distance[p + 1] - d) < 0.01) { ox += 1; twins++; }
+  if (!skeleton[p - stride] && Math.abs(distance[p - stride] - d) < 0.01) { oy -= 1; twins++; }
+  if (!skeleton[p + stride] && Math.abs(distance[p + stride] - d) < 0.01) { oy += 1; twins++; }
   if (twins === 1) return { hw: d, ox: ox * 0.5, oy: oy * 0.5 };
   return { hw: d - 0.5, ox: 0, oy: 0 };
 }

@@ -68,21 +68,24 @@ function isEdgeRun(m: Uint8Array, p: number, nb: Int32Array): boolean {
   return (m[p + nb[0]] && m[p + nb[4]]) || (m[p + nb[2]] && m[p + nb[6]]) ? true : false;
 }
 
-/** Number of 8-connected groups among the set pixels of the 3×3 ring around p. */
+/**
+ * Number of 8-connected groups among the set pixels of the 3×3 ring around p. Ring neighbours touch
+ * when they are consecutive on the ring, or are two edge-neighbours (N, E, S, W) a quarter turn
+ * apart. Walks the ring once; no allocation (this runs for every skeleton pixel).
+ */
 function ringGroups(m: Uint8Array, p: number, nb: Int32Array): number {
-  const parent = [0, 1, 2, 3, 4, 5, 6, 7];
-  const find = (a: number): number => { while (parent[a] !== a) a = parent[a]; return a; };
-  let groups = 0;
-  for (let r = 0; r < 8; r++) if (m[p + nb[r]]) groups++;
-  const join = (a: number, b: number) => {
-    if (!m[p + nb[a]] || !m[p + nb[b]]) return;
-    const ra = find(a), rb = find(b);
-    if (ra !== rb) { parent[ra] = rb; groups--; }
-  };
-  for (let r = 0; r < 8; r++) {
-    join(r, (r + 1) & 7);
-    // Two edge-neighbours (N, E, S, W) a quarter turn apart touch diagonally.
-    if ((r & 1) === 0) join(r, (r + 2) & 7);
+  let set = 0;
+  for (let r = 0; r < 8; r++) if (m[p + nb[r]]) set |= 1 << r;
+  if (!set) return 0;
+  // Add the diagonal shortcuts: an unset corner between two set edge-neighbours still joins them.
+  let bridged = set;
+  for (let r = 1; r < 8; r += 2) {
+    const before = (r + 7) & 7, after = (r + 1) & 7;
+    if ((set >> before) & 1 && (set >> after) & 1) bridged |= 1 << r;
   }
-  return groups;
+  if (bridged === 0xff) return 1;
+  // Count runs of set bits around the ring (a full ring is one group, handled above).
+  let runs = 0;
+  for (let r = 0; r < 8; r++) if ((bridged >> r) & 1 && !((bridged >> ((r + 7) & 7)) & 1)) runs++;
+  return runs;
 }
