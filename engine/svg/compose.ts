@@ -85,7 +85,10 @@ export function composeShapes(
     let forward = fitted[c];
     if (!forward) {
       const chain = graph.chains[c];
-      forward = fitted[c] = settings.exactness.guardSmallChains
+      // Along the image border the outline is the frame itself: always the exact straight edge.
+      forward = fitted[c] = chain.left < 0 || chain.right < 0
+        ? crackPolyline(chain.points, chain.closed)
+        : settings.exactness.guardSmallChains
         ? guardedFit(chain.points, chain.closed, settings.fit)
         : fitChain(chain.points, chain.closed, settings.fit);
     }
@@ -240,7 +243,7 @@ function guardedFit(points: Float64Array, closed: boolean, settings: FitSettings
   const fit = fitChain(points, closed, settings);
   const flat = densify(flatten(fit));
   const limit = settings.tolerance + GUARD_SLACK;
-  const cracks = closed ? Float64Array.from([...points, points[0], points[1]]) : points;
+  const cracks = closed ? loopFrom(points, fit.start.x, fit.start.y) : points;
   if (farthest(cracks, flat, limit) > limit || farthest(flat, cracks, limit) > limit) return crackPolyline(points, closed);
   return fit;
 }
@@ -265,6 +268,23 @@ function farthest(from: Float64Array, to: Float64Array, limit: number): number {
     }
   }
   return worst;
+}
+
+/** A closed loop's points as an open line that starts and ends at the point nearest (x, y). */
+function loopFrom(points: Float64Array, x: number, y: number): Float64Array {
+  const n = points.length >> 1;
+  let start = 0, best = Infinity;
+  for (let i = 0; i < n; i++) {
+    const d = (points[2 * i] - x) ** 2 + (points[2 * i + 1] - y) ** 2;
+    if (d < best) { best = d; start = i; }
+  }
+  const out = new Float64Array(2 * n + 2);
+  for (let k = 0; k <= n; k++) {
+    const i = (start + k) % n;
+    out[2 * k] = points[2 * i];
+    out[2 * k + 1] = points[2 * i + 1];
+  }
+  return out;
 }
 
 /** Splits long segments into steps of at most 2 px, so both walks advance at a similar pace. */
@@ -309,12 +329,18 @@ function crackPolyline(points: Float64Array, closed: boolean): FittedPath {
   const count = points.length >> 1;
   const segments: Segment[] = [];
   const turnsAt = (i: number): boolean => {
-    if (i === 0 || i === count - 1) return true;
-    const ax = points[2 * i] - points[2 * i - 2], ay = points[2 * i + 1] - points[2 * i - 1];
-    const bx = points[2 * i + 2] - points[2 * i], by = points[2 * i + 3] - points[2 * i + 1];
+    if (!closed && (i === 0 || i === count - 1)) return true;
+    const p = (i + count - 1) % count, q = (i + 1) % count;
+    const ax = points[2 * i] - points[2 * p], ay = points[2 * i + 1] - points[2 * p + 1];
+    const bx = points[2 * q] - points[2 * i], by = points[2 * q + 1] - points[2 * i + 1];
     return ax * by - ay * bx !== 0;
   };
-  for (let i = 1; i < count; i++) if (turnsAt(i)) segments.push({ kind: 'L', x: points[2 * i], y: points[2 * i + 1] });
-  if (closed) segments.push({ kind: 'L', x: points[0], y: points[1] });
-  return { start: { x: points[0], y: points[1] }, segments };
+  // A closed loop starts on a corner and leaves its last side to the ring's close.
+  let first = 0;
+  if (closed) while (first < count - 1 && !turnsAt(first)) first++;
+  for (let k = 1; k < count; k++) {
+    const i = (first + k) % count;
+    if (turnsAt(i)) segments.push({ kind: 'L', x: points[2 * i], y: points[2 * i + 1] });
+  }
+  return { start: { x: points[2 * first], y: points[2 * first + 1] }, segments };
 }
