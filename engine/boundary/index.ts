@@ -63,27 +63,43 @@ export function buildBoundaryGraph(
 }
 
 function traceChains(labels: Int32Array, width: number, height: number, context: StageContext): Chain[] {
-  const W = width, H = height;
+  const W = width, H = height, V = W + 1;
   const label = (x: number, y: number): number => (x < 0 || y < 0 || x >= W || y >= H ? -1 : labels[y * W + x]);
-  // Crack from vertex (x,y) in direction d: is it a boundary, and its visited slot.
-  const hVisited = new Uint8Array((H + 1) * W);
-  const vVisited = new Uint8Array((W + 1) * H);
-  const isBoundary = (x: number, y: number, d: number): boolean => {
+  // Every crack once, as a byte: 0 = no boundary, 1 = boundary, 2 = boundary already traced.
+  // horizontal[y*W + x]: between pixels (x, y-1) and (x, y); vertical[y*V + x]: (x-1, y) and (x, y).
+  const horizontal = new Uint8Array((H + 1) * W);
+  const vertical = new Uint8Array(V * H);
+  for (let x = 0; x < W; x++) {
+    horizontal[x] = 1;
+    horizontal[H * W + x] = 1;
+  }
+  for (let y = 0; y < H; y++) {
+    const row = y * W;
+    vertical[y * V] = 1;
+    vertical[y * V + W] = 1;
+    for (let x = 1; x < W; x++) if (labels[row + x - 1] !== labels[row + x]) vertical[y * V + x] = 1;
+    if (y > 0) for (let x = 0; x < W; x++) if (labels[row - W + x] !== labels[row + x]) horizontal[row + x] = 1;
+  }
+  // The crack leaving vertex (x, y) in direction d, as (array, index); -1 when off the grid.
+  const crackIndex = (x: number, y: number, d: number): number => {
     switch (d) {
-      case 0: return x < W && label(x, y - 1) !== label(x, y);
-      case 2: return x > 0 && label(x - 1, y - 1) !== label(x - 1, y);
-      case 1: return y < H && label(x - 1, y) !== label(x, y);
-      default: return y > 0 && label(x - 1, y - 1) !== label(x, y - 1);
+      case 0: return x < W ? y * W + x : -1;
+      case 2: return x > 0 ? y * W + x - 1 : -1;
+      case 1: return y < H ? y * V + x : -1;
+      default: return y > 0 ? (y - 1) * V + x : -1;
     }
   };
-  const visitedSlot = (x: number, y: number, d: number): [Uint8Array, number] => {
-    switch (d) {
-      case 0: return [hVisited, y * W + x];
-      case 2: return [hVisited, y * W + x - 1];
-      case 1: return [vVisited, y * (W + 1) + x];
-      default: return [vVisited, (y - 1) * (W + 1) + x];
-    }
+  const crack = (x: number, y: number, d: number): number => {
+    const i = crackIndex(x, y, d);
+    return i < 0 ? 0 : d === 0 || d === 2 ? horizontal[i] : vertical[i];
   };
+  const markTraced = (x: number, y: number, d: number): void => {
+    const i = crackIndex(x, y, d);
+    if (d === 0 || d === 2) horizontal[i] = 2;
+    else vertical[i] = 2;
+  };
+  const degree = (x: number, y: number): number =>
+    (crack(x, y, 0) ? 1 : 0) + (crack(x, y, 1) ? 1 : 0) + (crack(x, y, 2) ? 1 : 0) + (crack(x, y, 3) ? 1 : 0);
   const rightOf = (x: number, y: number, d: number): number => {
     switch (d) {
       case 0: return label(x, y);
@@ -100,65 +116,51 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
       default: return label(x - 1, y - 1);
     }
   };
-  const degree = (x: number, y: number): number =>
-    (isBoundary(x, y, 0) ? 1 : 0) + (isBoundary(x, y, 1) ? 1 : 0) + (isBoundary(x, y, 2) ? 1 : 0) + (isBoundary(x, y, 3) ? 1 : 0);
 
   const chains: Chain[] = [];
   let buffer = new Float64Array(1024);
 
   const walk = (sx: number, sy: number, startDir: number, closedLoop: boolean): void => {
     let x = sx, y = sy, d = startDir, len = 0, area2 = 0;
-    const push = (px: number, py: number) => {
-      if (len + 2 > buffer.length) {
+    const right = rightOf(x, y, d), left = leftOf(x, y, d);
+    for (;;) {
+      if (len + 4 > buffer.length) {
         const bigger = new Float64Array(buffer.length * 2);
         bigger.set(buffer);
         buffer = bigger;
       }
-      buffer[len++] = px;
-      buffer[len++] = py;
-    };
-    const right = rightOf(x, y, d), left = leftOf(x, y, d);
-    push(x, y);
-    for (;;) {
-      const [slots, slot] = visitedSlot(x, y, d);
-      slots[slot] = 1;
+      buffer[len++] = x;
+      buffer[len++] = y;
+      markTraced(x, y, d);
       const nx = x + DX[d], ny = y + DY[d];
       area2 += x * ny - nx * y;
       x = nx; y = ny;
       if (closedLoop ? x === sx && y === sy : degree(x, y) !== 2) break;
-      push(x, y);
       // Degree 2: continue along the other boundary crack (never straight back).
       const back = (d + 2) & 3;
       for (let k = 0; k < 4; k++) {
-        if (k !== back && isBoundary(x, y, k)) { d = k; break; }
+        if (k !== back && crack(x, y, k)) { d = k; break; }
       }
     }
-    const lastDir = d;
-    if (!closedLoop) push(x, y);
-    chains.push({ points: buffer.slice(0, len), closed: closedLoop, right, left, firstDir: startDir, lastDir, area2 });
+    if (!closedLoop) {
+      buffer[len++] = x;
+      buffer[len++] = y;
+    }
+    chains.push({ points: buffer.slice(0, len), closed: closedLoop, right, left, firstDir: startDir, lastDir: d, area2 });
   };
 
   for (let y = 0; y <= H; y++) {
     if ((y & 127) === 0) checkAbort(context);
     for (let x = 0; x <= W; x++) {
-      const deg = degree(x, y);
-      if (deg < 3) continue;
-      for (let d = 0; d < 4; d++) {
-        if (!isBoundary(x, y, d)) continue;
-        const [slots, slot] = visitedSlot(x, y, d);
-        if (slots[slot]) continue;
-        walk(x, y, d, false);
-      }
+      if (degree(x, y) < 3) continue;
+      for (let d = 0; d < 4; d++) if (crack(x, y, d) === 1) walk(x, y, d, false);
     }
   }
   // What is left are loops without a junction; every loop has a horizontal crack, so starting on an
-  // unvisited horizontal boundary crack heading east finds each one once.
+  // untraced horizontal boundary crack heading east finds each one once.
   for (let y = 0; y <= H; y++) {
     if ((y & 127) === 0) checkAbort(context);
-    for (let x = 0; x < W; x++) {
-      if (hVisited[y * W + x] || label(x, y - 1) === label(x, y)) continue;
-      walk(x, y, 0, true);
-    }
+    for (let x = 0; x < W; x++) if (horizontal[y * W + x] === 1) walk(x, y, 0, true);
   }
   return chains;
 }

@@ -252,22 +252,35 @@ function guardedFit(points: Float64Array, closed: boolean, settings: FitSettings
 function farthest(from: Float64Array, to: Float64Array, limit: number): number {
   const segments = (to.length >> 1) - 1;
   if (segments < 1) return 0;
-  let at = 0, worst = 0;
+  const limit2 = limit * limit;
+  let at = 0, worst2 = 0;
   for (let i = 0; i < from.length; i += 2) {
     const px = from[i], py = from[i + 1];
     let best = Infinity, bestAt = at;
     const stop = Math.min(segments, at + GUARD_WINDOW);
     for (let k = Math.max(0, at - 1); k < stop; k++) {
-      const d = segmentDistance(px, py, to, k);
-      if (d < best) { best = d; bestAt = k; }
+      const d2 = segmentDistance2(px, py, to, k);
+      if (d2 < best) { best = d2; bestAt = k; }
+      // Segments are at most 2 px long, so once the line is 3 px further away it is leaving.
+      else if (k > bestAt + 2 && d2 > best + 9 + 6 * Math.sqrt(best)) break;
     }
     at = bestAt;
-    if (best > worst) {
-      worst = best;
-      if (worst > limit) return worst;
+    if (best > worst2) {
+      worst2 = best;
+      if (worst2 > limit2) return Math.sqrt(worst2);
     }
   }
-  return worst;
+  return Math.sqrt(worst2);
+}
+
+function segmentDistance2(px: number, py: number, line: Float64Array, k: number): number {
+  const ax = line[2 * k], ay = line[2 * k + 1], bx = line[2 * k + 2], by = line[2 * k + 3];
+  const dx = bx - ax, dy = by - ay;
+  const len2 = dx * dx + dy * dy;
+  let t = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  const ex = px - ax - t * dx, ey = py - ay - t * dy;
+  return ex * ex + ey * ey;
 }
 
 /** A closed loop's points as an open line that starts and ends at the point nearest (x, y). */
@@ -298,13 +311,6 @@ function densify(line: Float64Array): Float64Array {
   return Float64Array.from(out);
 }
 
-function segmentDistance(px: number, py: number, line: Float64Array, k: number): number {
-  const ax = line[2 * k], ay = line[2 * k + 1], bx = line[2 * k + 2], by = line[2 * k + 3];
-  const dx = bx - ax, dy = by - ay;
-  const len2 = dx * dx + dy * dy;
-  const t = len2 > 0 ? Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / len2)) : 0;
-  return Math.hypot(px - ax - t * dx, py - ay - t * dy);
-}
 
 function flatten(path: FittedPath): Float64Array {
   const out: number[] = [path.start.x, path.start.y];
