@@ -13,6 +13,8 @@ import { formatBytes, formatCount } from './svg-stats.js';
 import { CompareViewer, type CompareMode } from './viewer.js';
 
 const KEY_STORAGE = 'vectorize.apiKey';
+const MANUAL_PLANS = new Set(['pro', 'studio', 'agency', 'enterprise']);
+let planNote = '';
 
 const bridge = (window as unknown as Record<string, DesktopBridge | undefined>)[BRIDGE_GLOBAL];
 
@@ -83,6 +85,11 @@ async function refreshAccount(rethrow = false): Promise<void> {
   try {
     const account = await client.account();
     const { source, left, resetAt } = conversionsLeft(account);
+    // Contract §4: below Pro the manual fields are accepted but replaced by their defaults.
+    planNote = MANUAL_PLANS.has(account.plan)
+      ? ''
+      : `On the ${account.plan} plan the server traces with the automatic settings; manual settings take effect on Pro and above.`;
+    syncSettingsState();
     if (account.limits?.active_jobs) queue.maxActive = Math.min(4, account.limits.active_jobs);
     if (source === 'trial') {
       badge.textContent = `${left} trial conversion${left === 1 ? '' : 's'} left`;
@@ -321,9 +328,12 @@ function syncSettingsState(): void {
     for (const control of field.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input, select')) control.disabled = centerline;
     if (field instanceof HTMLSelectElement || field instanceof HTMLInputElement) field.disabled = centerline;
   }
-  $('settings-hint').textContent = centerline
-    ? 'Centerline traces one stroke per line; detail, smoothing, gradients and seams do not apply.'
-    : 'Settings apply to new files and to re-runs.';
+  $('settings-hint').textContent = [
+    centerline ? 'Centerline traces one stroke per line; detail, smoothing, gradients and seams do not apply.' : 'Settings apply to new files and to re-runs.',
+    planNote,
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 form.addEventListener('change', syncSettingsState);
@@ -511,8 +521,11 @@ const SHORTCUTS: Record<string, () => void> = {
 document.addEventListener('keydown', (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
   const target = event.target as HTMLElement;
-  // Typing in a field or using a dialog must never trigger a shortcut.
-  if (target.closest('input, select, textarea, dialog') || document.querySelector('dialog[open]')) return;
+  // Typing in a field or using a dialog must never trigger a shortcut; radios and checkboxes
+  // keep their arrows and space, letters still work there.
+  if (document.querySelector('dialog[open]') || target.isContentEditable) return;
+  if (target.closest('select, textarea, input:not([type=radio]):not([type=checkbox])')) return;
+  if (target.matches('input') && (event.key.startsWith('Arrow') || event.key === ' ')) return;
   const action = SHORTCUTS[event.key] ?? SHORTCUTS[event.key.toLowerCase()];
   if (!action) {
     if (event.key.startsWith('Arrow') && document.activeElement === $('stage')) {
