@@ -60,8 +60,14 @@ export interface ExactnessSettings {
    * and the polylines would cost bytes no one sees.
    */
   lostAreaShare: number;
-  /** Check small chains point by point against their fit (same purpose, finer). */
-  guardSmallChains: boolean;
+  /** Check every chain point by point against its fit (same purpose, finer). */
+  guardChains: boolean;
+  /**
+   * How much further than the fitter's own tolerance (px) a fit may stray from the pixel boundary
+   * before the chain is written exactly. Line art is tight (a folded 1-px spur loses ink); clip
+   * art leaves room for smooth curves over anti-aliased staircases, which keeps files small.
+   */
+  guardSlack: number;
 }
 
 export interface EngineSettings {
@@ -107,7 +113,9 @@ export function engineSettingsFor(options: TraceOptions, mode: ImageClass): Engi
     },
     // Corner rounding per smoothing level is the fitter's own preset table.
     fit: fitSettingsFor(options.smoothing),
-    exactness: photoLike ? { lostAreaShare: Infinity, guardSmallChains: false } : { lostAreaShare: 0.2, guardSmallChains: true },
+    exactness: photoLike
+      ? { lostAreaShare: Infinity, guardChains: false, guardSlack: 0 }
+      : { lostAreaShare: 0.2, guardChains: true, guardSlack: lineArt ? 0.6 : 0.9 },
     gradients: { enabled: gradientsOn && !lineArt, minArea: photoLike ? 200 : 400, maxResidual: photoLike ? 10 : 6 },
     seams: { close: options.closeSeams, overlapPx: 0.75 },
   };

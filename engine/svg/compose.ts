@@ -88,9 +88,9 @@ export function composeShapes(
       // Along the image border the outline is the frame itself: always the exact straight edge.
       forward = fitted[c] = chain.left < 0 || chain.right < 0
         ? crackPolyline(chain.points, chain.closed)
-        : settings.exactness.guardSmallChains
-        ? guardedFit(chain.points, chain.closed, settings.fit)
-        : fitChain(chain.points, chain.closed, settings.fit);
+        : settings.exactness.guardChains
+          ? guardedFit(chain.points, chain.closed, settings.fit, settings.exactness.guardSlack)
+          : fitChain(chain.points, chain.closed, settings.fit);
     }
     if (!(ref & 1)) return forward;
     return (reversed[c] ??= reversePath(forward));
@@ -226,8 +226,6 @@ function signedArea2(path: FittedPath): number {
   return sum;
 }
 
-/** A fit may stray this much further than its own tolerance before the crack polyline is used. */
-const GUARD_SLACK = 0.6;
 /** How many polyline segments ahead the walk looks for a point's nearest segment. */
 const GUARD_WINDOW = 48;
 
@@ -239,10 +237,10 @@ const GUARD_WINDOW = 48;
  * runs joined), which is exact. Both walks move forward along the two lines together, so the check
  * costs the chain's length times a small window.
  */
-function guardedFit(points: Float64Array, closed: boolean, settings: FitSettings): FittedPath {
+function guardedFit(points: Float64Array, closed: boolean, settings: FitSettings, slack: number): FittedPath {
   const fit = fitChain(points, closed, settings);
   const flat = densify(flatten(fit));
-  const limit = settings.tolerance + GUARD_SLACK;
+  const limit = settings.tolerance + slack;
   const cracks = closed ? loopFrom(points, fit.start.x, fit.start.y) : points;
   if (farthest(cracks, flat, limit) > limit || farthest(flat, cracks, limit) > limit) return crackPolyline(points, closed);
   return fit;
