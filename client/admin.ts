@@ -217,9 +217,12 @@ export class AdminClient implements AdminApi {
     return (await this.http.json<{ jobs: AdminJob[] }>(`${ADMIN_PREFIX}/jobs`, { query })).jobs;
   }
 
-  /** The server's DELETE cancels a queued or processing job (and would delete an ended one). */
+  /**
+   * Cancel-only: DELETE would delete a job (and its result) that ended between the operator's
+   * confirmation and the call; this route leaves an ended job as it is.
+   */
   async cancelJob(id: string): Promise<void> {
-    await this.http.json(`${ADMIN_PREFIX}/jobs/${encodeURIComponent(id)}`, { method: 'DELETE' });
+    await this.http.json(`${ADMIN_PREFIX}/jobs/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
   }
 
   async listReports(): Promise<AdminReport[]> {

@@ -176,6 +176,22 @@ export const adminPlugin: Plugin<{ app: AppContext }> = {
         },
       },
       {
+        method: 'POST',
+        path: '/admin/v1/jobs/{id}/cancel',
+        options: {
+          ...base,
+          description: 'Cancel a queued/processing job; an ended job is answered as it is (never deleted)',
+          notes: 'Idempotent: unlike DELETE, a job that reached an end state before the call keeps its status and its result.',
+          validate: { params: IdParam('job') },
+          plugins: doc({ 200: { description: 'The job, canceled or as it ended', schema: JobSchema } }, ['not_found']),
+        },
+        async handler(request) {
+          const job = jobs.cancelIfActive(jobs.getOwned(String(request.params.id), undefined));
+          await app.store.flush();
+          return jobs.view(job, app.baseUrl(request));
+        },
+      },
+      {
         method: 'GET',
         path: '/admin/v1/reports',
         options: { ...base, description: 'Reports, newest first', plugins: doc({ 200: { description: 'Reports', schema: Joi.object({ reports: Joi.array().items(ReportSchema) }).label('AdminReportList') } }) },

@@ -225,6 +225,15 @@ export function jobService(deps: JobDeps) {
       return { deleted: true };
     },
 
+    /**
+     * Cancel-only (the admin route): a queued or processing job is canceled as DELETE would; a job
+     * already in an end state is answered as it is, never deleted, so a job that finished between
+     * an operator's confirmation and the call keeps its result.
+     */
+    cancelIfActive(job: JobRecord): JobRecord {
+      return job.status === 'queued' || job.status === 'processing' ? this.cancel(job) : job;
+    },
+
     cancel(job: JobRecord): JobRecord {
       const wasQueued = job.status === 'queued';
       const index = queue.indexOf(job.id);
