@@ -12,8 +12,10 @@ import * as esbuild from 'esbuild';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export interface BuildOptions {
-  /** Defaults to dist/renderer; the preload always goes to dist/app/preload.cjs. */
+  /** Defaults to dist/renderer. */
   outDir?: string;
+  /** Defaults to dist/app/preload.cjs. */
+  preloadFile?: string;
   watch?: boolean;
 }
 
@@ -33,9 +35,9 @@ function rendererOptions(outDir: string, watch: boolean): esbuild.BuildOptions {
   };
 }
 
-const preload: esbuild.BuildOptions = {
+const preloadOptions = (outfile: string): esbuild.BuildOptions => ({
   entryPoints: [join(root, 'app', 'preload.ts')],
-  outfile: join(root, 'dist', 'app', 'preload.cjs'),
+  outfile,
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -43,7 +45,7 @@ const preload: esbuild.BuildOptions = {
   external: ['electron'],
   sourcemap: false,
   logLevel: 'warning',
-};
+});
 
 async function copyStatic(outDir: string): Promise<void> {
   await mkdir(outDir, { recursive: true });
@@ -55,6 +57,7 @@ async function copyStatic(outDir: string): Promise<void> {
 export async function buildFrontEnd(options: BuildOptions = {}): Promise<string> {
   const outDir = options.outDir ?? join(root, 'dist', 'renderer');
   const watch = options.watch ?? false;
+  const preload = preloadOptions(options.preloadFile ?? join(root, 'dist', 'app', 'preload.cjs'));
   await copyStatic(outDir);
   if (watch) {
     for (const config of [rendererOptions(outDir, true), preload]) await (await esbuild.context(config)).watch();

@@ -17,6 +17,8 @@ import { chromiumMissing, launchChromium } from './helpers/browser.js';
 
 const OUTPUT = join(process.cwd(), 'test-output');
 const missing = chromiumMissing();
+// The server serves dist/renderer: build the page from the current sources once for this file.
+if (!missing) await buildFrontEnd();
 
 /** A logo-like raster with curves and corners, so smoothing visibly changes the trace. */
 async function logoPng(): Promise<Buffer> {
@@ -84,7 +86,6 @@ function nextSvgDownload(page: Page): Promise<string> {
 }
 
 t.test('front end against the real server: drop, progress, preview, re-run, save', { skip: missing }, async (t) => {
-  await buildFrontEnd();
   const server = await startRealServer(t);
   await mkdir(OUTPUT, { recursive: true });
   const downloads = await mkdtemp(join(tmpdir(), 'vectorize-e2e-downloads-'));
@@ -171,7 +172,6 @@ t.test('front end against the real server: drop, progress, preview, re-run, save
 });
 
 t.test('a file the server refuses shows its code in plain words', { skip: missing }, async (t) => {
-  await buildFrontEnd();
   const server = await startRealServer(t);
   const browser = await launchChromium();
   t.teardown(() => browser.close());
@@ -215,7 +215,6 @@ t.test('headed chromium under Xvfb renders the same page (screenshot)', { skip: 
     return;
   }
   t.teardown(() => void xvfb.process.kill());
-  await buildFrontEnd();
   const server = await startRealServer(t);
   const previous = process.env.DISPLAY;
   process.env.DISPLAY = xvfb.display;

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import asar from '@electron/asar';
 import { build, Platform, Arch } from 'electron-builder';
+import { buildFrontEnd } from '../../app/renderer/build.js';
 
 const repo = process.cwd();
 const pkg = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {
@@ -38,7 +39,9 @@ async function standInElectron(dir: string): Promise<void> {
 /** A copy of what a clean checkout has after `npm run build`, plus files that must not ship. */
 async function stage(dir: string): Promise<void> {
   for (const entry of ['package.json', 'electron-builder.yml', 'build']) await cp(join(repo, entry), join(dir, entry), { recursive: true });
-  await cp(join(repo, 'dist'), join(dir, 'dist'), { recursive: true });
+  // The page and preload are built fresh into the stage (the e2e test may be rebuilding the repo's copy).
+  await cp(join(repo, 'dist'), join(dir, 'dist'), { recursive: true, filter: (src) => !src.startsWith(join(repo, 'dist', 'renderer')) && !src.endsWith('preload.cjs') });
+  await buildFrontEnd({ outDir: join(dir, 'dist', 'renderer'), preloadFile: join(dir, 'dist', 'app', 'preload.cjs') });
   await symlink(join(repo, 'node_modules'), join(dir, 'node_modules'), 'dir');
   await mkdir(join(dir, 'models'), { recursive: true });
   for (const name of await readdir(join(repo, 'models'))) {
@@ -63,7 +66,7 @@ async function stage(dir: string): Promise<void> {
 
 function ensureBuilt(): void {
   // CI builds through `npm install` (prepare); a bare checkout gets the same build here.
-  if (!existsSync(join(repo, pkg.main)) || !existsSync(join(repo, 'dist', 'renderer', 'app.js')) || !existsSync(join(repo, 'dist', 'app', 'preload.cjs'))) {
+  if (!existsSync(join(repo, pkg.main)) || !existsSync(join(repo, 'dist', 'server', 'app.js'))) {
     execFileSync('npm', ['run', 'build'], { cwd: repo, stdio: 'ignore' });
   }
 }
