@@ -33,6 +33,9 @@ export interface Segmentation {
   transparent: Uint8Array;
 }
 
+/** The eight neighbours: left, right, up, down, then the diagonals. */
+const OFFSET_DX = [-1, 1, 0, 0, -1, 1, -1, 1];
+const OFFSET_DY = [0, 0, -1, 1, -1, -1, 1, 1];
 const FLAT_STRIDE = 4; // n, Σr, Σg, Σb
 const PLANE_STRIDE = 16; // n, Σx, Σy, Σxx, Σxy, Σyy, Σr, Σg, Σb, Σrx, Σgx, Σbx, Σry, Σgy, Σby, Σ(r²+g²+b²)
 const PAIR_CACHE_BITS = 14;
@@ -56,6 +59,7 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
   const labels = new Int32Array(n).fill(-1);
   const stack = new Int32Array(n);
   const tol2 = tolerance * tolerance;
+  const offsets = Int32Array.from(OFFSET_DX.map((dx, k) => dx + OFFSET_DY[k] * width));
   const regionTransparent: number[] = [];
   let count = 0;
   for (let start = 0; start < n; start++) {
@@ -71,20 +75,14 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
     while (top > 0) {
       const p = stack[--top];
       const x = p % width;
-      const hasLeft = x > 0, hasRight = x < width - 1, hasUp = p >= width, hasDown = p + width < n;
+      const interior = x > 0 && x < width - 1 && p >= width && p + width < n;
       // Eight neighbours: a one-pixel diagonal stroke (thin text, hatching) stays one region
       // instead of falling apart into specks that would be merged into the paper.
       for (let k = 0; k < 8; k++) {
-        let q: number;
-        switch (k) {
-          case 0: if (!hasLeft) continue; q = p - 1; break;
-          case 1: if (!hasRight) continue; q = p + 1; break;
-          case 2: if (!hasUp) continue; q = p - width; break;
-          case 3: if (!hasDown) continue; q = p + width; break;
-          case 4: if (!hasUp || !hasLeft) continue; q = p - width - 1; break;
-          case 5: if (!hasUp || !hasRight) continue; q = p - width + 1; break;
-          case 6: if (!hasDown || !hasLeft) continue; q = p + width - 1; break;
-          default: if (!hasDown || !hasRight) continue; q = p + width + 1;
+        const q = p + offsets[k];
+        if (!interior) {
+          const qx = x + OFFSET_DX[k];
+          if (qx < 0 || qx >= width || q < 0 || q >= n) continue;
         }
         if (labels[q] !== -1 || transparent[q] !== clear) continue;
         if (!clear) {
