@@ -166,3 +166,14 @@ t.test('bad input keeps its typed error', async (t) => {
   await t.rejects(vectorize(new Uint8Array(0)), { code: 'empty_file' });
   await t.rejects(vectorize(new TextEncoder().encode('GIF89a not really')), { code: 'unsupported_format' });
 });
+
+t.test('trace_style=centerline hands the decoded image to the centerline tracer', async (t) => {
+  const drawing = raster(80, 60, (x, y) => (Math.abs(y - 30) <= 1 && x > 10 && x < 70 ? [0, 0, 0] : [255, 255, 255]));
+  const seen: string[] = [];
+  const result = await vectorize(await png(drawing), { imageType: 'blueprint', traceStyle: 'centerline' }, { onProgress: (p) => seen.push(p.stage) });
+  t.match(result.svg, /fill="none"/);
+  t.match(result.svg, /stroke/);
+  t.ok(result.stats.paths >= 1);
+  t.equal(result.mode, 'blueprint');
+  t.ok(seen.includes('write'));
+});
