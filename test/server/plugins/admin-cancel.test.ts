@@ -4,7 +4,7 @@
  */
 import t from 'tap';
 import { existsSync, readFileSync } from 'node:fs';
-import { errorOf, harness, settle, statusOf, type Harness } from '../helpers.js';
+import { errorOf, harness, settle, statusOf, waitFor, type Harness } from '../helpers.js';
 
 const TOKEN = 'admintoken-cancel-123';
 
@@ -41,9 +41,11 @@ t.test('a queued job is canceled and never reaches the engine', async (t) => {
   t.equal(h.app.services.jobs.queuePosition(second), undefined, 'out of the queue');
 
   h.pool.complete(first);
+  // Completion checks the result file on disk first: not bound to ticks.
+  await waitFor(() => statusOf(h, first) === 'completed', 'the first job to complete');
   await settle();
   t.notOk(h.pool.started.includes(second), 'the canceled job never started');
-  t.equal(statusOf(h, first), 'completed', 'the other job is untouched');
+  t.equal(statusOf(h, second), 'canceled');
 });
 
 t.test('a processing job is canceled and its worker is told to stop', async (t) => {
@@ -74,7 +76,7 @@ t.test('a completed job is answered as it is: status and result file kept', asyn
   const id = await submitted(h, secret);
   await settle();
   h.pool.complete(id, '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><path d="M0 0h4v4z"/></svg>');
-  await settle();
+  await waitFor(() => statusOf(h, id) === 'completed', 'the job to complete');
   const before = h.app.context.store.jobs.get(id)!;
   t.equal(before.status, 'completed');
   t.ok(before.result_path, 'the job has a result');
