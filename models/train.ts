@@ -29,11 +29,13 @@ export const REFERENCE_PATH = join(HERE, '..', 'test', 'fixtures', 'classify', '
 export const SEED = 20261122;
 
 export const TRAIN_OPTIONS: Omit<TrainOptions, 'classWeights' | 'onEpoch'> = Object.freeze({
-  hidden: [48, 24],
-  epochs: 80,
+  // Small and strongly decayed: the held-out sets come from other packages, and a bigger net
+  // (48-24, 80 epochs) fit the training sources perfectly but generalised worse to them.
+  hidden: [16],
+  epochs: 40,
   batchSize: 32,
   learningRate: 0.003,
-  weightDecay: 0.0005,
+  weightDecay: 0.005,
   seed: SEED,
 });
 
