@@ -1,5 +1,5 @@
 import t from 'tap';
-import { harness, settle } from './helpers.js';
+import { harness, settle, statusOf, waitFor } from './helpers.js';
 
 t.test('submit, process, complete, download', async (t) => {
   const h = await harness(t);
@@ -14,7 +14,8 @@ t.test('submit, process, complete, download', async (t) => {
   const processing = h.json<{ status: string }>(await h.get(secret, `/v1/jobs/${job.id}`));
   t.equal(processing.status, 'processing');
   h.pool.complete(job.id);
-  await settle();
+  // Completion checks the result file on disk first, so wait for the move rather than a fixed number of ticks.
+  await waitFor(() => statusOf(h, job.id) === 'completed', 'completed');
   const done = h.json<{ status: string; download_url: string; progress: number }>(await h.get(secret, `/v1/jobs/${job.id}`));
   t.equal(done.status, 'completed');
   t.equal(done.progress, 100);
