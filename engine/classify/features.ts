@@ -53,6 +53,12 @@ export const FEATURE_NAMES: readonly string[] = Object.freeze([
   'mode_chroma',
   'mode_blue',
   ...range(8).map((i) => `coarse_grad_hist_${i}`),
+  'ink_components_log',
+  'ink_largest_component',
+  'ink_in_small_components',
+  'ink_in_mid_components',
+  'ink_in_large_components',
+  ...range(5).map((i) => `stroke_width_${i}`),
 ]);
 
 export const FEATURE_COUNT = FEATURE_NAMES.length;
@@ -300,6 +306,67 @@ export function featuresOfThumbnail(thumb: Thumbnail): Float32Array {
     }
   }
   gradientHistogram(coarse, cw, ch, f);
+
+  // Connected ink (8-neighbourhood): text is many small blobs, a drawing a few long connected
+  // lines, clip art a few large fills.
+  const label = new Int32Array(n).fill(-1);
+  const stack = new Int32Array(n);
+  let components = 0, largest = 0, small = 0, mid = 0, large = 0;
+  for (let start = 0; start < n; start++) {
+    if (!ink[start] || label[start] >= 0) continue;
+    let top = 0, size = 0;
+    stack[top++] = start;
+    label[start] = components;
+    while (top > 0) {
+      const p = stack[--top];
+      size++;
+      const px = p % width, py = (p - px) / width;
+      for (let dy = -1; dy <= 1; dy++) {
+        const y = py + dy;
+        if (y < 0 || y >= height) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const x = px + dx;
+          if (x < 0 || x >= width) continue;
+          const q = y * width + x;
+          if (ink[q] && label[q] < 0) { label[q] = components; stack[top++] = q; }
+        }
+      }
+    }
+    components++;
+    largest = Math.max(largest, size);
+    if (size < 8) small += size; else if (size < 64) mid += size; else large += size;
+  }
+  const inkTotal = Math.max(1, inkCount);
+  f.push(Math.log2(1 + components) / 14, largest / inkTotal, small / inkTotal, mid / inkTotal, large / inkTotal);
+
+  // Stroke width: for each ink pixel the shorter of its horizontal and vertical runs. Ruled lines
+  // and outlines are 1-2 px at this scale; blurred text and fills are wider.
+  const hRun = new Uint16Array(n);
+  for (let y = 0; y < height; y++) {
+    let x = 0;
+    while (x < width) {
+      if (!ink[y * width + x]) { x++; continue; }
+      let e = x;
+      while (e < width && ink[y * width + e]) e++;
+      for (let k = x; k < e; k++) hRun[y * width + k] = e - x;
+      x = e;
+    }
+  }
+  const widths = new Float64Array(5);
+  for (let x = 0; x < width; x++) {
+    let y = 0;
+    while (y < height) {
+      if (!ink[y * width + x]) { y++; continue; }
+      let e = y;
+      while (e < height && ink[e * width + x]) e++;
+      for (let k = y; k < e; k++) {
+        const w = Math.min(e - y, hRun[k * width + x]);
+        widths[w <= 1 ? 0 : w === 2 ? 1 : w <= 4 ? 2 : w <= 8 ? 3 : 4]++;
+      }
+      y = e;
+    }
+  }
+  for (let i = 0; i < 5; i++) f.push(widths[i] / inkTotal);
 
   if (f.length !== FEATURE_COUNT) throw new Error(`feature vector has ${f.length} entries, expected ${FEATURE_COUNT}`);
   return Float32Array.from(f);

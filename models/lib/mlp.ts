@@ -43,6 +43,8 @@ export interface TrainOptions {
   learningRate: number;
   weightDecay: number;
   seed: number;
+  /** Standard deviation of Gaussian noise added to the standardised features while training. */
+  inputNoise?: number;
   /** Per-class loss weights (balance classes of unequal size). */
   classWeights?: number[];
   onEpoch?: (epoch: number, loss: number) => void;
@@ -63,10 +65,12 @@ export function standardisation(x: Float32Array[], featureCount: number): { mean
   return { mean: mean.map(Math.fround), invStd: invStd.map(Math.fround) };
 }
 
-function forwardAll(model: Mlp, input: ArrayLike<number>): Float64Array[] {
+function forwardAll(model: Mlp, input: ArrayLike<number>, noise?: { sigma: number; random: () => number }): Float64Array[] {
   const activations: Float64Array[] = [];
   let current = new Float64Array(input.length);
   for (let j = 0; j < input.length; j++) current[j] = (input[j] - model.mean[j]) * model.invStd[j];
+  // Noise on the inputs keeps the net from leaning on any one feature's exact value.
+  if (noise && noise.sigma > 0) for (let j = 0; j < input.length; j++) current[j] += noise.sigma * gaussian(noise.random);
   activations.push(current);
   model.layers.forEach((layer, index) => {
     const out = new Float64Array(layer.outputs);
@@ -134,7 +138,7 @@ export function trainMlp(x: Float32Array[], y: number[], classes: number, option
       for (const g of grads) { g.w.fill(0); g.b.fill(0); }
       let weightSum = 0;
       for (const index of batch) {
-        const acts = forwardAll(model, x[index]);
+        const acts = forwardAll(model, x[index], options.inputNoise ? { sigma: options.inputNoise, random } : undefined);
         const probs = softmax(acts[acts.length - 1]);
         const cw = classWeights[y[index]];
         weightSum += cw;
