@@ -125,7 +125,9 @@ function fitPiece(p: Float64Array, i0: number, i1: number, t0: [number, number],
   const u = chordParams(p, i0, i1);
   let curve = leastSquaresCubic(p, i0, i1, u, t0, t1);
   let err = curveError(p, i0, i1, u, curve);
-  for (let iter = 0; iter < 3 && err.max > tol.curve && err.max < tol.curve * 4; iter++) {
+  // Up to ten Newton reparameterisations before splitting: a near miss usually converges, and one
+  // cubic over a glyph's bowl is cheaper than two.
+  for (let iter = 0; iter < 10 && err.max > tol.curve && err.max < tol.curve * 4; iter++) {
     reparameterize(p, i0, i1, u, curve);
     curve = leastSquaresCubic(p, i0, i1, u, t0, t1);
     err = curveError(p, i0, i1, u, curve);

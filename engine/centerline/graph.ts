@@ -285,9 +285,9 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
     }
     pairs.sort((p, q) => q.cos - p.cos || p.s - q.s || p.t - q.t);
     const used = new Set<number>();
-    // Straight continuations first; then, when an even number of ends is left, pair those too
-    // (a sharp turn drawn with a round join reads the same and saves a stroke), but never make the
-    // stem of a T bend into one arm.
+    // Straight continuations first; then pair what is left, sharpest turn last: with round caps and
+    // joins a stroke turning at the junction paints exactly what two strokes ending there would, and
+    // saves a move. The stem of a T is never left with a partner (its bar took both arms).
     const straight = pairs.filter((p) => p.cos >= STRAIGHT_COS);
     const rest = pairs.filter((p) => p.cos < STRAIGHT_COS);
     for (const p of straight) {
@@ -296,7 +296,6 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
       partner.set(ends[p.s].key, ends[p.t].key);
       partner.set(ends[p.t].key, ends[p.s].key);
     }
-    if ((ends.length - used.size) % 2 === 1) continue;
     for (const p of rest) {
       if (used.has(p.s) || used.has(p.t)) continue;
       used.add(p.s); used.add(p.t);

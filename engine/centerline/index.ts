@@ -13,6 +13,7 @@ import type { RgbaImage } from '../types.js';
 import { labelComponents, type Components } from './components.js';
 import { inkDepth } from './distance.js';
 import { fitPolyline, type FitTolerance } from './fit.js';
+import { joinAcrossGaps } from './gaps.js';
 import { strokesFromSkeleton, type Stroke } from './graph.js';
 import { fillPinholes, removeSpecks, separateInk } from './ink.js';
 import { traceRings } from './outline.js';
@@ -33,8 +34,15 @@ export interface CenterlineHooks {
 /** Stage weights for progress, roughly their share of the time on a scanned page. */
 const STAGES = { ink: 0.25, distance: 0.15, thick: 0.1, skeleton: 0.2, graph: 0.15, outline: 0.05, write: 0.1 } as const;
 
-/** Strokes: a straight run may wander this far (px) from its chord; curves this far from the pixels. */
-const STROKE_FIT: FitTolerance = { line: 1.3, curve: 1.3, cornerDegrees: 75 };
+/**
+ * Strokes: a straight run may wander this far (px) from its chord; curves this far from the pixels
+ * (floors; wide strokes get a share of their width, see strokeTolerance). Corners only at turns
+ * sharper than 110 degrees: the bowls and hooks of small glyphs stay inside one curve.
+ */
+const STROKE_FIT: FitTolerance = { line: 1.3, curve: 1.4, cornerDegrees: 110 };
+/** Share of a stroke's width its fitted centre may stray: curves, straight runs. */
+const STROKE_CURVE_WIDTHS = 0.8;
+const STROKE_LINE_WIDTHS = 0.4;
 /** Outlines of filled parts follow the pixel staircase, so they allow a little more before a new node. */
 const OUTLINE_FIT: FitTolerance = { line: 1.2, curve: 1.2, cornerDegrees: 60 };
 /** Ink counts as a filled part where it is this many times thicker than the typical line… */
@@ -78,7 +86,8 @@ export async function traceCenterline(image: RgbaImage, hooks: CenterlineHooks =
   keepVanishedParts(inkParts, filled, skeleton, distance);
   await step(STAGES.skeleton);
 
-  const strokes = strokesFromSkeleton({ skeleton, distance, stride, rgb: ink.rgb, contrast: ink.contrast, width });
+  const traced = strokesFromSkeleton({ skeleton, distance, stride, rgb: ink.rgb, contrast: ink.contrast, width });
+  const strokes = joinAcrossGaps(traced);
   await step(STAGES.graph);
 
   const fills = filledShapes(filled, stride, rows, ink.rgb, width);
@@ -89,7 +98,7 @@ export async function traceCenterline(image: RgbaImage, hooks: CenterlineHooks =
   for (const f of fills) palette.add(f.rgb, f.area);
   palette.settle();
   const strokePaths: StrokePath[] = strokes.map((s) => ({
-    chain: fitPolyline(s.points, s.closed, STROKE_FIT),
+    chain: fitPolyline(s.points, s.closed, strokeTolerance(s.width)),
     rgb: palette.colourOf(s.rgb),
     width: Math.max(1, Math.round(s.width * 2) / 2),
   }));
@@ -102,6 +111,18 @@ export async function traceCenterline(image: RgbaImage, hooks: CenterlineHooks =
   const doc = writeSvg(width, height, page, fillShapes, strokePaths);
   await step(STAGES.write);
   return doc;
+}
+
+/**
+ * A stroke's centre may wander from its fitted path by a share of its width and still cover the same
+ * ink (the round pen is that wide), so wide strokes take longer segments; thin ones keep the floor.
+ */
+function strokeTolerance(width: number): FitTolerance {
+  return {
+    line: Math.max(STROKE_FIT.line, STROKE_LINE_WIDTHS * width),
+    curve: Math.max(STROKE_FIT.curve, STROKE_CURVE_WIDTHS * width),
+    cornerDegrees: STROKE_FIT.cornerDegrees,
+  };
 }
 
 /**
