@@ -1,0 +1,155 @@
+/**
+ * `npm run bench:speed [-- --rounds 5] [--class clipart,photo] [--ids a,b] [--save DIR] [--ours-only]`
+ *
+ * Trace speed, our engine beside VTracer, in ONE process: for every clip-* / photo-* image of the
+ * public corpus (../shared/bench/corpus, read in place, never copied) the two tracers alternate,
+ * round after round, so both see the same load on a shared, noisy box. Only the ratio ours/VTracer
+ * from the same run is worth quoting; absolute milliseconds move with the machine's load.
+ *
+ * - ours: vectorize() with image_type from the manifest (the classifier is not timed), from the
+ *   file's bytes, decode included (the engine decodes).
+ * - VTracer: @neplex/vectorizer's vectorizeRaw with the settings ../shared/bench/measure.mjs uses
+ *   for its `vtracer` peer, after the same decode measure.mjs does (sharp, flattened on white,
+ *   RGB, widened to RGBA), decode included.
+ * Per image: median wall ms and CPU ms (process.cpuUsage: every thread of this process, so a
+ * tracer that works on other threads pays for it) of R rounds after one warm-up, and ms per
+ * megapixel; per class: the median ms/MP of each and the ratio. --save DIR writes our SVGs (from
+ * the last round) so a pure speed change can be proven byte-identical with `diff -r`.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import sharp from 'sharp';
+import { vectorize } from '../engine/index.js';
+import { parseTraceOptions } from '../engine/options.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '5' },
+    class: { type: 'string', default: 'clipart,photo' },
+    ids: { type: 'string' },
+    corpus: { type: 'string', default: path.resolve(ROOT, '..', 'shared', 'bench', 'corpus') },
+    save: { type: 'string' },
+    'ours-only': { type: 'boolean', default: false },
+  },
+});
+const rounds = Math.max(1, Number(args.rounds));
+const classes = new Set(args.class.split(','));
+const ids = args.ids ? new Set(args.ids.split(',')) : null;
+
+interface ManifestImage { id: string; file: string; class: string; split: string; width: number; height: number; megapixels: number }
+let manifest: { images: ManifestImage[] };
+try {
+  manifest = JSON.parse(readFileSync(path.join(args.corpus, 'manifest.json'), 'utf8'));
+} catch {
+  console.log(`No corpus at ${args.corpus} (put ../shared/bench beside this repository). Nothing was measured.`);
+  process.exit(0);
+}
+const images = manifest.images.filter((m) => m.split === 'public' && classes.has(m.class) && (!ids || ids.has(m.id)));
+
+// the same decode and settings measure.mjs uses for its `vtracer` peer (sharp single-threaded there too)
+sharp.concurrency(1);
+const require = createRequire(import.meta.url);
+const { vectorizeRaw } = require('@neplex/vectorizer') as {
+  vectorizeRaw(data: Buffer, size: { width: number; height: number }, config: Record<string, number>): Promise<string>;
+};
+const VTRACER_CONFIG = {
+  colorMode: 0, hierarchical: 0, filterSpeckle: 4, colorPrecision: 6, layerDifference: 16, mode: 2,
+  cornerThreshold: 60, lengthThreshold: 4.0, maxIterations: 10, spliceThreshold: 45, pathPrecision: 2,
+};
+async function decodeRgba(file: string): Promise<{ width: number; height: number; rgba: Buffer }> {
+  const buf = readFileSync(file);
+  const { data, info } = await sharp(buf, { failOn: 'none' }).flatten({ background: '#ffffff' }).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  const n = info.width * info.height;
+  const rgba = Buffer.alloc(n * 4);
+  for (let i = 0; i < n; i++) {
+    rgba[4 * i] = data[3 * i]; rgba[4 * i + 1] = data[3 * i + 1]; rgba[4 * i + 2] = data[3 * i + 2]; rgba[4 * i + 3] = 255;
+  }
+  return { width: info.width, height: info.height, rgba };
+}
+
+const tracers = {
+  ours: async (image: ManifestImage): Promise<string> => {
+    const options = parseTraceOptions({ image_type: image.class });
+    return (await vectorize(new Uint8Array(await readFile(path.join(args.corpus, image.file))), options)).svg;
+  },
+  vtracer: async (image: ManifestImage): Promise<string> => {
+    const decoded = await decodeRgba(path.join(args.corpus, image.file));
+    return vectorizeRaw(decoded.rgba, { width: decoded.width, height: decoded.height }, VTRACER_CONFIG);
+  },
+};
+type TracerName = keyof typeof tracers;
+const names: TracerName[] = args['ours-only'] ? ['ours'] : ['ours', 'vtracer'];
+
+async function timed(run: () => Promise<string>): Promise<{ wall: number; cpu: number; svg: string }> {
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const svg = await run();
+  const wall = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  return { wall, cpu: (cpu.user + cpu.system) / 1000, svg };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+const fmt = (v: number) => (Number.isFinite(v) ? Math.round(v).toString() : '–');
+
+interface Row { image: ManifestImage; wall: Record<string, number>; cpu: Record<string, number> }
+const rows: Row[] = [];
+if (args.save) mkdirSync(args.save, { recursive: true });
+for (const image of images) {
+  const wall: Record<string, number[]> = { ours: [], vtracer: [] };
+  const cpu: Record<string, number[]> = { ours: [], vtracer: [] };
+  let lastSvg = '';
+  for (const name of names) await tracers[name](image); // warm-up: JIT, sharp, file cache
+  for (let round = 0; round < rounds; round++) {
+    // alternate who goes first so neither always runs right after the other's garbage
+    const order = round % 2 ? [...names].reverse() : names;
+    for (const name of order) {
+      const r = await timed(() => tracers[name](image));
+      wall[name].push(r.wall);
+      cpu[name].push(r.cpu);
+      if (name === 'ours') lastSvg = r.svg;
+    }
+  }
+  if (args.save) writeFileSync(path.join(args.save, `${image.id}.svg`), lastSvg);
+  const row: Row = { image, wall: {}, cpu: {} };
+  for (const name of names) {
+    row.wall[name] = median(wall[name]);
+    row.cpu[name] = median(cpu[name]);
+  }
+  rows.push(row);
+  const mp = image.megapixels;
+  console.error(`${image.id.padEnd(28)} ${names.map((n) => `${n} ${fmt(row.wall[n])} ms (${fmt(row.wall[n] / mp)} ms/MP, cpu ${fmt(row.cpu[n])})`).join('  ')}`);
+}
+
+const lines: string[] = [];
+lines.push(`Trace speed, ${rounds} rounds alternating in one process (median per image), ${new Date().toISOString().slice(0, 10)}`);
+lines.push('');
+lines.push('| image | MP | ours ms | ours cpu ms | ours ms/MP | VTracer ms | VTracer cpu ms | VTracer ms/MP | ours/VTracer |');
+lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const r of rows) {
+  const mp = r.image.megapixels;
+  const ratio = r.wall.ours / r.wall.vtracer;
+  lines.push(`| ${r.image.id} | ${mp.toFixed(2)} | ${fmt(r.wall.ours)} | ${fmt(r.cpu.ours)} | ${fmt(r.wall.ours / mp)} | ${fmt(r.wall.vtracer)} | ${fmt(r.cpu.vtracer)} | ${fmt(r.wall.vtracer / mp)} | ${Number.isFinite(ratio) ? ratio.toFixed(2) : '–'} |`);
+}
+lines.push('');
+lines.push('| class | images | ours ms/MP | VTracer ms/MP | ours/VTracer (wall) | ours/VTracer (cpu) |');
+lines.push('|---|---:|---:|---:|---:|---:|');
+for (const cls of classes) {
+  const of = rows.filter((r) => r.image.class === cls);
+  if (!of.length) continue;
+  const perMp = (name: TracerName, what: 'wall' | 'cpu') => median(of.map((r) => r[what][name] / r.image.megapixels));
+  const ours = perMp('ours', 'wall');
+  const vt = perMp('vtracer', 'wall');
+  const cpuRatio = perMp('ours', 'cpu') / perMp('vtracer', 'cpu');
+  lines.push(`| ${cls} | ${of.length} | ${fmt(ours)} | ${fmt(vt)} | ${Number.isFinite(ours / vt) ? (ours / vt).toFixed(2) : '–'} | ${Number.isFinite(cpuRatio) ? cpuRatio.toFixed(2) : '–'} |`);
+}
+console.log(lines.join('\n'));
