@@ -30,12 +30,16 @@ export function joinAcrossGaps(strokes: Stroke[]): Stroke[] {
     endX[2 * i + 1] = p[n - 2]; endY[2 * i + 1] = p[n - 1];
     cell = Math.max(cell, Math.min(GAP_MAX, GAP_WIDTHS * strokes[i].width));
   }
-  // Uniform grid over the ends (cell ≥ the largest reach, so the 3×3 cells around an end hold every candidate).
-  const key = (x: number, y: number) => `${Math.floor(x / cell)},${Math.floor(y / cell)}`;
-  const grid = new Map<string, number[]>();
+  // Uniform grid over the ends (cell ≥ the largest reach, so the 3×3 cells around an end hold every
+  // candidate), keyed by a number: one cell column of margin on each side keeps keys unique.
+  let maxX = 0;
+  for (const i of open) maxX = Math.max(maxX, endX[2 * i], endX[2 * i + 1]);
+  const columns = Math.floor(maxX / cell) + 3;
+  const key = (cx: number, cy: number) => (cy + 1) * columns + cx + 1;
+  const grid = new Map<number, number[]>();
   for (const i of open) for (let side = 0; side < 2; side++) {
     const e = 2 * i + side;
-    const k = key(endX[e], endY[e]);
+    const k = key(Math.floor(endX[e] / cell), Math.floor(endY[e] / cell));
     let list = grid.get(k);
     if (!list) grid.set(k, (list = []));
     list.push(e);
@@ -49,7 +53,7 @@ export function joinAcrossGaps(strokes: Stroke[]): Stroke[] {
     if (side === 1 && strokes[i].points.length === 2) continue;
     const cx = Math.floor(endX[e] / cell), cy = Math.floor(endY[e] / cell);
     for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
-      const list = grid.get(`${cx + dx},${cy + dy}`);
+      const list = grid.get(key(cx + dx, cy + dy));
       if (!list) continue;
       for (const f of list) {
         const j = f >> 1;

@@ -265,7 +265,7 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
   // Pair edge ends at junctions: straightest compatible continuation goes through.
   const alive = edges.map((_, i) => i).filter((i) => edges[i].alive);
   // partner[2*i + end] = 2*j + end' (end 0 = at node a, 1 = at node b), -1 when the stroke stops there.
-  const partner = new Map<number, number>();
+  const partner = new Int32Array(2 * edges.length).fill(-1);
   for (let n = 0; n < nodePixels.length; n++) {
     const ends: { key: number; dx: number; dy: number; edge: Edge }[] = [];
     for (const i of incident[n]) {
@@ -293,14 +293,14 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
     for (const p of straight) {
       if (used.has(p.s) || used.has(p.t)) continue;
       used.add(p.s); used.add(p.t);
-      partner.set(ends[p.s].key, ends[p.t].key);
-      partner.set(ends[p.t].key, ends[p.s].key);
+      partner[ends[p.s].key] = ends[p.t].key;
+      partner[ends[p.t].key] = ends[p.s].key;
     }
     for (const p of rest) {
       if (used.has(p.s) || used.has(p.t)) continue;
       used.add(p.s); used.add(p.t);
-      partner.set(ends[p.s].key, ends[p.t].key);
-      partner.set(ends[p.t].key, ends[p.s].key);
+      partner[ends[p.s].key] = ends[p.t].key;
+      partner[ends[p.t].key] = ends[p.s].key;
     }
   }
 
@@ -316,8 +316,8 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
       done[i] = 1;
       keys.push(key);
       const farEnd = (key ^ 1);
-      const next = partner.get(farEnd);
-      if (next === undefined) return { keys, closed: false };
+      const next = partner[farEnd];
+      if (next < 0) return { keys, closed: false };
       if (next >> 1 === startKey >> 1 && next === startKey) return { keys, closed: true };
       key = next;
     }
@@ -360,7 +360,7 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
     for (const end of [0, 1]) {
       if (done[i]) break;
       const key = 2 * i + end;
-      if (partner.has(key)) continue;
+      if (partner[key] >= 0) continue;
       const { keys } = follow(key);
       emit(keys, false);
     }
@@ -429,7 +429,9 @@ function colourDistance(a: [number, number, number], b: [number, number, number]
  * odd width w has its centre pixel at distance (w+1)/2 and half-width d − 0.5; an even-width line
  * has two centre pixels at the same distance, its centre lies between them and its half-width is d.
  */
-function halfWidthAt(p: number, input: SkeletonInput): { hw: number; ox: number; oy: number } {
+/** halfWidthAt's answer (module scratch: it runs for every skeleton pixel, twice, so no object per call). */
+let hwAt = 0, oxAt = 0, oyAt = 0;
+function halfWidthAt(p: number, input: SkeletonInput): void {
   const { distance, skeleton, stride } = input;
   const d = distance[p];
   let ox = 0, oy = 0, twins = 0;
@@ -438,9 +440,12 @@ function halfWidthAt(p: number, input: SkeletonInput): { hw: number; ox: number;
   if (!skeleton[p + 1] && Math.abs(distance[p + 1] - d) < 0.01) { ox += 1; twins++; }
   if (!skeleton[p - stride] && Math.abs(distance[p - stride] - d) < 0.01) { oy -= 1; twins++; }
   if (!skeleton[p + stride] && Math.abs(distance[p + stride] - d) < 0.01) { oy += 1; twins++; }
-  if (twins === 1) return { hw: d, ox: ox * 0.5, oy: oy * 0.5 };
-  return { hw: d - 0.5, ox: 0, oy: 0 };
+  if (twins === 1) { hwAt = d; oxAt = ox * 0.5; oyAt = oy * 0.5; return; }
+  hwAt = d - 0.5; oxAt = 0; oyAt = 0;
 }
+
+/** Per-edge colour samples, reused across edges (grown on demand). */
+let sampleR = new Uint8Array(256), sampleG = new Uint8Array(256), sampleB = new Uint8Array(256);
 
 function measureEdge(e: Edge, input: SkeletonInput, nodeR: number[]): void {
   const px = e.pixels;
@@ -449,25 +454,26 @@ function measureEdge(e: Edge, input: SkeletonInput, nodeR: number[]): void {
   let from = Math.min(skipA, px.length >> 1), to = Math.max(px.length - skipB, from + 1);
   if (to > px.length) to = px.length;
   if (to - from < 1) { from = 0; to = px.length; }
-  const widths: number[] = [];
-  const rs: number[] = [], gs: number[] = [], bs: number[] = [];
+  const count = to - from;
+  if (sampleR.length < count) { sampleR = new Uint8Array(count * 2); sampleG = new Uint8Array(count * 2); sampleB = new Uint8Array(count * 2); }
+  // Mean width, not median: on a 2-px line only some skeleton pixels see their twin, and the mean keeps both.
+  let sum = 0;
   for (let k = from; k < to; k++) {
     const p = px[k];
-    widths.push(2 * halfWidthAt(p, input).hw);
+    halfWidthAt(p, input);
+    sum += 2 * hwAt;
     const j = inkiestNear(p, input) * 3;
-    rs.push(input.rgb[j]); gs.push(input.rgb[j + 1]); bs.push(input.rgb[j + 2]);
+    sampleR[k - from] = input.rgb[j]; sampleG[k - from] = input.rgb[j + 1]; sampleB[k - from] = input.rgb[j + 2];
   }
-  // Mean, not median: on a 2-px line only some skeleton pixels see their twin, and the mean keeps both.
-  let sum = 0;
-  for (const w of widths) sum += w;
-  e.width = sum / widths.length;
-  e.rgb = [median(rs), median(gs), median(bs)];
+  e.width = sum / count;
+  e.rgb = [median(sampleR, count), median(sampleG, count), median(sampleB, count)];
 }
 
-function median(values: number[]): number {
-  const v = values.slice().sort((a, b) => a - b);
-  const m = v.length >> 1;
-  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+/** Median of the first `count` values (sorts them in place; typed-array sort is numeric). */
+function median(values: Uint8Array, count: number): number {
+  const v = values.subarray(0, count).sort();
+  const m = count >> 1;
+  return count % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
 }
 
 function edgePoints(e: Edge, input: SkeletonInput, nodeX: number[], nodeY: number[]): number[] {
@@ -476,8 +482,8 @@ function edgePoints(e: Edge, input: SkeletonInput, nodeX: number[], nodeY: numbe
   const out: number[] = [];
   for (let k = 0; k < px.length; k++) {
     const p = px[k];
-    const { ox, oy } = halfWidthAt(p, input);
-    out.push((p % stride) - 0.5 + ox, Math.floor(p / stride) - 0.5 + oy);
+    halfWidthAt(p, input);
+    out.push((p % stride) - 0.5 + oxAt, Math.floor(p / stride) - 0.5 + oyAt);
   }
   // Ends at a node use the node's position so every stroke meeting there meets at one point.
   out[0] = nodeX[e.a]; out[1] = nodeY[e.a];

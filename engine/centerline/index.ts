@@ -217,6 +217,8 @@ function keepVanishedParts(parts: Components, filled: Uint8Array, skeleton: Uint
 interface FilledPart { rings: Float64Array[]; rgb: Rgb; area: number }
 
 function filledShapes(filled: Uint8Array, stride: number, rows: number, rgb: Uint8Array, width: number): FilledPart[] {
+  // Most line drawings have no filled part: skip the labelling pass over the page.
+  if (filled.indexOf(1) < 0) return [];
   const parts = labelComponents(filled, stride);
   if (!parts.count) return [];
   // Per-part median colour from a histogram per channel (no per-pixel objects).

@@ -144,24 +144,26 @@ function contrastToBackground(rgb: Uint8Array, width: number, height: number, lo
   const { grid, bw, bh } = local;
   const out = new Uint8Array(width * height);
   const scale = 1 / Math.sqrt(3);
-  const row0 = new Float32Array(bw * 3), row1 = new Float32Array(bw * 3);
+  // Bilinear in two steps: blend the two block rows once per image row (per block column), then
+  // interpolate that row along x with per-column tables computed once for the image.
+  const col0 = new Int32Array(width), col1 = new Int32Array(width), colT = new Float32Array(width);
+  for (let x = 0; x < width; x++) {
+    const fx = Math.min(Math.max((x + 0.5) / BLOCK - 0.5, 0), bw - 1);
+    const x0 = Math.floor(fx);
+    col0[x] = x0 * 3; col1[x] = Math.min(x0 + 1, bw - 1) * 3; colT[x] = fx - x0;
+  }
+  const row = new Float32Array(bw * 3);
   for (let y = 0; y < height; y++) {
     const fy = Math.min(Math.max((y + 0.5) / BLOCK - 0.5, 0), bh - 1);
     const y0 = Math.floor(fy), y1 = Math.min(y0 + 1, bh - 1), ty = fy - y0;
-    for (let k = 0; k < bw * 3; k++) { row0[k] = grid[y0 * bw * 3 + k]; row1[k] = grid[y1 * bw * 3 + k]; }
-    for (let x = 0; x < width; x++) {
-      const fx = Math.min(Math.max((x + 0.5) / BLOCK - 0.5, 0), bw - 1);
-      const x0 = Math.floor(fx), x1 = Math.min(x0 + 1, bw - 1), tx = fx - x0;
-      const j = (y * width + x) * 3;
-      let sum = 0;
-      for (let c = 0; c < 3; c++) {
-        const top = row0[x0 * 3 + c] + (row0[x1 * 3 + c] - row0[x0 * 3 + c]) * tx;
-        const bottom = row1[x0 * 3 + c] + (row1[x1 * 3 + c] - row1[x0 * 3 + c]) * tx;
-        const d = rgb[j + c] - (top + (bottom - top) * ty);
-        sum += d * d;
-      }
-      const v = Math.sqrt(sum) * scale;
-      out[y * width + x] = v > 255 ? 255 : v;
+    for (let k = 0; k < bw * 3; k++) { const top = grid[y0 * bw * 3 + k]; row[k] = top + (grid[y1 * bw * 3 + k] - top) * ty; }
+    for (let x = 0, i = y * width, j = i * 3; x < width; x++, i++, j += 3) {
+      const a = col0[x], b = col1[x], t = colT[x];
+      const dr = rgb[j] - (row[a] + (row[b] - row[a]) * t);
+      const dg = rgb[j + 1] - (row[a + 1] + (row[b + 1] - row[a + 1]) * t);
+      const db = rgb[j + 2] - (row[a + 2] + (row[b + 2] - row[a + 2]) * t);
+      const v = Math.sqrt(dr * dr + dg * dg + db * db) * scale;
+      out[i] = v > 255 ? 255 : v;
     }
   }
   return out;
