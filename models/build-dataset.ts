@@ -5,7 +5,7 @@
  *
  * 1. `apt-get download` + `dpkg -x` each package of PACKAGES into models/.cache/pkgs/<name>
  *    (no installation: the packages' own dependencies are not needed, only their files).
- *    Rendering needs pdftoppm (poppler-utils) and dot (graphviz) on PATH.
+ *    Rendering needs pdftoppm (poppler-utils), dot (graphviz) and fig2dev (fig2dev) on PATH.
  * 2. Each SOURCE lists files of one package for one class and split; files used by the benchmark
  *    corpus (../shared/bench) are excluded by exact path (BENCH_EXCLUDED). Held-out sources come
  *    from packages that no training source uses.
@@ -46,7 +46,7 @@ export const PACKAGES = [
   // scan: manuals rendered as pages
   'valgrind', 'nettle-dev', 'gri-pdf-doc', 'fontconfig', 'libtasn1-doc', 'zlib1g-dev', 'ghostscript-doc', 'camlidl-doc', 'shared-mime-info',
   // blueprint
-  'fritzing-parts', 'librecad-data', 'graphviz-doc',
+  'fritzing-parts', 'librecad-data', 'xfig-libs', 'graphviz-doc',
 ] as const;
 
 /** Files the benchmark corpus was made from: never in the training or held-out sets. */
@@ -112,9 +112,9 @@ function ensurePackages(): void {
     if (!deb) throw new Error(`apt-get download ${name} gave no .deb`);
     execFileSync('dpkg', ['-x', join(DEBS, deb), target]);
   }
-  for (const tool of ['pdftoppm', 'dot']) {
+  for (const tool of ['pdftoppm', 'dot', 'fig2dev']) {
     try { execFileSync('which', [tool], { stdio: 'ignore' }); }
-    catch { throw new Error(`${tool} is missing: apt-get install -y poppler-utils graphviz`); }
+    catch { throw new Error(`${tool} is missing: apt-get install -y poppler-utils graphviz fig2dev`); }
   }
 }
 
@@ -248,6 +248,19 @@ async function pdfPage(spec: string, random: () => number): Promise<RgbaImage | 
   const dpi = Math.round(80 + random() * 70);
   const png = execFileSync('pdftoppm', ['-r', String(dpi), '-f', page, '-l', page, '-singlefile', '-png', pdf], { maxBuffer: 64 << 20 });
   return fromEncoded(png);
+}
+
+function xfigFile(file: string, random: () => number): SvgJob | null {
+  const out = join(WORK, 'fig', `${createHash('sha256').update(file).digest('hex').slice(0, 24)}.svg`);
+  mkdirSync(join(WORK, 'fig'), { recursive: true });
+  if (!existsSync(out)) {
+    try {
+      writeFileSync(out, execFileSync('fig2dev', ['-L', 'svg', file], { timeout: 20_000, maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }));
+    } catch {
+      return null;
+    }
+  }
+  return { input: out, size: Math.round(400 + random() * 1200) };
 }
 
 // ---------------------------------------------------------------- augmentation
@@ -446,6 +459,7 @@ const OPENCV_PHOTOS = ['aero1.jpg', 'aero3.jpg', 'apple.jpg', 'baboon.jpg', 'bas
 // Plasma's wallpapers mix photographs and flat illustrations: each goes to its own class.
 const PLASMA_PHOTOS = ['BytheWater', 'ColdRipple', 'DarkestHour', 'EveningGlow', 'Grey', 'OneStandsOut', 'Path', 'Volna', 'summer_1am'];
 const PLASMA_ILLUSTRATIONS = ['Altai', 'Canopee', 'Cascade', 'FlyingKonqui', 'IceCold', 'Kay', 'PastelHills', 'Patak', 'SafeLanding'];
+const XFIG_TECHNICAL = /^usr\/share\/xfig\/Libraries\/(Examples|Flowchart|ProcessFlowsheet|ERD|UML|Logic|DSP|Mechanical_DIN|Structural_Analysis|Welding|Optics|Fasteners|Buildings|Electronic\/Schematic\/(Metric|Imperial))\//;
 const UKUI_FLAT = ['city.png', 'desert.png', 'focal-ubuntukylin.png', 'calla.png', 'goldfish.png', '2004default.jpg'];
 
 /** The largest image of each Plasma wallpaper folder. */
@@ -500,13 +514,15 @@ function sources(): Source[] {
     // blueprint
     { id: 'fritzing-schematics', package: 'fritzing-parts', class: 'blueprint', split: 'train', limit: 380, variants: 1, match: (p) => p.includes('/svg/core/schematic/') && p.endsWith('.svg'), svg: svgFile(400, 1600), augment: blueprintAugment },
     { id: 'librecad-library', package: 'librecad-data', class: 'blueprint', split: 'train', limit: 380, variants: 1, match: (p) => p.endsWith('.dxf'), svg: dxfFile, augment: blueprintAugment },
+    // xfig's technical libraries: drawings, flowcharts, UML, mechanical and structural parts.
+    { id: 'xfig-technical', package: 'xfig-libs', class: 'blueprint', split: 'train', limit: 320, variants: 1, match: (p) => p.endsWith('.fig') && XFIG_TECHNICAL.test(p), svg: xfigFile, augment: blueprintAugment },
     { id: 'graphviz-graphs', package: 'graphviz-doc', class: 'blueprint', split: 'heldout', limit: 80, variants: 1, match: (p) => p.endsWith('.gv'), svg: graphvizFile, augment: asIs },
   ];
 }
 
 // ---------------------------------------------------------------- main
 
-export async function buildDataset(log: (line: string) => void = console.log): Promise<{ rows: DatasetRow[]; thumbnails: Buffer }> {
+export async function buildDataset(log: (line: string) => void = console.log, only?: Set<string>): Promise<{ rows: DatasetRow[]; thumbnails: Buffer }> {
   const thumbs: Uint8Array[] = [];
   let thumbBytes = 0;
   ensurePackages();
@@ -516,6 +532,7 @@ export async function buildDataset(log: (line: string) => void = console.log): P
   const trainPackages = new Set(sources().filter((s) => s.split === 'train').map((s) => s.package));
   for (const source of sources()) {
     if (source.split === 'heldout' && trainPackages.has(source.package)) throw new Error(`held-out source ${source.id} shares package ${source.package} with training`);
+    if (only && !only.has(source.id)) continue;
     const started = Date.now();
     const root = join(PKGS, source.package);
     let candidates = listFiles(source.package).filter((p) => source.match(p) && !isBenchFile(source.package, p));
@@ -570,7 +587,25 @@ export function writeDataset(dataset: { rows: DatasetRow[]; thumbnails: Buffer }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const dataset = await buildDataset();
+  // --only=ID,ID rebuilds just those sources and merges them into the cached dataset: every
+  // sample is seeded by its own source, file and variant, so the result equals a full build.
+  const onlyArg = process.argv.find((a) => a.startsWith('--only='));
+  const only = onlyArg ? new Set(onlyArg.slice(7).split(',')) : undefined;
+  let dataset = await buildDataset(console.log, only);
+  if (only) {
+    const cached = JSON.parse(readFileSync(DATASET_PATH, 'utf8')) as { rows: DatasetRow[] };
+    const thumbnails = readFileSync(THUMBS_PATH);
+    const kept = cached.rows.filter((r) => !only.has(r.source));
+    const parts: Buffer[] = [];
+    let offset = 0;
+    const rows: DatasetRow[] = [];
+    const order = sources().map((s) => s.id);
+    const merged = [...kept.map((r) => ({ r, bytes: thumbnails.subarray(r.offset, r.offset + r.width * r.height * 3) })), ...dataset.rows.map((r) => ({ r, bytes: dataset.thumbnails.subarray(r.offset, r.offset + r.width * r.height * 3) }))];
+    // Sources in declaration order, rows within a source in build order: as a full build writes them.
+    merged.sort((a, b) => order.indexOf(a.r.source) - order.indexOf(b.r.source));
+    for (const { r, bytes } of merged) { rows.push({ ...r, offset }); parts.push(bytes); offset += bytes.length; }
+    dataset = { rows, thumbnails: Buffer.concat(parts) };
+  }
   writeDataset(dataset);
   console.log(`wrote ${dataset.rows.length} rows to ${relative(process.cwd(), DATASET_PATH)}`);
 }
