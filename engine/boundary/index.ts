@@ -62,44 +62,37 @@ export function buildBoundaryGraph(
   return { width, height, chains, outlines };
 }
 
+/** Number of boundary cracks at a vertex, by its 4-bit crack mask. */
+const DEGREE = Uint8Array.from({ length: 16 }, (_, m) => (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1));
+/** Lowest set direction bit of a mask (the one way on at a degree-2 vertex once `back` is removed). */
+const LOWEST = Uint8Array.from({ length: 16 }, (_, m) => (m & 1 ? 0 : m & 2 ? 1 : m & 4 ? 2 : m & 8 ? 3 : 0));
+
 function traceChains(labels: Int32Array, width: number, height: number, context: StageContext): Chain[] {
   const W = width, H = height, V = W + 1;
   const label = (x: number, y: number): number => (x < 0 || y < 0 || x >= W || y >= H ? -1 : labels[y * W + x]);
-  // Every crack once, as a byte: 0 = no boundary, 1 = boundary, 2 = boundary already traced.
-  // horizontal[y*W + x]: between pixels (x, y-1) and (x, y); vertical[y*V + x]: (x-1, y) and (x, y).
-  const horizontal = new Uint8Array((H + 1) * W);
-  const vertical = new Uint8Array(V * H);
+  // Every vertex (pixel corner) as a 4-bit mask of the boundary cracks leaving it (bit d = direction
+  // d), and a second mask of those not traced yet; a walk clears a crack's bit at both its ends.
+  const cracks = new Uint8Array(V * (H + 1));
   for (let x = 0; x < W; x++) {
-    horizontal[x] = 1;
-    horizontal[H * W + x] = 1;
+    cracks[x] |= 1; cracks[x + 1] |= 4; // top border, east and west
+    const b = H * V + x;
+    cracks[b] |= 1; cracks[b + 1] |= 4;
   }
   for (let y = 0; y < H; y++) {
-    const row = y * W;
-    vertical[y * V] = 1;
-    vertical[y * V + W] = 1;
-    for (let x = 1; x < W; x++) if (labels[row + x - 1] !== labels[row + x]) vertical[y * V + x] = 1;
-    if (y > 0) for (let x = 0; x < W; x++) if (labels[row - W + x] !== labels[row + x]) horizontal[row + x] = 1;
-  }
-  // The crack leaving vertex (x, y) in direction d, as (array, index); -1 when off the grid.
-  const crackIndex = (x: number, y: number, d: number): number => {
-    switch (d) {
-      case 0: return x < W ? y * W + x : -1;
-      case 2: return x > 0 ? y * W + x - 1 : -1;
-      case 1: return y < H ? y * V + x : -1;
-      default: return y > 0 ? (y - 1) * V + x : -1;
+    const row = y * W, v = y * V;
+    cracks[v] |= 2; cracks[v + V] |= 8; // left border, south and north
+    cracks[v + W] |= 2; cracks[v + W + V] |= 8;
+    for (let x = 1; x < W; x++) {
+      if (labels[row + x - 1] !== labels[row + x]) { cracks[v + x] |= 2; cracks[v + x + V] |= 8; }
     }
-  };
-  const crack = (x: number, y: number, d: number): number => {
-    const i = crackIndex(x, y, d);
-    return i < 0 ? 0 : d === 0 || d === 2 ? horizontal[i] : vertical[i];
-  };
-  const markTraced = (x: number, y: number, d: number): void => {
-    const i = crackIndex(x, y, d);
-    if (d === 0 || d === 2) horizontal[i] = 2;
-    else vertical[i] = 2;
-  };
-  const degree = (x: number, y: number): number =>
-    (crack(x, y, 0) ? 1 : 0) + (crack(x, y, 1) ? 1 : 0) + (crack(x, y, 2) ? 1 : 0) + (crack(x, y, 3) ? 1 : 0);
+    if (y > 0) {
+      for (let x = 0; x < W; x++) {
+        if (labels[row - W + x] !== labels[row + x]) { cracks[v + x] |= 1; cracks[v + x + 1] |= 4; }
+      }
+    }
+  }
+  const untraced = cracks.slice();
+  const STEP = [1, V, -1, -V];
   const rightOf = (x: number, y: number, d: number): number => {
     switch (d) {
       case 0: return label(x, y);
@@ -122,6 +115,8 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
 
   const walk = (sx: number, sy: number, startDir: number, closedLoop: boolean): void => {
     let x = sx, y = sy, d = startDir, len = 0, area2 = 0;
+    let v = sy * V + sx;
+    const sv = v;
     const right = rightOf(x, y, d), left = leftOf(x, y, d);
     for (;;) {
       if (len + 4 > buffer.length) {
@@ -131,16 +126,17 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
       }
       buffer[len++] = x;
       buffer[len++] = y;
-      markTraced(x, y, d);
+      const back = (d + 2) & 3;
+      untraced[v] &= ~(1 << d);
+      v += STEP[d];
+      untraced[v] &= ~(1 << back);
       const nx = x + DX[d], ny = y + DY[d];
       area2 += x * ny - nx * y;
       x = nx; y = ny;
-      if (closedLoop ? x === sx && y === sy : degree(x, y) !== 2) break;
+      const mask = cracks[v];
+      if (closedLoop ? v === sv : DEGREE[mask] !== 2) break;
       // Degree 2: continue along the other boundary crack (never straight back).
-      const back = (d + 2) & 3;
-      for (let k = 0; k < 4; k++) {
-        if (k !== back && crack(x, y, k)) { d = k; break; }
-      }
+      d = LOWEST[mask & ~(1 << back)];
     }
     if (!closedLoop) {
       buffer[len++] = x;
@@ -151,16 +147,16 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
 
   for (let y = 0; y <= H; y++) {
     if ((y & 127) === 0) checkAbort(context);
-    for (let x = 0; x <= W; x++) {
-      if (degree(x, y) < 3) continue;
-      for (let d = 0; d < 4; d++) if (crack(x, y, d) === 1) walk(x, y, d, false);
+    for (let x = 0, v = y * V; x <= W; x++, v++) {
+      if (DEGREE[cracks[v]] < 3) continue;
+      for (let d = 0; d < 4; d++) if (untraced[v] & (1 << d)) walk(x, y, d, false);
     }
   }
   // What is left are loops without a junction; every loop has a horizontal crack, so starting on an
   // untraced horizontal boundary crack heading east finds each one once.
   for (let y = 0; y <= H; y++) {
     if ((y & 127) === 0) checkAbort(context);
-    for (let x = 0; x < W; x++) if (horizontal[y * W + x] === 1) walk(x, y, 0, true);
+    for (let x = 0, v = y * V; x < W; x++, v++) if (untraced[v] & 1) walk(x, y, 0, true);
   }
   return chains;
 }
