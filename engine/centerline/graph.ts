@@ -54,7 +54,28 @@ const STRAIGHT_COS = Math.cos((50 * Math.PI) / 180);
 /** Strokes chained through a junction must agree in colour (RGB distance) and width (px). */
 const JOIN_COLOUR = 60;
 
+/** The skeleton as a graph: nodes (junction clusters, line ends, dots, one seed on each bare loop) and the pixel runs between them. */
+interface Graph {
+  nodeX: number[];
+  nodeY: number[];
+  nodeR: number[];
+  nodePixels: number[][];
+  edges: Edge[];
+  /** Edge ids at each node. */
+  incident: number[][];
+}
+
+// Each stage is its own function: one function holding them all took V8 a quarter of a second of
+// compile time per trace and kept deoptimising on branches a page had not yet taken.
 export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
+  const graph = buildGraph(input);
+  cleanGraph(graph, input);
+  for (const e of graph.edges) if (e.alive) measureEdge(e, input, graph.nodeR);
+  const partner = pairEnds(graph, input.stride);
+  return traceStrokes(graph, partner, input);
+}
+
+function buildGraph(input: SkeletonInput): Graph {
   const { skeleton, distance, stride } = input;
   const nb = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1];
   let count = 0;
@@ -124,7 +145,7 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
     }
     const end = nodeOf[cur] >= 0 ? nodeOf[cur] : -1;
     if (end < 0) return; // cannot happen on a proper skeleton; drop rather than invent a node
-    edges.push(newEdge(startNode, end, run));
+    edges.push(newEdge(startNode, end, run, stride));
   };
   for (let n = 0; n < nodePixels.length; n++) {
     for (const p of nodePixels[n]) {
@@ -136,7 +157,7 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
           const key = Math.min(p, q) * 4 + (Math.max(p, q) - Math.min(p, q) === 1 ? 0 : Math.max(p, q) - Math.min(p, q) === stride ? 1 : Math.max(p, q) - Math.min(p, q) === stride + 1 ? 2 : 3);
           if (seenDirect.has(key)) continue;
           seenDirect.add(key);
-          edges.push(newEdge(n, nodeOf[q], [p, q]));
+          edges.push(newEdge(n, nodeOf[q], [p, q], stride));
           continue;
         }
         if (visited[q]) continue;
@@ -165,29 +186,40 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
     run.push(p);
     const n = nodePixels.length;
     addNode([p]);
-    edges.push(newEdge(n, n, run));
-  }
-
-  function newEdge(a: number, b: number, run: number[]): Edge {
-    let length = 0;
-    for (let k = 1; k < run.length; k++) {
-      const d = Math.abs(run[k] - run[k - 1]);
-      length += d === 1 || d === stride ? 1 : Math.SQRT2;
-    }
-    return { a, b, pixels: run, alive: true, length, width: 0, rgb: [0, 0, 0] };
+    edges.push(newEdge(n, n, run, stride));
   }
 
   // Incident edge lists are tiny (a junction has a handful of edges): plain arrays, no duplicates.
   const incident: number[][] = nodePixels.map(() => []);
-  const attach = (n: number, i: number) => { if (!incident[n].includes(i)) incident[n].push(i); };
-  edges.forEach((e, i) => { attach(e.a, i); attach(e.b, i); });
+  edges.forEach((e, i) => { attach(incident, e.a, i); attach(incident, e.b, i); });
+  return { nodeX, nodeY, nodeR, nodePixels, edges, incident };
+}
+
+function newEdge(a: number, b: number, run: number[], stride: number): Edge {
+  let length = 0;
+  for (let k = 1; k < run.length; k++) {
+    const d = Math.abs(run[k] - run[k - 1]);
+    length += d === 1 || d === stride ? 1 : Math.SQRT2;
+  }
+  return { a, b, pixels: run, alive: true, length, width: 0, rgb: [0, 0, 0] };
+}
+
+/** Incident edge lists are tiny (a junction has a handful of edges): plain arrays, no duplicates. */
+function attach(incident: number[][], n: number, i: number): void {
+  if (!incident[n].includes(i)) incident[n].push(i);
+}
+
+/** Merges near junctions, prunes spurs and dissolves degree-2 nodes until the graph is stable. */
+function cleanGraph(graph: Graph, input: SkeletonInput): void {
+  const { distance, stride } = input;
+  const { nodeX, nodeY, nodeR, nodePixels, edges, incident } = graph;
+  const attachHere = (n: number, i: number) => attach(incident, n, i);
   const degreeOf = (n: number) => {
     let d = 0;
     for (const i of incident[n]) if (edges[i].alive) d += edges[i].a === edges[i].b ? 2 : 1;
     return d;
   };
-  const other = (e: Edge, n: number) => (e.a === n ? e.b : e.a);
-
+  
   /** A branch from junction j to a line end whose tip barely leaves the junction's disc. */
   const isSpur = (e: Edge, j: number) => {
     const tip = e.a === j ? e.b : e.a;
@@ -207,11 +239,11 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
     const a = e.b === n ? e.a : e.b;
     const b = f.a === n ? f.b : f.a;
     e.alive = false; f.alive = false;
-    const merged = newEdge(a, b, ePix.concat(fPix.slice(1)));
+    const merged = newEdge(a, b, ePix.concat(fPix.slice(1)), stride);
     edges.push(merged);
     const id = edges.length - 1;
-    attach(a, id);
-    attach(b, id);
+    attachHere(a, id);
+    attachHere(b, id);
   };
 
   // Clean-up: merge near junctions, prune spurs, dissolve degree-2 nodes; repeat until stable.
@@ -233,7 +265,7 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
           if (!g.alive) continue;
           if (g.a === b) g.a = a;
           if (g.b === b) g.b = a;
-          attach(a, k);
+          attachHere(a, k);
         }
         incident[b] = [];
         changed = true;
@@ -260,19 +292,22 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
     nodePixels.forEach((px, n) => console.error('node', n, px.map(xy).join(' '), 'deg', degreeOf(n)));
     edges.forEach((e, i) => console.error('edge', i, e.a, e.b, e.alive, e.pixels.map(xy).join(' ')));
   }
-  for (const e of edges) if (e.alive) measureEdge(e, input, nodeR);
+}
 
-  // Pair edge ends at junctions: straightest compatible continuation goes through.
-  const alive = edges.map((_, i) => i).filter((i) => edges[i].alive);
-  // partner[2*i + end] = 2*j + end' (end 0 = at node a, 1 = at node b), -1 when the stroke stops there.
+/**
+ * Pairs edge ends at each node: the straightest compatible continuation goes through.
+ * partner[2*i + end] = 2*j + end' (end 0 = at node a, 1 = at node b), -1 where the stroke stops.
+ */
+function pairEnds(graph: Graph, stride: number): Int32Array {
+  const { nodeR, nodePixels, edges, incident } = graph;
   const partner = new Int32Array(2 * edges.length).fill(-1);
   for (let n = 0; n < nodePixels.length; n++) {
     const ends: { key: number; dx: number; dy: number; edge: Edge }[] = [];
     for (const i of incident[n]) {
       const e = edges[i];
       if (!e.alive) continue;
-      if (e.a === n) ends.push({ key: 2 * i, ...direction(e, true, nodeR[n]), edge: e });
-      if (e.b === n) ends.push({ key: 2 * i + 1, ...direction(e, false, nodeR[n]), edge: e });
+      if (e.a === n) ends.push({ key: 2 * i, ...direction(e, true, nodeR[n], stride), edge: e });
+      if (e.b === n) ends.push({ key: 2 * i + 1, ...direction(e, false, nodeR[n], stride), edge: e });
     }
     if (ends.length < 2) continue;
     const pairs: { cos: number; s: number; t: number }[] = [];
@@ -304,6 +339,14 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
     }
   }
 
+  return partner;
+}
+
+/** Follows paired ends into strokes: open ones from their free ends, then the rings left over, then lone dots. */
+function traceStrokes(graph: Graph, partner: Int32Array, input: SkeletonInput): Stroke[] {
+  const { distance } = input;
+  const { nodeX, nodeY, nodePixels, edges, incident } = graph;
+  const alive = edges.map((_, i) => i).filter((i) => edges[i].alive);
   const strokes: Stroke[] = [];
   const done = new Uint8Array(edges.length);
   const follow = (startKey: number): { keys: number[]; closed: boolean } => {
@@ -379,19 +422,19 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
     strokes.push({ points: Float64Array.from([nodeX[n], nodeY[n]]), closed: false, width: 2 * hw, rgb: [input.rgb[j], input.rgb[j + 1], input.rgb[j + 2]] });
   }
   return strokes;
+}
 
-  function direction(e: Edge, fromA: boolean, radius: number): { dx: number; dy: number } {
-    // Look a few radii down the edge: the first pixels near a junction bend towards it.
-    const px = e.pixels;
-    const reach = Math.max(4, Math.round(2.5 * radius));
-    const s = fromA ? px[0] : px[px.length - 1];
-    const k = Math.min(reach, px.length - 1);
-    const t = fromA ? px[k] : px[px.length - 1 - k];
-    let dx = (t % stride) - (s % stride), dy = Math.floor(t / stride) - Math.floor(s / stride);
-    const len = Math.hypot(dx, dy) || 1;
-    dx /= len; dy /= len;
-    return { dx, dy };
-  }
+function direction(e: Edge, fromA: boolean, radius: number, stride: number): { dx: number; dy: number } {
+  // Look a few radii down the edge: the first pixels near a junction bend towards it.
+  const px = e.pixels;
+  const reach = Math.max(4, Math.round(2.5 * radius));
+  const s = fromA ? px[0] : px[px.length - 1];
+  const k = Math.min(reach, px.length - 1);
+  const t = fromA ? px[k] : px[px.length - 1 - k];
+  let dx = (t % stride) - (s % stride), dy = Math.floor(t / stride) - Math.floor(s / stride);
+  const len = Math.hypot(dx, dy) || 1;
+  dx /= len; dy /= len;
+  return { dx, dy };
 }
 
 function pixelRgbIndex(p: number, input: SkeletonInput): number {
