@@ -36,7 +36,7 @@ export function prepareImage(image: RgbaImage, settings: PrepareSettings, contex
     }
   }
   for (let pass = 0; pass < settings.denoisePasses; pass++) {
-    rgb = smoothSimilar(rgb, transparent, width, height, settings.denoiseRange, context);
+    rgb = smoothSimilar(rgb, transparent, hasTransparency, width, height, settings.denoiseRange, context);
   }
   return { width, height, source: image, rgb, transparent, hasTransparency };
 }
@@ -48,6 +48,7 @@ export function prepareImage(image: RgbaImage, settings: PrepareSettings, contex
 function smoothSimilar(
   rgb: Uint8Array,
   transparent: Uint8Array,
+  hasTransparency: boolean,
   width: number,
   height: number,
   range: number,
@@ -55,10 +56,30 @@ function smoothSimilar(
 ): Uint8Array {
   const out = new Uint8Array(rgb.length);
   const range2 = range * range;
+  const stride = width * 3;
   for (let y = 0; y < height; y++) {
     if ((y & 63) === 0) checkAbort(context);
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
+      if (!hasTransparency && x > 0 && x < width - 1 && y > 0 && y < height - 1) {
+        // Inside an opaque image: the nine samples without bounds or transparency checks (the
+        // sums are of whole numbers, so the order they are added in does not change the result).
+        const c = i * 3;
+        const r0 = rgb[c], g0 = rgb[c + 1], b0 = rgb[c + 2];
+        let sr = 0, sg = 0, sb = 0, count = 0;
+        for (let row = c - stride - 3; row <= c + stride - 3; row += stride) {
+          for (let j = row; j <= row + 6; j += 3) {
+            const r = rgb[j], g = rgb[j + 1], b = rgb[j + 2];
+            const dr = r - r0, dg = g - g0, db = b - b0;
+            if (dr * dr + dg * dg + db * db > range2) continue;
+            sr += r; sg += g; sb += b; count++;
+          }
+        }
+        out[c] = (sr / count + 0.5) | 0;
+        out[c + 1] = (sg / count + 0.5) | 0;
+        out[c + 2] = (sb / count + 0.5) | 0;
+        continue;
+      }
       const r0 = rgb[i * 3], g0 = rgb[i * 3 + 1], b0 = rgb[i * 3 + 2];
       if (transparent[i]) {
         out[i * 3] = r0; out[i * 3 + 1] = g0; out[i * 3 + 2] = b0;

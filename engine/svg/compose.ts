@@ -319,22 +319,26 @@ function densify(line: Float64Array): Float64Array {
 
 
 function flatten(path: FittedPath): Float64Array {
-  const out: number[] = [path.start.x, path.start.y];
+  let count = 1;
+  for (const s of path.segments) count += s.kind === 'C' ? 8 : 1;
+  const out = new Float64Array(2 * count);
+  out[0] = path.start.x;
+  out[1] = path.start.y;
+  let m = 2;
   let x0 = path.start.x, y0 = path.start.y;
   for (const s of path.segments) {
     if (s.kind === 'C') {
       for (let k = 1; k < 8; k++) {
         const t = k / 8, u = 1 - t;
-        out.push(
-          u * u * u * x0 + 3 * u * u * t * s.x1 + 3 * u * t * t * s.x2 + t * t * t * s.x,
-          u * u * u * y0 + 3 * u * u * t * s.y1 + 3 * u * t * t * s.y2 + t * t * t * s.y,
-        );
+        out[m++] = u * u * u * x0 + 3 * u * u * t * s.x1 + 3 * u * t * t * s.x2 + t * t * t * s.x;
+        out[m++] = u * u * u * y0 + 3 * u * u * t * s.y1 + 3 * u * t * t * s.y2 + t * t * t * s.y;
       }
     }
-    out.push(s.x, s.y);
+    out[m++] = s.x;
+    out[m++] = s.y;
     x0 = s.x; y0 = s.y;
   }
-  return Float64Array.from(out);
+  return out;
 }
 
 function crackPolyline(points: Float64Array, closed: boolean): FittedPath {
