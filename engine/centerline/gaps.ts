@@ -91,7 +91,8 @@ export function joinAcrossGaps(strokes: Stroke[]): Stroke[] {
   for (const i of open) {
     if (used[i]) continue;
     // Start from a chain end: the end of i not joined (one exists, since chains never close).
-    let start = partner[2 * i] < 0 ? 2 * i : partner[2 * i + 1] < 0 ? 2 * i + 1 : -1;
+    if (partner[2 * i] < 0 && partner[2 * i + 1] < 0) { out.push(strokes[i]); continue; } // joined to nothing
+    const start = partner[2 * i] < 0 ? 2 * i : partner[2 * i + 1] < 0 ? 2 * i + 1 : -1;
     if (start < 0) continue; // inside a chain: it is emitted from that chain's end
     const pts: number[] = [];
     let weight = 0, width = 0, r = 0, g = 0, b = 0;
