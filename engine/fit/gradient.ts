@@ -69,7 +69,10 @@ function flatResidual(s: Samples): number {
   for (let i = 0; i < s.n; i++) { mr += s.r[i]; mg += s.g[i]; mb += s.b[i]; }
   mr /= s.n; mg /= s.n; mb /= s.n;
   let sum = 0;
-  for (let i = 0; i < s.n; i++) sum += Math.hypot(s.r[i] - mr, s.g[i] - mg, s.b[i] - mb);
+  for (let i = 0; i < s.n; i++) {
+    const dr = s.r[i] - mr, dg = s.g[i] - mg, db = s.b[i] - mb;
+    sum += Math.sqrt(dr * dr + dg * dg + db * db); // not Math.hypot: several times slower in V8
+  }
   return sum / s.n;
 }
 
@@ -130,7 +133,11 @@ function radialCandidate(s: Samples): Candidate | null {
   if (!Number.isFinite(cx) || !Number.isFinite(cy)) return null;
   const t = new Float64Array(s.n);
   let hi = 0;
-  for (let i = 0; i < s.n; i++) { t[i] = Math.hypot(s.x[i] - cx, s.y[i] - cy); if (t[i] > hi) hi = t[i]; }
+  for (let i = 0; i < s.n; i++) {
+    const dx = s.x[i] - cx, dy = s.y[i] - cy;
+    t[i] = Math.sqrt(dx * dx + dy * dy);
+    if (t[i] > hi) hi = t[i];
+  }
   // a centre far outside the region is a linear ramp in disguise, and a huge radius costs precision
   let extent = 0;
   for (let i = 0; i < s.n; i++) extent = Math.max(extent, Math.abs(s.x[i] - mx), Math.abs(s.y[i] - my));
@@ -165,10 +172,30 @@ function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): { stop
   stopCol[0] = extrapolate(stopCol[0], stopCol[1], -stopPos[0] / (stopPos[1] - stopPos[0]));
   stopCol[last] = extrapolate(stopCol[last], stopCol[last - 1], -(1 - stopPos[last]) / (stopPos[last] - stopPos[last - 1]));
   stopPos[0] = 0; stopPos[last] = 1;
+  // The ramp the stops draw, read inline so 8 192 samples allocate nothing.
   let residual = 0;
+  const stopCount = stopPos.length;
+  const { r, g, b } = s;
   for (let i = 0; i < s.n; i++) {
-    const c = evaluate(stopPos, stopCol, (t[i] - lo) / span);
-    residual += Math.hypot(s.r[i] - c[0], s.g[i] - c[1], s.b[i] - c[2]);
+    const f = (t[i] - lo) / span;
+    let cr: number, cg: number, cb: number;
+    if (f <= stopPos[0]) {
+      const c = stopCol[0];
+      cr = c[0]; cg = c[1]; cb = c[2];
+    } else {
+      let k = 1;
+      while (k < stopCount && f > stopPos[k]) k++;
+      if (k === stopCount) {
+        const c = stopCol[stopCount - 1];
+        cr = c[0]; cg = c[1]; cb = c[2];
+      } else {
+        const a = stopCol[k - 1], z = stopCol[k];
+        const w = (f - stopPos[k - 1]) / (stopPos[k] - stopPos[k - 1] || 1);
+        cr = a[0] + w * (z[0] - a[0]); cg = a[1] + w * (z[1] - a[1]); cb = a[2] + w * (z[2] - a[2]);
+      }
+    }
+    const dr = r[i] - cr, dg = g[i] - cg, db = b[i] - cb;
+    residual += Math.sqrt(dr * dr + dg * dg + db * db);
   }
   const stops = stopPos.map((offset, k) => ({ offset: Math.round(offset * 1000) / 1000, color: hex(stopCol[k]) }));
   return { stops, residual: residual / s.n, profile: col };
@@ -192,17 +219,6 @@ function simplifyProfile(pos: number[], col: Rgb[]): number[] {
     keep.sort((p, q) => p - q);
   }
   return keep;
-}
-
-function evaluate(pos: number[], col: Rgb[], f: number): Rgb {
-  if (f <= pos[0]) return col[0];
-  for (let k = 1; k < pos.length; k++) {
-    if (f <= pos[k]) {
-      const w = (f - pos[k - 1]) / (pos[k] - pos[k - 1] || 1);
-      return [col[k - 1][0] + w * (col[k][0] - col[k - 1][0]), col[k - 1][1] + w * (col[k][1] - col[k - 1][1]), col[k - 1][2] + w * (col[k][2] - col[k - 1][2])];
-    }
-  }
-  return col[col.length - 1];
 }
 
 function solve4(a: Float64Array, b: Float64Array): Float64Array | null {
