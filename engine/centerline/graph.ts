@@ -302,6 +302,10 @@ function pairEnds(graph: Graph, stride: number): Int32Array {
   const { nodeR, nodePixels, edges, incident } = graph;
   const partner = new Int32Array(2 * edges.length).fill(-1);
   for (let n = 0; n < nodePixels.length; n++) {
+    // Most nodes are line ends: nothing to pair, so no allocation for them.
+    let live = 0;
+    for (const i of incident[n]) if (edges[i].alive) live += edges[i].a === edges[i].b ? 2 : 1;
+    if (live < 2) continue;
     const ends: { key: number; dx: number; dy: number; edge: Edge }[] = [];
     for (const i of incident[n]) {
       const e = edges[i];

@@ -84,9 +84,13 @@ function pathData(chain: FittedChain): { d: string; nodes: number } {
 
 /** Shortest decimal form: 0.5 → .5, -0.5 → -.5, 2.0 → 2. */
 function num(v: number): string {
-  const s = (Math.round(v * 10) / 10).toString();
-  if (s === '-0') return '0';
-  return s.replace(/^(-?)0\./, '$1.');
+  // Built from the integer tenths (no toString + regex per number: a page writes tens of thousands).
+  const tenths = Math.round(v * 10);
+  if (tenths === 0) return '0';
+  const abs = tenths < 0 ? -tenths : tenths;
+  const whole = Math.floor(abs / 10), frac = abs - whole * 10;
+  const s = frac ? (whole ? `${whole}.${frac}` : `.${frac}`) : `${whole}`;
+  return tenths < 0 ? `-${s}` : s;
 }
 
 /** Joins numbers, omitting a separator where a sign or a leading dot already separates them. */
@@ -101,8 +105,15 @@ function join(values: number[]): string {
 
 function sep(next: string, before = 'x'): string {
   if (next.startsWith('-')) return '';
-  if (next.startsWith('.') && /\.\d*$/.test(before)) return '';
+  if (next.startsWith('.') && endsInFraction(before)) return '';
   return ' ';
+}
+
+/** True when the text ends in a number with a decimal point ("1.5", ".5", "3."): looks back over the last digits only. */
+function endsInFraction(text: string): boolean {
+  let i = text.length - 1;
+  while (i >= 0) { const c = text.charCodeAt(i); if (c < 48 || c > 57) break; i--; }
+  return i >= 0 && text.charCodeAt(i) === 46;
 }
 
 function hex(c: Rgb): string {
