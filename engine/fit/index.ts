@@ -510,9 +510,11 @@ function buildPieces(poly: Polygon, shape: VertexShape, closed: boolean, roundin
   const cap = 2 * edges;
   const kind = new Uint8Array(cap), c = new Float64Array(cap * 8), breakBefore = new Uint8Array(cap);
   let count = 0;
-  const push = (k: number, brk: boolean, ...xy: number[]) => {
+  // eight named numbers, not a rest array: this runs for every piece of every chain
+  const push = (k: number, brk: boolean, x0: number, y0: number, x1: number, y1: number, x2: number, y2: number, x3: number, y3: number) => {
     kind[count] = k; breakBefore[count] = brk ? 1 : 0;
-    for (let i = 0; i < 8; i++) c[count * 8 + i] = xy[i];
+    const o = count * 8;
+    c[o] = x0; c[o + 1] = y0; c[o + 2] = x1; c[o + 3] = y1; c[o + 4] = x2; c[o + 5] = y2; c[o + 6] = x3; c[o + 7] = y3;
     count++;
   };
   let pendingBreak = true;
@@ -607,10 +609,12 @@ function fitRun(c: Float64Array, s: number, e: number, settings: FitSettings, ou
 
 /** Unit tangent leaving (x0,y0) towards the first control point that differs from it. */
 function tangentOf(x0: number, y0: number, x1: number, y1: number, x2: number, y2: number, x3: number, y3: number): [number, number] {
-  for (const [x, y] of [[x1, y1], [x2, y2], [x3, y3]] as const) {
-    const d = Math.hypot(x - x0, y - y0);
-    if (d > 1e-9) return [(x - x0) / d, (y - y0) / d];
-  }
+  let d = Math.hypot(x1 - x0, y1 - y0);
+  if (d > 1e-9) return [(x1 - x0) / d, (y1 - y0) / d];
+  d = Math.hypot(x2 - x0, y2 - y0);
+  if (d > 1e-9) return [(x2 - x0) / d, (y2 - y0) / d];
+  d = Math.hypot(x3 - x0, y3 - y0);
+  if (d > 1e-9) return [(x3 - x0) / d, (y3 - y0) / d];
   return [1, 0];
 }
 

@@ -125,6 +125,7 @@ export function composeShapes(
   const stackHoles = closeSeams && !image.hasTransparency;
   const items: SvgItem[] = [];
   let nodes = 0;
+  let laterAt = new Uint8Array(64); // per ring: is the chain's other side painted later (reused)
   for (let i = 0; i < order.length; i++) {
     if ((i & 255) === 0) {
       checkAbort(context);
@@ -134,24 +135,32 @@ export function composeShapes(
     const outline = graph.outlines[r];
     const fill = new PathWriter();
     const under = new PathWriter();
-    outline.rings.forEach((ring, k) => {
+    for (let k = 0; k < outline.rings.length; k++) {
+      const ring = outline.rings[k];
       const ringArea = outline.ringArea[k];
-      if (stackHoles && ringArea < 0 && -ringArea < area[r] && ring.every((ref) => rank[otherSide(ref)] > i)) return;
-      ring.forEach((ref, j) => fill.append(pathOf(ref), j > 0));
+      if (stackHoles && ringArea < 0 && -ringArea < area[r]) {
+        let allLater = true;
+        for (let j = 0; j < ring.length && allLater; j++) if (!(rank[otherSide(ring[j])] > i)) allLater = false;
+        if (allLater) continue;
+      }
+      for (let j = 0; j < ring.length; j++) fill.append(pathOf(ring[j]), j > 0);
       fill.close();
-      if (!closeSeams) return;
+      if (!closeSeams) continue;
       // Runs of consecutive chains whose neighbour is painted later get the underlap stroke.
-      const laterAt = ring.map((ref) => {
-        const other = otherSide(ref);
-        return other >= 0 && !transparent[other] && rank[other] > i;
-      });
-      if (laterAt.every(Boolean)) {
-        ring.forEach((ref, j) => under.append(pathOf(ref), j > 0));
+      if (laterAt.length < ring.length) laterAt = new Uint8Array(2 * ring.length);
+      let firstNotLater = -1;
+      for (let j = 0; j < ring.length; j++) {
+        const other = otherSide(ring[j]);
+        laterAt[j] = other >= 0 && !transparent[other] && rank[other] > i ? 1 : 0;
+        if (!laterAt[j] && firstNotLater < 0) firstNotLater = j;
+      }
+      if (firstNotLater < 0) {
+        for (let j = 0; j < ring.length; j++) under.append(pathOf(ring[j]), j > 0);
         under.close();
-        return;
+        continue;
       }
       // Start after a chain that is not under, so a run never wraps around the ring's start.
-      const offset = laterAt.indexOf(false) + 1;
+      const offset = firstNotLater + 1;
       let inRun = false;
       for (let j = 0; j < ring.length; j++) {
         const idx = (offset + j) % ring.length;
@@ -160,7 +169,7 @@ export function composeShapes(
           inRun = true;
         } else inRun = false;
       }
-    });
+    }
     if (fill.empty) continue;
     items.push({ kind: 'fill', paint: paint[r], d: fill.toString() });
     nodes += fill.segments;
