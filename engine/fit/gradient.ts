@@ -172,26 +172,29 @@ function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): { stop
   stopCol[0] = extrapolate(stopCol[0], stopCol[1], -stopPos[0] / (stopPos[1] - stopPos[0]));
   stopCol[last] = extrapolate(stopCol[last], stopCol[last - 1], -(1 - stopPos[last]) / (stopPos[last] - stopPos[last - 1]));
   stopPos[0] = 0; stopPos[last] = 1;
-  // The ramp the stops draw, read inline so 8 192 samples allocate nothing.
+  // The ramp the stops draw, read inline so 8 192 samples allocate nothing, from typed copies: the
+  // stop arrays mix whole and fractional numbers, whose changing element kinds kept V8 deoptimising.
   let residual = 0;
   const stopCount = stopPos.length;
+  const sp = Float64Array.from(stopPos);
+  const sc = new Float64Array(3 * stopCount);
+  for (let k = 0; k < stopCount; k++) { sc[3 * k] = stopCol[k][0]; sc[3 * k + 1] = stopCol[k][1]; sc[3 * k + 2] = stopCol[k][2]; }
   const { r, g, b } = s;
   for (let i = 0; i < s.n; i++) {
     const f = (t[i] - lo) / span;
     let cr: number, cg: number, cb: number;
-    if (f <= stopPos[0]) {
-      const c = stopCol[0];
-      cr = c[0]; cg = c[1]; cb = c[2];
+    if (f <= sp[0]) {
+      cr = sc[0]; cg = sc[1]; cb = sc[2];
     } else {
       let k = 1;
-      while (k < stopCount && f > stopPos[k]) k++;
+      while (k < stopCount && f > sp[k]) k++;
       if (k === stopCount) {
-        const c = stopCol[stopCount - 1];
-        cr = c[0]; cg = c[1]; cb = c[2];
+        const o = 3 * (stopCount - 1);
+        cr = sc[o]; cg = sc[o + 1]; cb = sc[o + 2];
       } else {
-        const a = stopCol[k - 1], z = stopCol[k];
-        const w = (f - stopPos[k - 1]) / (stopPos[k] - stopPos[k - 1] || 1);
-        cr = a[0] + w * (z[0] - a[0]); cg = a[1] + w * (z[1] - a[1]); cb = a[2] + w * (z[2] - a[2]);
+        const a = 3 * (k - 1), z = 3 * k;
+        const w = (f - sp[k - 1]) / (sp[k] - sp[k - 1] || 1);
+        cr = sc[a] + w * (sc[z] - sc[a]); cg = sc[a + 1] + w * (sc[z + 1] - sc[a + 1]); cb = sc[a + 2] + w * (sc[z + 2] - sc[a + 2]);
       }
     }
     const dr = r[i] - cr, dg = g[i] - cg, db = b[i] - cb;
@@ -253,7 +256,9 @@ function colourDistance(a: Rgb, b: Rgb): number {
 }
 
 function hex(c: Rgb): string {
-  const h = (v: number) => Math.max(0, Math.min(255, Math.round(v))).toString(16).padStart(2, '0');
+  // `| 0` hands toString a small integer (never -0 or a double): V8 then keeps profileFit, which
+  // inlines this, optimised instead of dropping it for "lost precision" on every other region.
+  const h = (v: number) => (Math.max(0, Math.min(255, Math.round(v))) | 0).toString(16).padStart(2, '0');
   return `#${h(c[0])}${h(c[1])}${h(c[2])}`;
 }
 
