@@ -122,6 +122,10 @@ export function reversePath(path: FittedPath): FittedPath {
 /** Drops repeated points (and a closing point equal to the first) so every step has a length. */
 function dedupe(points: Float64Array, closed: boolean): Float64Array {
   const count = points.length >> 1;
+  // Traced chains never repeat a point: hand them back as they are instead of copying every chain.
+  let repeats = closed && count > 1 && points[0] === points[2 * count - 2] && points[1] === points[2 * count - 1];
+  for (let i = 1; i < count && !repeats; i++) repeats = points[2 * i] === points[2 * i - 2] && points[2 * i + 1] === points[2 * i - 1];
+  if (!repeats) return points;
   const out = new Float64Array(points.length);
   let m = 0;
   for (let i = 0; i < count; i++) {

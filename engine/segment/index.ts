@@ -199,31 +199,29 @@ function mergeRegions(
   // drops nearly all repeats (a long boundary meets the same pair on every row); what slips through
   // is harmless, a popped pair of already-joined regions is dropped.
   let pairCount = 0;
-  let edgeA = new Int32Array(0);
-  let edgeB = new Int32Array(0);
-  const seen = new Float64Array(PAIR_CACHE_SIZE);
-  for (let pass = 0; pass < 2; pass++) {
-    if (pass === 1) {
-      edgeA = new Int32Array(pairCount);
-      edgeB = new Int32Array(pairCount);
-      pairCount = 0;
-    }
-    seen.fill(-1);
-    const record = (a: number, b: number): void => {
-      if (a === b || regionTransparent[a] || regionTransparent[b]) return;
-      const lo = a < b ? a : b, hi = a < b ? b : a;
-      const key = lo * count + hi;
-      const slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca6b)) >>> (32 - PAIR_CACHE_BITS);
-      if (seen[slot] === key) return;
-      seen[slot] = key;
-      if (pass === 1) { edgeA[pairCount] = lo; edgeB[pairCount] = hi; }
-      pairCount++;
-    };
-    for (let y = 0, p = 0; y < height; y++) {
-      for (let x = 0; x < width; x++, p++) {
-        const a = labels[p];
-        if (x + 1 < width && labels[p + 1] !== a) record(a, labels[p + 1]);
-        if (y + 1 < height && labels[p + width] !== a) record(a, labels[p + width]);
+  let edgeA = new Int32Array(1024);
+  let edgeB = new Int32Array(1024);
+  const seen = new Float64Array(PAIR_CACHE_SIZE).fill(-1);
+  for (let y = 0, p = 0; y < height; y++) {
+    for (let x = 0; x < width; x++, p++) {
+      const a = labels[p];
+      for (let side = 0; side < 2; side++) {
+        // right neighbour, then the one below
+        if (side === 0 ? x + 1 >= width : y + 1 >= height) continue;
+        const b = labels[side === 0 ? p + 1 : p + width];
+        if (a === b || regionTransparent[a] || regionTransparent[b]) continue;
+        const lo = a < b ? a : b, hi = a < b ? b : a;
+        const key = lo * count + hi;
+        const slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca6b)) >>> (32 - PAIR_CACHE_BITS);
+        if (seen[slot] === key) continue;
+        seen[slot] = key;
+        if (pairCount === edgeA.length) {
+          const biggerA = new Int32Array(2 * pairCount), biggerB = new Int32Array(2 * pairCount);
+          biggerA.set(edgeA); biggerB.set(edgeB);
+          edgeA = biggerA; edgeB = biggerB;
+        }
+        edgeA[pairCount] = lo; edgeB[pairCount] = hi;
+        pairCount++;
       }
     }
   }
