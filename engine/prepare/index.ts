@@ -66,14 +66,55 @@ function smoothSimilar(
         // sums are of whole numbers, so the order they are added in does not change the result).
         const c = i * 3;
         const r0 = rgb[c], g0 = rgb[c + 1], b0 = rgb[c + 2];
-        let sr = 0, sg = 0, sb = 0, count = 0;
-        for (let row = c - stride - 3; row <= c + stride - 3; row += stride) {
-          for (let j = row; j <= row + 6; j += 3) {
-            const r = rgb[j], g = rgb[j + 1], b = rgb[j + 2];
-            const dr = r - r0, dg = g - g0, db = b - b0;
-            if (dr * dr + dg * dg + db * db > range2) continue;
-            sr += r; sg += g; sb += b; count++;
-          }
+        // the pixel itself always counts; its eight neighbours written out (no loop, no bounds)
+        let sr = r0, sg = g0, sb = b0, count = 1;
+        {
+          const j = c - stride - 3;
+          const r = rgb[j], g = rgb[j + 1], b = rgb[j + 2];
+          const dr = r - r0, dg = g - g0, db = b - b0;
+          if (dr * dr + dg * dg + db * db <= range2) { sr += r; sg += g; sb += b; count++; }
+        }
+        {
+          const j = c - stride;
+          const r = rgb[j], g = rgb[j + 1], b = rgb[j + 2];
+          const dr = r - r0, dg = g - g0, db = b - b0;
+          if (dr * dr + dg * dg + db * db <= range2) { sr += r; sg += g; sb += b; count++; }
+        }
+        {
+          const j = c - stride + 3;
+          const r = rgb[j], g = rgb[j + 1], b = rgb[j + 2];
+          const dr = r - r0, dg = g - g0, db = b - b0;
+          if (dr * dr + dg * dg + db * db <= range2) { sr += r; sg += g; sb += b; count++; }
+        }
+        {
+          const j = c - 3;
+          const r = rgb[j], g = rgb[j + 1], b = rgb[j + 2];
+          const dr = r - r0, dg = g - g0, db = b - b0;
+          if (dr * dr + dg * dg + db * db <= range2) { sr += r; sg += g; sb += b; count++; }
+        }
+        {
+          const j = c + 3;
+          const r = rgb[j], g = rgb[j + 1], b = rgb[j + 2];
+          const dr = r - r0, dg = g - g0, db = b - b0;
+          if (dr * dr + dg * dg + db * db <= range2) { sr += r; sg += g; sb += b; count++; }
+        }
+        {
+          const j = c + stride - 3;
+          const r = rgb[j], g = rgb[j + 1], b = rgb[j + 2];
+          const dr = r - r0, dg = g - g0, db = b - b0;
+          if (dr * dr + dg * dg + db * db <= range2) { sr += r; sg += g; sb += b; count++; }
+        }
+        {
+          const j = c + stride;
+          const r = rgb[j], g = rgb[j + 1], b = rgb[j + 2];
+          const dr = r - r0, dg = g - g0, db = b - b0;
+          if (dr * dr + dg * dg + db * db <= range2) { sr += r; sg += g; sb += b; count++; }
+        }
+        {
+          const j = c + stride + 3;
+          const r = rgb[j], g = rgb[j + 1], b = rgb[j + 2];
+          const dr = r - r0, dg = g - g0, db = b - b0;
+          if (dr * dr + dg * dg + db * db <= range2) { sr += r; sg += g; sb += b; count++; }
         }
         out[c] = (sr / count + 0.5) | 0;
         out[c + 1] = (sg / count + 0.5) | 0;
