@@ -1,5 +1,5 @@
 /**
- * `npm run bench:speed [-- --rounds 5] [--class clipart,photo] [--ids a,b] [--save DIR] [--ours-only] [--cold]`
+ * `npm run bench:speed [-- --rounds 5] [--class clipart,photo] [--ids a,b] [--save DIR] [--ours-only] [--cold] [--memory]`
  *
  * Trace speed, our engine beside VTracer, in ONE process: for every clip-* / photo-* image of the
  * public corpus (../shared/bench/corpus, read in place, never copied) the two tracers alternate,
@@ -16,8 +16,11 @@
  * tracer that works on other threads pays for it) of R rounds after one warm-up, and ms per
  * megapixel; per class: the median ms/MP of each and the ratio. --save DIR writes our SVGs (from
  * the last round) so a pure speed change can be proven byte-identical with `diff -r`.
+ * --memory instead traces one 16 MP photo in a fresh process and prints its peak resident memory.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -37,9 +40,21 @@ const { values: args } = parseArgs({
     save: { type: 'string' },
     'ours-only': { type: 'boolean', default: false },
     cold: { type: 'boolean', default: false },
+    memory: { type: 'boolean', default: false },
+    'memory-child': { type: 'string' },
   },
 });
 const rounds = Math.max(1, Number(args.rounds));
+
+if (args['memory-child']) {
+  // --memory's child: one trace of the given file, then this process's peak resident memory
+  const input = new Uint8Array(readFileSync(args['memory-child']));
+  const t0 = performance.now();
+  const result = await vectorize(input, parseTraceOptions({ image_type: 'photo' }));
+  const ms = performance.now() - t0;
+  console.log(JSON.stringify({ ms: Math.round(ms), maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024), bytes: result.stats.bytes }));
+  process.exit(0);
+}
 const classes = new Set(args.class.split(','));
 const ids = args.ids ? new Set(args.ids.split(',')) : null;
 
@@ -49,6 +64,23 @@ try {
   manifest = JSON.parse(readFileSync(path.join(args.corpus, 'manifest.json'), 'utf8'));
 } catch {
   console.log(`No corpus at ${args.corpus} (put ../shared/bench beside this repository). Nothing was measured.`);
+  process.exit(0);
+}
+if (args.memory) {
+  // Peak memory of one 16 MP photo trace, in a fresh process: the corpus's largest photo scaled up
+  // to 5120×3200 and saved as a JPEG in a temp dir (made here, never kept).
+  const photo = manifest.images.filter((m) => m.class === 'photo' && m.split === 'public').sort((a, b) => b.megapixels - a.megapixels)[0];
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'vectorize-speed-'));
+  const big = path.join(dir, '16mp.jpg');
+  await sharp(readFileSync(path.join(args.corpus, photo.file))).resize(5120, 3200, { fit: 'fill' }).jpeg({ quality: 90 }).toFile(big);
+  const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--memory-child', big], { cwd: ROOT, encoding: 'utf8' });
+  rmSync(dir, { recursive: true, force: true });
+  if (child.status !== 0) {
+    console.error(child.stderr);
+    process.exit(1);
+  }
+  const r = JSON.parse(child.stdout.trim().split('\n').pop() ?? '{}') as { ms: number; maxRssMb: number; bytes: number };
+  console.log(`16 MP photo (${photo.id} scaled to 5120×3200): ${r.ms} ms, peak RSS ${r.maxRssMb} MB (whole process, Node included), SVG ${r.bytes} bytes`);
   process.exit(0);
 }
 const images = manifest.images.filter((m) => m.split === 'public' && classes.has(m.class) && (!ids || ids.has(m.id)));
