@@ -15,7 +15,7 @@
  * cut and the later shapes cover it; that closes the seam around it completely and writes its
  * boundary once instead of twice.
  */
-import { fitChain, reversePath, type FitSettings, type FittedPath, type Segment } from '../fit/index.js';
+import { fitChain, type FitSettings, type FittedPath, type Segment } from '../fit/index.js';
 import { fitGradient, type GradientFill } from '../fit/gradient.js';
 import type { BoundaryGraph, ChainRef } from '../boundary/index.js';
 import type { PreparedImage } from '../prepare/index.js';
@@ -78,10 +78,10 @@ export function composeShapes(
   const rank = new Int32Array(regionCount).fill(-1);
   order.forEach((r, i) => (rank[r] = i));
 
+  // Each chain is fitted once, forwards; a ring that walks it backwards reads it backwards
+  // (appendReversed, signedArea2Reversed) instead of keeping a reversed copy.
   const fitted: Array<FittedPath | undefined> = new Array(graph.chains.length);
-  const reversed: Array<FittedPath | undefined> = new Array(graph.chains.length);
-  const pathOf = (ref: ChainRef): FittedPath => {
-    const c = ref >> 1;
+  const fittedChain = (c: number): FittedPath => {
     let forward = fitted[c];
     if (!forward) {
       const chain = graph.chains[c];
@@ -92,8 +92,11 @@ export function composeShapes(
           ? guardedFit(chain.points, chain.closed, settings.fit, settings.exactness.guardSlack)
           : fitChain(chain.points, chain.closed, settings.fit);
     }
-    if (!(ref & 1)) return forward;
-    return (reversed[c] ??= reversePath(forward));
+    return forward;
+  };
+  const append = (writer: PathWriter, ref: ChainRef, continuing: boolean): void => {
+    if (ref & 1) writer.appendReversed(fittedChain(ref >> 1), continuing);
+    else writer.append(fittedChain(ref >> 1), continuing);
   };
   const otherSide = (ref: ChainRef): number => {
     const chain = graph.chains[ref >> 1];
@@ -109,13 +112,12 @@ export function composeShapes(
     outline.rings.forEach((ring, k) => {
       // Ring by ring: a one-pixel diagonal stroke is a string of tiny rings inside a large region.
       let fittedArea = 0;
-      for (const ref of ring) fittedArea += signedArea2(pathOf(ref)) / 2;
+      for (const ref of ring) fittedArea += (ref & 1 ? signedArea2Reversed(fittedChain(ref >> 1)) : signedArea2(fittedChain(ref >> 1))) / 2;
       const exact = outline.ringArea[k];
       if (Math.abs(fittedArea - exact) <= lostAreaShare * Math.abs(exact) + LOST_AREA_PIXELS) return;
       for (const ref of ring) {
         const chain = graph.chains[ref >> 1];
         fitted[ref >> 1] = crackPolyline(chain.points, chain.closed);
-        reversed[ref >> 1] = undefined;
       }
     });
   }
@@ -143,7 +145,7 @@ export function composeShapes(
         for (let j = 0; j < ring.length && allLater; j++) if (!(rank[otherSide(ring[j])] > i)) allLater = false;
         if (allLater) continue;
       }
-      for (let j = 0; j < ring.length; j++) fill.append(pathOf(ring[j]), j > 0);
+      for (let j = 0; j < ring.length; j++) append(fill, ring[j], j > 0);
       fill.close();
       if (!closeSeams) continue;
       // Runs of consecutive chains whose neighbour is painted later get the underlap stroke.
@@ -155,7 +157,7 @@ export function composeShapes(
         if (!laterAt[j] && firstNotLater < 0) firstNotLater = j;
       }
       if (firstNotLater < 0) {
-        for (let j = 0; j < ring.length; j++) under.append(pathOf(ring[j]), j > 0);
+        for (let j = 0; j < ring.length; j++) append(under, ring[j], j > 0);
         under.close();
         continue;
       }
@@ -165,7 +167,7 @@ export function composeShapes(
       for (let j = 0; j < ring.length; j++) {
         const idx = (offset + j) % ring.length;
         if (laterAt[idx]) {
-          under.append(pathOf(ring[idx]), inRun);
+          append(under, ring[idx], inRun);
           inRun = true;
         } else inRun = false;
       }
@@ -231,6 +233,29 @@ function signedArea2(path: FittedPath): number {
       sum += (3 * ((y3 - y0) * (x1 + x2) - (x3 - x0) * (y1 + y2) + y1 * (x0 - x2) - x1 * (y0 - y2) + y3 * (x2 + x0 / 3) - x3 * (y2 + y0 / 3))) / 10;
     }
     x0 = s.x; y0 = s.y;
+  }
+  return sum;
+}
+
+/**
+ * signedArea2(reversePath(path)), operation for operation (so the same number to the last bit),
+ * without building the reversed path.
+ */
+function signedArea2Reversed(path: FittedPath): number {
+  const segs = path.segments;
+  if (segs.length === 0) return 0;
+  let sum = 0;
+  let x0 = segs[segs.length - 1].x, y0 = segs[segs.length - 1].y;
+  for (let i = segs.length - 1; i >= 0; i--) {
+    const s = segs[i];
+    const prev = i > 0 ? segs[i - 1] : path.start;
+    const x3 = prev.x, y3 = prev.y;
+    if (s.kind === 'L') sum += x0 * y3 - x3 * y0;
+    else {
+      const x1 = s.x2, y1 = s.y2, x2 = s.x1, y2 = s.y1;
+      sum += (3 * ((y3 - y0) * (x1 + x2) - (x3 - x0) * (y1 + y2) + y1 * (x0 - x2) - x1 * (y0 - y2) + y3 * (x2 + x0 / 3) - x3 * (y2 + y0 / 3))) / 10;
+    }
+    x0 = x3; y0 = y3;
   }
   return sum;
 }

@@ -141,6 +141,26 @@ export class PathWriter {
     }
   }
 
+  /**
+   * Appends a fitted chain walked backwards: the same pen moves as append(reversePath(path)),
+   * without building the reversed copy (half of all chain uses are backwards).
+   */
+  appendReversed(path: FittedPath, continuing: boolean): void {
+    const segs = path.segments;
+    if (segs.length === 0) {
+      if (!continuing) this.moveTo(path.start.x, path.start.y);
+      return;
+    }
+    const last = segs[segs.length - 1];
+    if (!continuing) this.moveTo(last.x, last.y);
+    for (let i = segs.length - 1; i >= 0; i--) {
+      const s = segs[i];
+      const prev = i > 0 ? segs[i - 1] : path.start;
+      if (s.kind === 'L') this.lineTo(prev.x, prev.y);
+      else this.curveTo(s.x2, s.y2, s.x1, s.y1, prev.x, prev.y);
+    }
+  }
+
   close(): void {
     this.parts.push('z');
     this.last = 'z';

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { reversePath, type FittedPath } from '../../engine/fit/index.js';
 import { PathWriter, hexColour, writeSvg } from '../../engine/svg/index.js';
 
 t.test('paths are written relative, on a 0.1 px grid, with h/v for axis-aligned lines', async (t) => {
@@ -42,6 +43,26 @@ t.test('a repeated command letter is left out and numbers stay separable', async
   const w = new PathWriter();
   w.append({ start: { x: 0, y: 0 }, segments: [{ kind: 'L', x: 1, y: 1 }, { kind: 'L', x: 2, y: 0.5 }, { kind: 'L', x: 3.5, y: 1 }] }, false);
   t.equal(w.toString(), 'M0 0l1 1 1-.5 1.5.5');
+});
+
+t.test('appendReversed writes exactly what append(reversePath()) writes, without the copy', async (t) => {
+  const path: FittedPath = { start: { x: 3.33, y: 4 }, segments: [
+    { kind: 'L', x: 8, y: 4 },
+    { kind: 'C', x1: 9.1, y1: 4.2, x2: 10.27, y2: 6.8, x: 10, y: 9.05 },
+    { kind: 'L', x: 2, y: 12.5 },
+  ] };
+  for (const continuing of [false, true]) {
+    const viaCopy = new PathWriter(), direct = new PathWriter();
+    viaCopy.moveTo(1, 1); direct.moveTo(1, 1);
+    viaCopy.append(reversePath(path), continuing);
+    direct.appendReversed(path, continuing);
+    viaCopy.close(); direct.close();
+    t.equal(direct.toString(), viaCopy.toString());
+    t.equal(direct.segments, viaCopy.segments);
+  }
+  const lonely = new PathWriter();
+  lonely.appendReversed({ start: { x: 5, y: 6 }, segments: [] }, false);
+  t.equal(lonely.toString(), 'M5 6');
 });
 
 t.test('short hex colours where they exist', async (t) => {
