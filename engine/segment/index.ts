@@ -51,39 +51,44 @@ export function segmentImage(image: PreparedImage, settings: SegmentSettings, co
 }
 
 /**
- * Scanline fill: each popped pixel grows into the longest run of accepted pixels on its row, and
- * the rows above and below are scanned one pixel past both ends of the run (the diagonals), pushing
- * one pixel per accepted stretch. A region is the 8-connected component of unlabelled pixels near
- * the seed's colour that holds the seed, which does not depend on the visiting order, so this gives
- * the same labels as a pixel-by-pixel fill while touching each pixel's label a few times instead of
- * eight.
+ * Scanline fill. A region is the 8-connected component of unlabelled pixels near the seed's colour
+ * that holds the seed, which does not depend on the visiting order, so any order gives the labels
+ * a pixel-by-pixel fill gives. Here the stack holds row segments that are already labelled: a
+ * popped segment grows left and right along its row, then the rows above and below are scanned one
+ * pixel past both ends (the diagonals) and every stretch of accepted pixels found there is labelled
+ * at once and pushed. Each pixel's colour is then compared about once, not once per neighbour.
  */
 function floodSeeds(image: PreparedImage, tolerance: number, context: StageContext) {
   const { width, height, rgb, transparent } = image;
   const n = width * height;
   const labels = new Int32Array(n).fill(-1);
-  // A pixel can wait on the stack more than once (pushed from the rows above and below), so the
-  // stack grows when it must; it rarely holds more than a few rows' worth.
-  let stack = new Int32Array(Math.max(1024, width * 4));
+  // (row, first x, last x) per segment; grows when it must, rarely past a few rows' worth
+  let stack = new Int32Array(Math.max(3072, width * 12));
   const tol2 = tolerance * tolerance;
-  const regionTransparent: number[] = [];
+  let regionTransparent = new Uint8Array(1024);
   let count = 0;
   for (let start = 0; start < n; start++) {
     if (labels[start] !== -1) continue;
     if ((start & 0xffff) === 0) checkAbort(context);
     const label = count++;
     const clear = transparent[start];
-    regionTransparent.push(clear);
+    if (label === regionTransparent.length) {
+      const bigger = new Uint8Array(2 * label);
+      bigger.set(regionTransparent);
+      regionTransparent = bigger;
+    }
+    regionTransparent[label] = clear;
     const r0 = rgb[start * 3], g0 = rgb[start * 3 + 1], b0 = rgb[start * 3 + 2];
+    labels[start] = label;
+    const y0 = (start / width) | 0;
     let top = 0;
-    stack[top++] = start;
+    stack[top++] = y0; stack[top++] = start - y0 * width; stack[top++] = start - y0 * width;
     while (top > 0) {
-      const p = stack[--top];
-      if (labels[p] !== -1) continue;
-      const y = (p / width) | 0;
+      let xr = stack[--top];
+      let xl = stack[--top];
+      const y = stack[--top];
       const row = y * width;
-      // grow the run left and right (p itself was accepted when it was pushed)
-      let xl = p - row, xr = xl;
+      // grow the segment left and right along its row
       while (xl > 0) {
         const q = row + xl - 1;
         if (labels[q] !== -1 || transparent[q] !== clear) break;
@@ -91,6 +96,7 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
           const dr = rgb[q * 3] - r0, dg = rgb[q * 3 + 1] - g0, db = rgb[q * 3 + 2] - b0;
           if (dr * dr + dg * dg + db * db > tol2) break;
         }
+        labels[q] = label;
         xl--;
       }
       while (xr < width - 1) {
@@ -100,37 +106,44 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
           const dr = rgb[q * 3] - r0, dg = rgb[q * 3 + 1] - g0, db = rgb[q * 3 + 2] - b0;
           if (dr * dr + dg * dg + db * db > tol2) break;
         }
+        labels[q] = label;
         xr++;
       }
-      for (let q = row + xl; q <= row + xr; q++) labels[q] = label;
       // Eight neighbours: a one-pixel diagonal stroke (thin text, hatching) stays one region
       // instead of falling apart into specks that would be merged into the paper.
       const sx = xl > 0 ? xl - 1 : 0, ex = xr < width - 1 ? xr + 1 : xr;
-      for (let side = -1; side <= 1; side += 2) {
-        const ny = y + side;
+      for (let ny = y - 1; ny <= y + 1; ny += 2) {
         if (ny < 0 || ny >= height) continue;
         const nrow = ny * width;
-        let inside = false;
-        for (let q = nrow + sx, qe = nrow + ex; q <= qe; q++) {
-          let ok = labels[q] === -1 && transparent[q] === clear;
-          if (ok && !clear) {
-            const dr = rgb[q * 3] - r0, dg = rgb[q * 3 + 1] - g0, db = rgb[q * 3 + 2] - b0;
-            ok = dr * dr + dg * dg + db * db <= tol2;
+        let runStart = -1;
+        for (let x = sx; x <= ex + 1; x++) {
+          let ok = false;
+          if (x <= ex) {
+            const q = nrow + x;
+            ok = labels[q] === -1 && transparent[q] === clear;
+            if (ok && !clear) {
+              const dr = rgb[q * 3] - r0, dg = rgb[q * 3 + 1] - g0, db = rgb[q * 3 + 2] - b0;
+              ok = dr * dr + dg * dg + db * db <= tol2;
+            }
+            if (ok) {
+              labels[q] = label;
+              if (runStart < 0) runStart = x;
+            }
           }
-          if (ok && !inside) {
-            if (top === stack.length) {
+          if (!ok && runStart >= 0) {
+            if (top + 3 > stack.length) {
               const bigger = new Int32Array(stack.length * 2);
               bigger.set(stack);
               stack = bigger;
             }
-            stack[top++] = q;
+            stack[top++] = ny; stack[top++] = runStart; stack[top++] = x - 1;
+            runStart = -1;
           }
-          inside = ok;
         }
       }
     }
   }
-  return { labels, count, transparent: Uint8Array.from(regionTransparent) };
+  return { labels, count, transparent: regionTransparent.slice(0, count) };
 }
 
 /**
@@ -205,23 +218,42 @@ function mergeRegions(
   for (let y = 0, p = 0; y < height; y++) {
     for (let x = 0; x < width; x++, p++) {
       const a = labels[p];
-      for (let side = 0; side < 2; side++) {
-        // right neighbour, then the one below
-        if (side === 0 ? x + 1 >= width : y + 1 >= height) continue;
-        const b = labels[side === 0 ? p + 1 : p + width];
-        if (a === b || regionTransparent[a] || regionTransparent[b]) continue;
-        const lo = a < b ? a : b, hi = a < b ? b : a;
-        const key = lo * count + hi;
-        const slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca6b)) >>> (32 - PAIR_CACHE_BITS);
-        if (seen[slot] === key) continue;
-        seen[slot] = key;
-        if (pairCount === edgeA.length) {
-          const biggerA = new Int32Array(2 * pairCount), biggerB = new Int32Array(2 * pairCount);
-          biggerA.set(edgeA); biggerB.set(edgeB);
-          edgeA = biggerA; edgeB = biggerB;
+      // right neighbour, then the one below (this order numbers the pairs, which breaks heap ties)
+      if (x + 1 < width) {
+        const b = labels[p + 1];
+        if (a !== b && !regionTransparent[a] && !regionTransparent[b]) {
+          const lo = a < b ? a : b, hi = a < b ? b : a;
+          const key = lo * count + hi;
+          const slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca6b)) >>> (32 - PAIR_CACHE_BITS);
+          if (seen[slot] !== key) {
+            seen[slot] = key;
+            if (pairCount === edgeA.length) {
+              const biggerA = new Int32Array(2 * pairCount), biggerB = new Int32Array(2 * pairCount);
+              biggerA.set(edgeA); biggerB.set(edgeB);
+              edgeA = biggerA; edgeB = biggerB;
+            }
+            edgeA[pairCount] = lo; edgeB[pairCount] = hi;
+            pairCount++;
+          }
         }
-        edgeA[pairCount] = lo; edgeB[pairCount] = hi;
-        pairCount++;
+      }
+      if (y + 1 < height) {
+        const b = labels[p + width];
+        if (a !== b && !regionTransparent[a] && !regionTransparent[b]) {
+          const lo = a < b ? a : b, hi = a < b ? b : a;
+          const key = lo * count + hi;
+          const slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca6b)) >>> (32 - PAIR_CACHE_BITS);
+          if (seen[slot] !== key) {
+            seen[slot] = key;
+            if (pairCount === edgeA.length) {
+              const biggerA = new Int32Array(2 * pairCount), biggerB = new Int32Array(2 * pairCount);
+              biggerA.set(edgeA); biggerB.set(edgeB);
+              edgeA = biggerA; edgeB = biggerB;
+            }
+            edgeA[pairCount] = lo; edgeB[pairCount] = hi;
+            pairCount++;
+          }
+        }
       }
     }
   }
@@ -298,20 +330,19 @@ function mergeRegions(
   // Compact labels in scan order.
   const compact = new Int32Array(count).fill(-1);
   let regionCount = 0;
-  const areaList: number[] = [];
-  const clearList: number[] = [];
+  const areaOf = new Int32Array(count);
+  const clearOf = new Uint8Array(count);
   for (let p = 0; p < n; p++) {
     const root = find(labels[p]);
     let l = compact[root];
     if (l === -1) {
       l = compact[root] = regionCount++;
-      areaList.push(0);
-      clearList.push(regionTransparent[root]);
+      clearOf[l] = regionTransparent[root];
     }
-    areaList[l]++;
+    areaOf[l]++;
     labels[p] = l;
   }
-  return { labels, regionCount, area: Int32Array.from(areaList), transparent: Uint8Array.from(clearList) };
+  return { labels, regionCount, area: areaOf.slice(0, regionCount), transparent: clearOf.slice(0, regionCount) };
 }
 
 /**
