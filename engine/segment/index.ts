@@ -332,12 +332,19 @@ function mergeRegions(
   let regionCount = 0;
   const areaOf = new Int32Array(count);
   const clearOf = new Uint8Array(count);
+  // each seed's final label, found once per seed instead of one union-find walk per pixel
+  const finalOf = new Int32Array(count).fill(-1);
   for (let p = 0; p < n; p++) {
-    const root = find(labels[p]);
-    let l = compact[root];
+    const seed = labels[p];
+    let l = finalOf[seed];
     if (l === -1) {
-      l = compact[root] = regionCount++;
-      clearOf[l] = regionTransparent[root];
+      const root = find(seed);
+      l = compact[root];
+      if (l === -1) {
+        l = compact[root] = regionCount++;
+        clearOf[l] = regionTransparent[root];
+      }
+      finalOf[seed] = l;
     }
     areaOf[l]++;
     labels[p] = l;
