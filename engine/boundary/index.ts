@@ -161,6 +161,12 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
   return chains;
 }
 
+/** Turns tried at a ring's corner, sharpest right first. */
+const TURN_ORDER = [1, 0, 3];
+const NO_CANDIDATES: number[] = [];
+/** Up to this many chains, a region's outline is linked by scanning its chains instead of a map. */
+const SMALL_OUTLINE = 12;
+
 function linkOutlines(chains: Chain[], width: number, height: number, regionCount: number): RegionOutline[] {
   const vertexId = (x: number, y: number) => y * (width + 1) + x;
   // Bucket the chain refs by region (CSR), every region on either side of a chain.
@@ -196,15 +202,22 @@ function linkOutlines(chains: Chain[], width: number, height: number, regionCoun
   const area2 = (ref: ChainRef): number => (ref & 1 ? -chains[ref >> 1].area2 : chains[ref >> 1].area2);
 
   const outlines: RegionOutline[] = [];
+  let startOf = new Float64Array(64);
   for (let r = 0; r < regionCount; r++) {
     const mine = refs.subarray(counts[r], counts[r + 1]);
     const rings: ChainRef[][] = [];
     const ringArea: number[] = [];
     const used = new Uint8Array(mine.length);
-    const byStart = new Map<number, number[]>();
+    // Chains by start vertex. Most regions have a handful of chains: those are searched in order
+    // (the same order the map's lists keep) instead of building a map per region.
+    const small = mine.length <= SMALL_OUTLINE;
+    if (startOf.length < mine.length) startOf = new Float64Array(2 * mine.length);
+    const byStart = small ? null : new Map<number, number[]>();
     for (let k = 0; k < mine.length; k++) {
-      if (chains[mine[k] >> 1].closed) continue;
+      if (chains[mine[k] >> 1].closed) { startOf[k] = -1; continue; }
       const v = startVertex(mine[k]);
+      startOf[k] = v;
+      if (!byStart) continue;
       const list = byStart.get(v);
       if (list) list.push(k);
       else byStart.set(v, [k]);
@@ -220,13 +233,16 @@ function linkOutlines(chains: Chain[], width: number, height: number, regionCoun
         for (;;) {
           const v = endVertex(current);
           const inDir = lastDir(current);
-          const candidates = byStart.get(v) ?? [];
+          const candidates = byStart ? byStart.get(v) ?? NO_CANDIDATES : NO_CANDIDATES;
           // Prefer the sharpest right turn: it keeps diagonal pixels of the region apart at a
           // checkerboard corner (4-connectivity), so each ring is a simple outer ring or hole.
           let chosen = -1, closes = false;
-          for (const turn of [1, 0, 3]) {
-            const want = (inDir + turn) & 3;
-            for (const c of candidates) {
+          for (let t = 0; t < 3; t++) {
+            const want = (inDir + TURN_ORDER[t]) & 3;
+            const count = byStart ? candidates.length : mine.length;
+            for (let i = 0; i < count; i++) {
+              const c = byStart ? candidates[i] : i;
+              if (!byStart && startOf[c] !== v) continue;
               if (firstDir(mine[c]) !== want) continue;
               if (!used[c]) { chosen = c; break; }
               if (c === k) { closes = true; break; }
