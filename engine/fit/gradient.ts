@@ -93,10 +93,16 @@ function linearCandidate(s: Samples): Candidate | null {
   for (let i = 0; i < s.n; i++) { const dx = s.x[i] - mx, dy = s.y[i] - my; sxx += dx * dx; sxy += dx * dy; syy += dy * dy; }
   const det = sxx * syy - sxy * sxy;
   if (det <= 1e-9) return null;
+  // the three channels' moment sums in one pass over the samples (each sum in the same order)
+  let sxr = 0, syr = 0, sxg = 0, syg = 0, sxb = 0, syb = 0;
+  for (let i = 0; i < s.n; i++) {
+    const dx = s.x[i] - mx, dy = s.y[i] - my;
+    sxr += dx * s.r[i]; syr += dy * s.r[i];
+    sxg += dx * s.g[i]; syg += dy * s.g[i];
+    sxb += dx * s.b[i]; syb += dy * s.b[i];
+  }
   let jxx = 0, jxy = 0, jyy = 0;
-  for (const ch of [s.r, s.g, s.b]) {
-    let sxc = 0, syc = 0;
-    for (let i = 0; i < s.n; i++) { sxc += (s.x[i] - mx) * ch[i]; syc += (s.y[i] - my) * ch[i]; }
+  for (const [sxc, syc] of [[sxr, syr], [sxg, syg], [sxb, syb]]) {
     const gx = (syy * sxc - sxy * syc) / det, gy = (sxx * syc - sxy * sxc) / det;
     jxx += gx * gx; jxy += gx * gy; jyy += gy * gy;
   }
@@ -120,13 +126,21 @@ function radialCandidate(s: Samples): Candidate | null {
   let mx = 0, my = 0;
   for (let i = 0; i < s.n; i++) { mx += s.x[i]; my += s.y[i]; }
   mx /= s.n; my /= s.n;
-  const ata = new Float64Array(16), atb = new Float64Array(4), row = new Float64Array(4);
+  // Normal equations of the rows (1, r², x, y): the ten distinct sums in registers (the matrix is
+  // symmetric and 1·v is v exactly, so these are the same numbers a full 4×4 loop adds up).
+  let s01 = 0, s02 = 0, s03 = 0, s11 = 0, s12 = 0, s13 = 0, s22 = 0, s23 = 0, s33 = 0;
+  let l0 = 0, l1 = 0, l2 = 0, l3 = 0;
   for (let i = 0; i < s.n; i++) {
     const x = s.x[i] - mx, y = s.y[i] - my;
-    row[0] = 1; row[1] = x * x + y * y; row[2] = x; row[3] = y;
+    const q = x * x + y * y;
     const l = 0.299 * s.r[i] + 0.587 * s.g[i] + 0.114 * s.b[i];
-    for (let a = 0; a < 4; a++) { atb[a] += row[a] * l; for (let b = 0; b < 4; b++) ata[4 * a + b] += row[a] * row[b]; }
+    l0 += l; l1 += q * l; l2 += x * l; l3 += y * l;
+    s01 += q; s02 += x; s03 += y;
+    s11 += q * q; s12 += q * x; s13 += q * y;
+    s22 += x * x; s23 += x * y; s33 += y * y;
   }
+  const ata = Float64Array.of(s.n, s01, s02, s03, s01, s11, s12, s13, s02, s12, s22, s23, s03, s13, s23, s33);
+  const atb = Float64Array.of(l0, l1, l2, l3);
   const coef = solve4(ata, atb);
   if (coef === null || Math.abs(coef[1]) < 1e-9) return null;
   const cx = -coef[2] / (2 * coef[1]) + mx, cy = -coef[3] / (2 * coef[1]) + my;
