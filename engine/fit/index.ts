@@ -197,8 +197,8 @@ function runSums(mx: Float64Array, closed: boolean): RunSums {
   const len = closed ? 2 * n : n;
   const sx = new Float64Array(len + 1), sy = new Float64Array(len + 1), sxx = new Float64Array(len + 1), sxy = new Float64Array(len + 1), syy = new Float64Array(len + 1);
   const ox = mx[0], oy = mx[1];
-  for (let i = 0; i < len; i++) {
-    const q = i % n;
+  for (let i = 0, q = 0; i < len; i++, q++) {
+    if (q === n) q = 0;
     const x = mx[2 * q] - ox, y = mx[2 * q + 1] - oy;
     sx[i + 1] = sx[i] + x; sy[i + 1] = sy[i] + y;
     sxx[i + 1] = sxx[i] + x * x; sxy[i + 1] = sxy[i] + x * y; syy[i + 1] = syy[i] + y * y;
@@ -224,8 +224,9 @@ function isStraight(mx: Float64Array, n: number, sums: RunSums, i: number, j: nu
   const angle = 0.5 * Math.atan2(2 * vxy, vxx - vyy);
   const nx = -Math.sin(angle), ny = Math.cos(angle);
   const px = cx + sums.ox, py = cy + sums.oy;
-  for (let k = i; k <= j; k++) {
-    const q = k % n;
+  // k runs past n only on a closed chain's second lap: wrap by subtraction, not a division per point
+  for (let k = i, q = i % n; k <= j; k++, q++) {
+    if (q >= n) q -= n;
     if (Math.abs((mx[2 * q] - px) * nx + (mx[2 * q + 1] - py) * ny) > corridor) return false;
   }
   return true;
