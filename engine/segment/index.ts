@@ -43,7 +43,8 @@ const PLANE_RIDGE = 0.25;
 export function segmentImage(image: PreparedImage, settings: SegmentSettings, context: StageContext): Segmentation {
   const { width, height } = image;
   const seeds = floodSeeds(image, settings.seedTolerance, context);
-  foldSinglePixels(image, seeds.labels, seeds.count, settings.foldDistance);
+  // the seeds' areas and colour sums (whole numbers, exact in any order) come from the flood fill
+  foldSinglePixels(image, seeds.labels, seeds.area, seeds.sum, settings.foldDistance);
   context.progress(0.25);
   const merged = mergeRegions(image, seeds.labels, seeds.count, seeds.transparent, settings, context);
   context.progress(1);
@@ -66,6 +67,9 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
   let stack = new Int32Array(Math.max(3072, width * 12));
   const tol2 = tolerance * tolerance;
   let regionTransparent = new Uint8Array(1024);
+  // pixel count and colour sums per seed, gathered while each seed floods (foldSinglePixels needs them)
+  let seedArea = new Int32Array(1024);
+  let seedSum = new Float64Array(3 * 1024);
   let count = 0;
   for (let start = 0; start < n; start++) {
     if (labels[start] !== -1) continue;
@@ -76,10 +80,17 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
       const bigger = new Uint8Array(2 * label);
       bigger.set(regionTransparent);
       regionTransparent = bigger;
+      const biggerArea = new Int32Array(2 * label);
+      biggerArea.set(seedArea);
+      seedArea = biggerArea;
+      const biggerSum = new Float64Array(6 * label);
+      biggerSum.set(seedSum);
+      seedSum = biggerSum;
     }
     regionTransparent[label] = clear;
     const r0 = rgb[start * 3], g0 = rgb[start * 3 + 1], b0 = rgb[start * 3 + 2];
     labels[start] = label;
+    let area = 1, sr = r0, sg = g0, sb = b0;
     const y0 = (start / width) | 0;
     let top = 0;
     stack[top++] = y0; stack[top++] = start - y0 * width; stack[top++] = start - y0 * width;
@@ -97,6 +108,7 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
           if (dr * dr + dg * dg + db * db > tol2) break;
         }
         labels[q] = label;
+        area++; sr += rgb[q * 3]; sg += rgb[q * 3 + 1]; sb += rgb[q * 3 + 2];
         xl--;
       }
       while (xr < width - 1) {
@@ -107,6 +119,7 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
           if (dr * dr + dg * dg + db * db > tol2) break;
         }
         labels[q] = label;
+        area++; sr += rgb[q * 3]; sg += rgb[q * 3 + 1]; sb += rgb[q * 3 + 2];
         xr++;
       }
       // Eight neighbours: a one-pixel diagonal stroke (thin text, hatching) stays one region
@@ -127,6 +140,7 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
             }
             if (ok) {
               labels[q] = label;
+              area++; sr += rgb[q * 3]; sg += rgb[q * 3 + 1]; sb += rgb[q * 3 + 2];
               if (runStart < 0) runStart = x;
             }
           }
@@ -142,8 +156,10 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
         }
       }
     }
+    seedArea[label] = area;
+    seedSum[3 * label] = sr; seedSum[3 * label + 1] = sg; seedSum[3 * label + 2] = sb;
   }
-  return { labels, count, transparent: regionTransparent.slice(0, count) };
+  return { labels, count, transparent: regionTransparent.slice(0, count), area: seedArea, sum: seedSum };
 }
 
 /**
@@ -152,18 +168,9 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
  * put it first anyway; doing it in one linear pass spares the heap most of its work. A pixel whose
  * neighbours are all single pixels too is left to the merging.
  */
-function foldSinglePixels(image: PreparedImage, labels: Int32Array, count: number, foldDistance: number): void {
+function foldSinglePixels(image: PreparedImage, labels: Int32Array, area: Int32Array, sum: Float64Array, foldDistance: number): void {
   const { width, height, rgb } = image;
   const n = width * height;
-  const area = new Int32Array(count);
-  const sum = new Float64Array(count * 3);
-  for (let p = 0; p < n; p++) {
-    const l = labels[p];
-    area[l]++;
-    sum[l * 3] += rgb[p * 3];
-    sum[l * 3 + 1] += rgb[p * 3 + 1];
-    sum[l * 3 + 2] += rgb[p * 3 + 2];
-  }
   const transparent = image.transparent;
   for (let p = 0; p < n; p++) {
     if (area[labels[p]] !== 1 || transparent[p]) continue;
