@@ -64,7 +64,10 @@ t.test('vectorize tui in tmux against a real server: create a key and see its se
   const account = await admin.createAccount({ name: 'Smoke Studio', plan: 'pro' });
 
   const tuiCommand = [process.execPath, '--import', 'tsx', '--input-type=module', '-e', CLI_SCRIPT, 'tui', '--data-dir', dataDir].map(shellQuote).join(' ');
-  const started = tmux('new-session', '-d', '-s', 'tui', '-x', '80', '-y', '24', `cd ${shellQuote(ROOT)} && ${tuiCommand}; echo TUI-EXITED-$?; sleep 30`);
+  // Ink draws nothing until exit when it believes it runs in CI (is-in-ci reads CI and
+  // CONTINUOUS_INTEGRATION), and CI sets CI=true; the pane is an admin's terminal, so clear both.
+  const paneEnv = 'CI=false CONTINUOUS_INTEGRATION=false';
+  const started = tmux('new-session', '-d', '-s', 'tui', '-x', '80', '-y', '24', `cd ${shellQuote(ROOT)} && ${paneEnv} ${tuiCommand}; echo TUI-EXITED-$?; sleep 30`);
   t.equal(started.status, 0, `tmux started: ${started.stderr}`);
   const capture = () => tmux('capture-pane', '-p', '-t', 'tui').stdout ?? '';
   const screenIncludes = (text: string, timeoutMs = 30_000) => until(JSON.stringify(text), () => capture().includes(text) && capture(), timeoutMs, capture);
