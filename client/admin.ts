@@ -131,7 +131,8 @@ export interface AdminApi {
   createKey(input: { accountId: string; name?: string }): Promise<CreatedKey>;
   revokeKey(id: string): Promise<void>;
   listJobs(filter?: { status?: JobStatus }): Promise<AdminJob[]>;
-  cancelJob(id: string): Promise<void>;
+  /** The job afterwards: `canceled`, or the end state it reached before the call. */
+  cancelJob(id: string): Promise<AdminJob>;
   listReports(): Promise<AdminReport[]>;
   listWebhooks(): Promise<AdminWebhook[]>;
   createWebhook(input: { accountId: string; url: string }): Promise<CreatedWebhook>;
@@ -221,8 +222,8 @@ export class AdminClient implements AdminApi {
    * Cancel-only: DELETE would delete a job (and its result) that ended between the operator's
    * confirmation and the call; this route leaves an ended job as it is.
    */
-  async cancelJob(id: string): Promise<void> {
-    await this.http.json(`${ADMIN_PREFIX}/jobs/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
+  async cancelJob(id: string): Promise<AdminJob> {
+    return this.http.json<AdminJob>(`${ADMIN_PREFIX}/jobs/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
   }
 
   async listReports(): Promise<AdminReport[]> {

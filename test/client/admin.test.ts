@@ -72,7 +72,7 @@ t.test('create and change calls use the server routes and bodies', async (t) => 
   t.notOk('secret' in created.key, 'the secret is kept apart from the key record');
   t.same(JSON.parse(seen[2].body), { account_id: 'acct_2', name: 'ci' });
   await client.revokeKey('key_2');
-  await client.cancelJob('job_9');
+  t.equal((await client.cancelJob('job_9')).status, 'canceled', 'cancel answers the job as it is afterwards');
   const hook = await client.createWebhook({ accountId: 'acct_2', url: 'https://x.example/h' });
   t.same(hook, { webhook: { id: 'whk_2', url: 'https://x.example/h' }, secret: 'whsec' });
   await client.deleteWebhook('whk_2');

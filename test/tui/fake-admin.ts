@@ -166,12 +166,16 @@ export class FakeAdmin implements AdminApi {
     return this.jobs.filter((job) => !filter.status || job.status === filter.status).map((job) => ({ ...job }));
   }
 
-  async cancelJob(jobId: string): Promise<void> {
+  async cancelJob(jobId: string): Promise<AdminJob> {
     await this.gate(`cancelJob ${jobId}`);
     const job = this.jobs.find((entry) => entry.id === jobId);
     if (!job) throw new ApiError(404, { code: 'not_found', message: 'No such job.', details: {} });
-    job.status = 'canceled';
-    delete job.queue_position;
+    // As the server's cancel route: a job that already ended is answered as it is.
+    if (job.status === 'queued' || job.status === 'processing') {
+      job.status = 'canceled';
+      delete job.queue_position;
+    }
+    return { ...job };
   }
 
   async listReports(): Promise<AdminReport[]> {

@@ -59,6 +59,23 @@ t.test('cancel asks first, then cancels the selected job', async (t) => {
   t.equal(fake.jobs[0].status, 'canceled');
 });
 
+t.test('a job that ends while the cancel dialog is open is reported as it ended, not as canceled', async (t) => {
+  const fake = new FakeAdmin();
+  const account = fake.addAccount('Studio North', 'pro');
+  fake.jobs.push(job('job_racing0000000000', account.id, { status: 'processing', progress: 90 }));
+  const app = renderApp(fake, 'jobs');
+  t.teardown(() => app.unmount());
+  await waitForText(app, 'job_racing');
+  await press(app, 'c');
+  await waitForText(app, 'Cancel job_racing0000000000 (processing)');
+  fake.jobs[0].status = 'completed';
+  fake.jobs[0].progress = 100;
+  await press(app, 'y');
+  const frame = await waitForText(app, 'job_racing0000000000 had already ended: completed; nothing to cancel.');
+  t.notMatch(frame, 'Canceled job_racing', 'no false "Canceled"');
+  t.equal(fake.jobs[0].status, 'completed', 'the finished job keeps its result');
+});
+
 t.test('f filters by state', async (t) => {
   const fake = new FakeAdmin();
   const account = fake.addAccount('A', 'pro');

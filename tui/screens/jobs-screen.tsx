@@ -99,7 +99,8 @@ export function JobsScreen(): React.JSX.Element {
             setConfirming(undefined);
             void act(
               () => admin.cancelJob(job.id),
-              () => `Canceled ${job.id}.`,
+              // The job may have ended between the confirmation and the call; say what it is now.
+              (after) => (after.status === 'canceled' ? `Canceled ${job.id}.` : `${job.id} had already ended: ${after.status}; nothing to cancel.`),
             ).then(() => jobs.refresh());
           }}
         />
