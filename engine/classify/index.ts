@@ -11,9 +11,14 @@
  * first and fall back to the CPU one when opening it throws (no GPU, no CUDA libraries); the
  * fallback is logged once and reported by getClassifierInfo(), so /healthz and the CLI can say
  * which provider really runs. A forced `cuda` falls back too: a classifier on CPU is slower, not
- * wrong, and refusing to trace would be worse.
+ * wrong, and refusing to trace would be worse. `auto` first looks for the CUDA provider library
+ * where onnxruntime-node loads it from (its own bin folder, filled by its install script only when
+ * asked for CUDA) and skips the attempt when the file is absent: trying anyway makes onnxruntime
+ * print a native "Failed to load libonnxruntime_providers_shared.so" line on every CPU-only box.
  */
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VectorizeError } from '../errors.js';
 import { IMAGE_CLASSES, type ImageClass, type RgbaImage } from '../types.js';
@@ -54,6 +59,10 @@ export interface ClassifierConfig {
   modelPath: string;
   sessionFactory: ClassifierSessionFactory;
   log: (line: string) => void;
+  /** Where onnxruntime would load its CUDA provider library from, or null where it has none. */
+  cudaProviderLibrary: () => string | null;
+  /** Whether that file is there (injected so tests can say either). */
+  fileExists: (path: string) => boolean;
 }
 
 /** The default adapter: onnxruntime-node, imported on first use so loading the engine stays cheap. */
@@ -75,6 +84,24 @@ export const onnxRuntimeSessionFactory: ClassifierSessionFactory = async (modelP
     },
   };
 };
+
+/**
+ * The CUDA provider library onnxruntime-node would load: it sits beside libonnxruntime in the
+ * package's bin/napi-v6/<platform>/<arch> folder (script/install.js puts it there when installed
+ * with ONNXRUNTIME_NODE_INSTALL=cuda12). Null where onnxruntime-node ships no CUDA build.
+ */
+export function defaultCudaProviderLibrary(): string | null {
+  const file = process.platform === 'linux' ? 'libonnxruntime_providers_cuda.so'
+    : process.platform === 'win32' ? 'onnxruntime_providers_cuda.dll'
+      : null;
+  if (!file) return null;
+  try {
+    const main = createRequire(import.meta.url).resolve('onnxruntime-node');
+    return join(dirname(main), '..', 'bin', 'napi-v6', process.platform, process.arch, file);
+  } catch {
+    return null;
+  }
+}
 
 function defaultModelPath(): string {
   // Source tree: engine/classify → ../../models; built tree: dist/engine/classify → ../../../models.
@@ -107,6 +134,8 @@ function resolveConfig(): ClassifierConfig {
     modelPath: overrides.modelPath ?? defaultModelPath(),
     sessionFactory: overrides.sessionFactory ?? onnxRuntimeSessionFactory,
     log: overrides.log ?? ((line) => process.stderr.write(`${line}\n`)),
+    cudaProviderLibrary: overrides.cudaProviderLibrary ?? defaultCudaProviderLibrary,
+    fileExists: overrides.fileExists ?? existsSync,
   };
 }
 
@@ -120,7 +149,14 @@ async function openSession(): Promise<{ session: ClassifierSession; info: Classi
   const config = resolveConfig();
   let session: ClassifierSession;
   let fallbackReason: string | undefined;
+  const cudaLibrary = config.device === 'auto' ? config.cudaProviderLibrary() : undefined;
   if (config.device === 'cpu') {
+    session = await config.sessionFactory(config.modelPath, 'cpu');
+  } else if (config.device === 'auto' && (cudaLibrary === null || !config.fileExists(cudaLibrary!))) {
+    // A forced `cuda` still tries (and says why it failed); `auto` does not wake the native loader for nothing.
+    fallbackReason = cudaLibrary === null
+      ? `onnxruntime-node has no CUDA build for ${process.platform}; using CPU`
+      : `CUDA provider library not installed (${cudaLibrary}); using CPU`;
     session = await config.sessionFactory(config.modelPath, 'cpu');
   } else {
     try {

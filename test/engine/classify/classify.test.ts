@@ -1,9 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import {
   classifyImage,
   configureClassifier,
+  defaultCudaProviderLibrary,
   extractFeatures,
   FEATURE_COUNT,
   getClassifierInfo,
@@ -89,7 +93,8 @@ t.test('the session factory is injected, called once, and CPU is asked for only 
     if (provider === 'cuda') throw new Error('no CUDA here\nsecond line');
     return { provider, run: async (_features, rows) => Float32Array.from({ length: rows * 4 }, (_, i) => (i % 4 === 2 ? 0.7 : 0.1)) };
   };
-  configureClassifier({ device: 'auto', sessionFactory: factory, log: quiet, modelPath: '/nowhere/model.onnx' });
+  // The CUDA library is "there", so auto tries CUDA and must fall back when opening it fails.
+  configureClassifier({ device: 'auto', sessionFactory: factory, log: quiet, modelPath: '/nowhere/model.onnx', cudaProviderLibrary: () => '/ort/libonnxruntime_providers_cuda.so', fileExists: () => true });
   const first = await classifyImage(syntheticLogo(32, 32, 1));
   const second = await classifyImage(syntheticPhoto(32, 32, 2));
   t.equal(first.class, 'scan');
@@ -102,6 +107,65 @@ t.test('the session factory is injected, called once, and CPU is asked for only 
   configureClassifier({ device: 'cpu', sessionFactory: factory, log: quiet });
   t.equal((await getClassifierInfo()).fallbackReason, undefined);
   t.same(calls, ['cpu'], 'cpu never tries CUDA');
+});
+
+t.test('auto skips the CUDA attempt when the CUDA provider library is absent, and says so', async (t) => {
+  const calls: ExecutionProvider[] = [];
+  const asked: string[] = [];
+  const factory: ClassifierSessionFactory = async (_path, provider) => {
+    calls.push(provider);
+    if (provider === 'cuda') throw new Error('should not be asked for CUDA');
+    return { provider, run: async (_features, rows) => new Float32Array(rows * 4).fill(0.25) };
+  };
+  const lines: string[] = [];
+  const library = '/ort/bin/libonnxruntime_providers_cuda.so';
+  configureClassifier({ device: 'auto', sessionFactory: factory, log: (l) => lines.push(l), cudaProviderLibrary: () => library, fileExists: (p) => { asked.push(p); return false; } });
+  const info = await getClassifierInfo();
+  t.same(calls, ['cpu'], 'CUDA is never opened');
+  t.same(asked, [library], 'the probe looked at the library onnxruntime would load');
+  t.equal(info.provider, 'cpu');
+  t.equal(info.fallbackReason, `CUDA provider library not installed (${library}); using CPU`);
+  t.same(lines, [`classifier: onnxruntime on cpu (VECTORIZE_DEVICE=auto): CUDA provider library not installed (${library}); using CPU`]);
+
+  calls.length = 0;
+  configureClassifier({ device: 'auto', sessionFactory: factory, log: quiet, cudaProviderLibrary: () => null });
+  t.match((await getClassifierInfo()).fallbackReason, /no CUDA build/);
+  t.same(calls, ['cpu'], 'a platform without a CUDA build skips it too');
+
+  calls.length = 0;
+  configureClassifier({ device: 'cuda', sessionFactory: factory, log: quiet, cudaProviderLibrary: () => library, fileExists: () => false });
+  t.match((await getClassifierInfo()).fallbackReason, /CUDA execution provider unavailable \(should not be asked/);
+  t.same(calls, ['cuda', 'cpu'], 'a forced cuda still tries, whatever the probe says');
+});
+
+t.test('the default probe points into onnxruntime-node\'s own bin folder', async (t) => {
+  const library = defaultCudaProviderLibrary();
+  if (process.platform !== 'linux') {
+    t.pass('checked on Linux only');
+    return;
+  }
+  t.ok(library, 'linux has a CUDA build');
+  const folder = join(dirname(createRequire(import.meta.url).resolve('onnxruntime-node')), '..', 'bin', 'napi-v6', 'linux', process.arch);
+  t.equal(library, join(folder, 'libonnxruntime_providers_cuda.so'));
+  t.ok(existsSync(join(folder, 'libonnxruntime.so.1')), 'beside the runtime onnxruntime-node loads');
+});
+
+t.test('auto on a box without the CUDA library opens CPU and onnxruntime prints nothing', async (t) => {
+  const library = defaultCudaProviderLibrary();
+  if (library && existsSync(library)) {
+    t.pass('this box has the CUDA provider library: nothing to skip');
+    return;
+  }
+  const script = `import { getClassifierInfo } from ${JSON.stringify(new URL('../../../engine/classify/index.ts', import.meta.url).href)};
+const info = await getClassifierInfo();
+process.stdout.write(JSON.stringify(info));`;
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, VECTORIZE_DEVICE: 'auto' }, timeout: 60_000 });
+  t.equal(child.status, 0, child.stderr);
+  const info = JSON.parse(child.stdout) as { provider: string; fallbackReason?: string };
+  t.equal(info.provider, 'cpu');
+  t.match(info.fallbackReason, /CUDA provider library not installed/);
+  t.notMatch(child.stderr, /Failed to load|providers_shared/, 'no native loader noise');
+  t.match(child.stderr, /classifier: onnxruntime on cpu \(VECTORIZE_DEVICE=auto\)/, 'the provider in use is still logged');
 });
 
 t.test('a failed open is not cached', async (t) => {
