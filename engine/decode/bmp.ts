@@ -198,14 +198,20 @@ export function readBmpHeader(bytes: Uint8Array): BmpHeader {
   return { version, width, height, topDown, bitsPerPixel, compression, masks, palette, paletteSize, dataOffset };
 }
 
+/** Bytes of uncompressed pixel data the header promises (the last row needs no padding). */
+export function bmpPixelBytesNeeded(header: Pick<BmpHeader, 'width' | 'height' | 'bitsPerPixel'>): number {
+  const stride = Math.ceil((header.bitsPerPixel * header.width) / 32) * 4;
+  const lastRowBytes = Math.ceil((header.bitsPerPixel * header.width) / 8);
+  return stride * (header.height - 1) + lastRowBytes;
+}
+
 /** Decodes the pixels of a BMP whose header `readBmpHeader` accepted. Straight RGBA out. */
 export function decodeBmp(bytes: Uint8Array, header: BmpHeader = readBmpHeader(bytes)): RgbaImage {
   const { width, height, bitsPerPixel, compression } = header;
   if (compression === 'rle8' || compression === 'rle4') return decodeRle(bytes, header);
 
   const stride = Math.ceil((bitsPerPixel * width) / 32) * 4;
-  const lastRowBytes = Math.ceil((bitsPerPixel * width) / 8);
-  const needed = stride * (height - 1) + lastRowBytes;
+  const needed = bmpPixelBytesNeeded(header);
   // Checked before the output buffer exists, so a lying header costs no memory.
   if (bytes.length - header.dataOffset < needed) throw unreadable(`pixel data is truncated (${bytes.length - header.dataOffset} of ${needed} bytes)`);
 

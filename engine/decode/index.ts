@@ -24,6 +24,7 @@ import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import { VectorizeError } from '../errors.js';
 import { ENGINE_MAX_PIXELS, type ImageProbe, type InputFormat, type RgbaImage } from '../types.js';
 import { decodeBmp, MAX_SIDE, readBmpHeader } from './bmp.js';
+import { checkStreamComplete } from './completeness.js';
 import { sniff } from './sniff.js';
 
 export interface DecodedImage extends RgbaImage {
@@ -102,19 +103,19 @@ async function probeWithSharp(bytes: Uint8Array, format: Exclude<InputFormat, 'b
 
 /**
  * Format and size from the header alone (no pixels decoded), for answering `megapixels_exceeded`
- * before a job is queued. Throws the same typed errors as decodeImage for bad headers; with
- * `maxPixels` it also throws `megapixels_exceeded`.
+ * before a job is queued. Throws the same typed errors as decodeImage for bad headers and for a
+ * file whose container shows it was cut short (./completeness.ts); with `maxPixels` it also throws
+ * `megapixels_exceeded`.
  */
 export async function probeImage(bytes: Uint8Array, options: DecodeOptions = {}): Promise<ImageProbe> {
   const format = detectFormat(bytes);
   let size: { width: number; height: number };
-  if (format === 'bmp') {
-    const header = readBmpHeader(bytes);
-    size = { width: header.width, height: header.height };
-  } else {
-    size = await probeWithSharp(bytes, format);
-  }
+  const bmpHeader = format === 'bmp' ? readBmpHeader(bytes) : undefined;
+  if (bmpHeader) size = { width: bmpHeader.width, height: bmpHeader.height };
+  else size = await probeWithSharp(bytes, format as Exclude<InputFormat, 'bmp'>);
+  // The plan's limit first: over it, "too many megapixels" is the answer whatever else is wrong.
   if (options.maxPixels !== undefined) checkPixelLimit(size.width, size.height, options.maxPixels);
+  checkStreamComplete(format, bytes, bmpHeader);
   return { format, width: size.width, height: size.height, megapixels: (size.width * size.height) / 1e6 };
 }
 

@@ -250,14 +250,15 @@ t.test('a last row without its padding bytes is accepted', async (t) => {
   samePixels(t, decodeBmp(bytes).data, expectedFromIndices(indices, palette), '4-bit, last row 3 bytes instead of 4');
 });
 
-t.test('probeImage reads the BMP header only', async (t) => {
+t.test('probeImage reads the BMP header and checks the pixel rows are there, without decoding them', async (t) => {
   const palette = randomPalette(2, random);
   const bytes = writeBmp({ version: 'v4', width: 300, height: 200, bitsPerPixel: 1, palette, indices: new Array(300 * 200).fill(1) });
   t.same(await probeImage(bytes), { format: 'bmp', width: 300, height: 200, megapixels: 0.06 });
-  // A header alone (pixel data cut away) still probes; decoding it is refused.
+  // A header alone (pixel data cut away) is refused by the probe and the decoder alike.
   const headerOnly = bytes.subarray(0, readBmpHeader(bytes).dataOffset + 1);
-  t.same((await probeImage(headerOnly)).width, 300);
-  const error = await decodeImage(headerOnly).catch((e: unknown) => e);
-  t.ok(error instanceof VectorizeError, 'a VectorizeError');
-  t.match(error, { code: 'unreadable_file' });
+  for (const [what, attempt] of [['probe', probeImage(headerOnly)], ['decode', decodeImage(headerOnly)]] as const) {
+    const error = await Promise.resolve(attempt).catch((e: unknown) => e);
+    t.ok(error instanceof VectorizeError, `${what}: a VectorizeError`);
+    t.match(error, { code: 'unreadable_file', details: { reason: /pixel data is truncated/ } }, what);
+  }
 });
