@@ -1,10 +1,15 @@
 /**
- * `npm run bench [-- --class clipart,photo] [--ids a,b] [--trace-style centerline] [--auto] [--peers vtracer,potrace-cli]`
+ * `npm run bench [-- --class clipart,photo] [--ids a,b] [--trace-style centerline] [--auto] [--peers vtracer,potrace-cli] [--cold]`
  *
  * Our engine beside VTracer and potrace on the public corpus, in one run, with the shared harness
  * (../shared/bench/measure.mjs, never copied into this repo). Three harness runs (ours in-process
  * through bench/measure-adapter.ts, then the peers), merged into one table of medians per class,
  * printed and written to bench/results/latest.md. Per-image results stay in a temp dir (printed).
+ *
+ * Our engine is timed warm: bench/measure-adapter.ts first traces every selected image once, untimed
+ * (as bench/speed.ts does), so no class pays for V8 compiling the engine while it is measured. The
+ * harness's own warm-up is one trace of the smallest image, which leaves most of the engine to
+ * compile during whichever class comes first. `--cold` leaves our pass out.
  *
  * The harness needs sharp, @resvg/resvg-js and @neplex/vectorizer; when ../shared/bench has no
  * node_modules of its own (it is read-only here) they are resolved from this project's
@@ -32,6 +37,7 @@ const { values } = parseArgs({
     timeout: { type: 'string', default: '180' },
     'keep-svg': { type: 'boolean', default: false },
     'no-latest': { type: 'boolean', default: false },
+    cold: { type: 'boolean', default: false },
   },
 });
 
@@ -50,6 +56,14 @@ if (!existsSync(path.join(BENCH_DIR, 'node_modules'))) {
 }
 env.VECTORIZE_BENCH_IMAGE_TYPE = values.auto ? 'auto' : 'class';
 env.VECTORIZE_BENCH_TRACE_STYLE = values['trace-style'];
+if (!values.cold) {
+  // The images the harness is about to measure (its selection: --class, --ids), for the adapter's untimed pass.
+  const manifest = JSON.parse(readFileSync(path.join(BENCH_DIR, 'corpus', 'manifest.json'), 'utf8')) as { images: { id: string; file: string; class: string }[] };
+  const classes = values.class?.split(','), ids = values.ids?.split(',');
+  env.VECTORIZE_BENCH_WARMUP = JSON.stringify(manifest.images
+    .filter((m) => (!classes || classes.includes(m.class)) && (!ids || ids.includes(m.id)))
+    .map((m) => ({ file: path.join(BENCH_DIR, 'corpus', m.file), class: m.class })));
+}
 
 const selection: string[] = ['--timeout', values.timeout];
 if (values.class) selection.push('--class', values.class);
@@ -92,7 +106,7 @@ const report = `# Benchmark: latest run
 - date: ${new Date().toISOString()}
 - commit: ${commit || 'unknown'}; host: ${results.host ?? os.cpus()[0]?.model}; node ${process.version}
 - command: \`${command}\`
-- ours: image type = ${values.auto ? 'auto (classifier)' : "the corpus manifest's class"}, trace style ${values['trace-style']}, other options default
+- ours: image type = ${values.auto ? 'auto (classifier)' : "the corpus manifest's class"}, trace style ${values['trace-style']}, other options default; ${values.cold ? 'cold (no warm-up pass of ours)' : 'warm (one untimed pass over the selected images first)'}
 - per-image results: ${path.join(runDir, 'all', 'results.json')}
 
 ${summary}`;

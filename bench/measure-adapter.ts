@@ -6,12 +6,14 @@
  *   VECTORIZE_BENCH_IMAGE_TYPE  `class` (default: the manifest's class, so the numbers measure the
  *                               tracer and not the classifier) or `auto`, or a fixed image type
  *   VECTORIZE_BENCH_TRACE_STYLE fill (default) | centerline
+ *   VECTORIZE_BENCH_WARMUP      JSON list of {file, class}: traced once, untimed, when the harness
+ *                               loads this module (bench/engine.ts sets it unless --cold)
  */
 import { readFile } from 'node:fs/promises';
 import { vectorize } from '../engine/index.js';
 import { parseTraceOptions } from '../engine/options.js';
 
-export async function trace(inputPath: string, info: { width: number; height: number; class: string; id: string }): Promise<string> {
+export async function trace(inputPath: string, info: { class: string }): Promise<string> {
   const imageType = process.env.VECTORIZE_BENCH_IMAGE_TYPE ?? 'class';
   const options = parseTraceOptions({
     image_type: imageType === 'class' ? info.class : imageType,
@@ -20,3 +22,8 @@ export async function trace(inputPath: string, info: { width: number; height: nu
   const result = await vectorize(new Uint8Array(await readFile(inputPath)), options);
   return result.svg;
 }
+
+// One untimed pass over the images about to be measured: V8 compiles the engine's hot functions
+// after a few traces, so without it the first class the harness measures pays that compile time
+// for all of them (a server has long since paid it).
+for (const w of JSON.parse(process.env.VECTORIZE_BENCH_WARMUP ?? '[]') as { file: string; class: string }[]) await trace(w.file, w);
