@@ -24,6 +24,7 @@
  */
 import { VectorizeError } from '../errors.js';
 import type { RgbaImage } from '../types.js';
+import { unreadable as unreadableFile } from './unreadable.js';
 
 const BI_RGB = 0;
 const BI_RLE8 = 1;
@@ -64,7 +65,7 @@ export interface BmpHeader {
 }
 
 function unreadable(reason: string): VectorizeError {
-  return new VectorizeError('unreadable_file', 'The BMP file is damaged or truncated and cannot be read.', { format: 'bmp', reason });
+  return unreadableFile('bmp', reason);
 }
 
 /** A well-formed BMP using a feature we do not decode: still unreadable_file, but said plainly. */

@@ -8,15 +8,9 @@
  * (Buffer.indexOf for the JPEG end marker is native). The decoder stays the final judge: a stream
  * whose framing is whole but whose compressed data is corrupt is still refused when it is decoded.
  */
-import { VectorizeError } from '../errors.js';
 import type { InputFormat } from '../types.js';
 import { bmpPixelBytesNeeded, type BmpHeader } from './bmp.js';
-
-const FORMAT_NAMES: Record<InputFormat, string> = { png: 'PNG', jpeg: 'JPEG', webp: 'WebP', avif: 'AVIF', bmp: 'BMP' };
-
-function truncated(format: InputFormat, reason: string): VectorizeError {
-  return new VectorizeError('unreadable_file', `The ${FORMAT_NAMES[format]} file is damaged or truncated and cannot be read.`, { format, reason });
-}
+import { unreadable as truncated } from './unreadable.js';
 
 function u32be(b: Uint8Array, at: number): number {
   return ((b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]) >>> 0;

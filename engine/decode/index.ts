@@ -26,6 +26,7 @@ import { ENGINE_MAX_PIXELS, type ImageProbe, type InputFormat, type RgbaImage } 
 import { decodeBmp, MAX_SIDE, readBmpHeader } from './bmp.js';
 import { checkStreamComplete } from './completeness.js';
 import { sniff } from './sniff.js';
+import { FORMAT_NAMES, unreadable } from './unreadable.js';
 
 export interface DecodedImage extends RgbaImage {
   format: InputFormat;
@@ -35,8 +36,6 @@ export interface DecodeOptions {
   /** Pixel limit (width x height); defaults to ENGINE_MAX_PIXELS. */
   maxPixels?: number;
 }
-
-const FORMAT_NAMES: Record<InputFormat, string> = { png: 'PNG', jpeg: 'JPEG', webp: 'WebP', avif: 'AVIF', bmp: 'BMP' };
 
 /** The format of a file from its first bytes; throws `empty_file` or `unsupported_format`. */
 export function detectFormat(bytes: Uint8Array): InputFormat {
@@ -64,15 +63,6 @@ export function checkPixelLimit(width: number, height: number, maxPixels: number
 
 function roundMegapixels(pixels: number): number {
   return Math.round(pixels / 1e4) / 100;
-}
-
-function unreadable(format: InputFormat, reason: string, cause?: unknown): VectorizeError {
-  return new VectorizeError(
-    'unreadable_file',
-    `The ${FORMAT_NAMES[format]} file is damaged or truncated and cannot be read.`,
-    { format, reason },
-    cause === undefined ? undefined : { cause },
-  );
 }
 
 function checkSides(format: InputFormat, width: number, height: number): void {
