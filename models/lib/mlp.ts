@@ -47,6 +47,8 @@ export interface TrainOptions {
   inputNoise?: number;
   /** Per-class loss weights (balance classes of unequal size). */
   classWeights?: number[];
+  /** Per-sample loss weights, multiplied with the class weight (balance sources within a class). */
+  sampleWeights?: number[];
   onEpoch?: (epoch: number, loss: number) => void;
 }
 
@@ -140,7 +142,7 @@ export function trainMlp(x: Float32Array[], y: number[], classes: number, option
       for (const index of batch) {
         const acts = forwardAll(model, x[index], options.inputNoise ? { sigma: options.inputNoise, random } : undefined);
         const probs = softmax(acts[acts.length - 1]);
-        const cw = classWeights[y[index]];
+        const cw = classWeights[y[index]] * (options.sampleWeights ? options.sampleWeights[index] : 1);
         weightSum += cw;
         epochLoss -= cw * Math.log(Math.max(1e-12, probs[y[index]]));
         let delta = new Float64Array(classes);
@@ -180,6 +182,43 @@ export function trainMlp(x: Float32Array[], y: number[], classes: number, option
     options.onEpoch?.(epoch, epochLoss / order.length);
   }
   return roundToFloat32(model);
+}
+
+/**
+ * Several nets trained on the same rows (so sharing one standardisation) as one wider net whose
+ * logits are the members' mean: the first layers stacked, the later ones block-diagonal, the
+ * output layer side by side and divided by the count. Same exporter, same single Gemm chain.
+ */
+export function mergeMlps(members: Mlp[]): Mlp {
+  const first = members[0];
+  for (const m of members) {
+    if (m.layers.length !== first.layers.length || m.mean.some((v, j) => v !== first.mean[j] || m.invStd[j] !== first.invStd[j])) {
+      throw new Error('mergeMlps: members must share depth and standardisation');
+    }
+  }
+  const depth = first.layers.length;
+  const layers: Layer[] = [];
+  for (let l = 0; l < depth; l++) {
+    const last = l === depth - 1;
+    const inputs = l === 0 ? first.layers[0].inputs : members.reduce((s, m) => s + m.layers[l].inputs, 0);
+    const outputs = last ? first.layers[l].outputs : members.reduce((s, m) => s + m.layers[l].outputs, 0);
+    const weights = new Float64Array(inputs * outputs);
+    const bias = new Float64Array(outputs);
+    let rowOffset = 0, colOffset = 0;
+    for (const m of members) {
+      const layer = m.layers[l];
+      for (let o = 0; o < layer.outputs; o++) {
+        const row = last ? o : rowOffset + o;
+        const col = l === 0 ? 0 : colOffset;
+        for (let i = 0; i < layer.inputs; i++) weights[row * inputs + col + i] += last ? layer.weights[o * layer.inputs + i] / members.length : layer.weights[o * layer.inputs + i];
+        bias[row] += last ? layer.bias[o] / members.length : layer.bias[o];
+      }
+      rowOffset += layer.outputs;
+      colOffset += layer.inputs;
+    }
+    layers.push({ inputs, outputs, weights, bias });
+  }
+  return roundToFloat32({ mean: first.mean, invStd: first.invStd, layers });
 }
 
 /** The exported model holds float32 weights; the trainer's reference outputs use the same. */
