@@ -1,5 +1,5 @@
 /**
- * `npm run bench:speed [-- --rounds 5] [--class clipart,photo] [--ids a,b] [--save DIR] [--ours-only] [--cold] [--memory]`
+ * `npm run bench:speed [-- --rounds 5] [--class clipart,photo] [--ids a,b] [--save DIR] [--ours-only] [--cold] [--memory] [--source]`
  *
  * Trace speed, our engine beside VTracer, in ONE process: for every clip-* / photo-* image of the
  * public corpus (../shared/bench/corpus, read in place, never copied) the two tracers alternate,
@@ -24,11 +24,9 @@ import os from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { vectorize } from '../engine/index.js';
-import { parseTraceOptions } from '../engine/options.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
@@ -42,9 +40,36 @@ const { values: args } = parseArgs({
     cold: { type: 'boolean', default: false },
     memory: { type: 'boolean', default: false },
     'memory-child': { type: 'string' },
+    source: { type: 'boolean', default: false },
   },
 });
 const rounds = Math.max(1, Number(args.rounds));
+
+/**
+ * The engine as the server runs it: `npm start` runs tsc's output in dist/, not the TypeScript
+ * through tsx (whose esbuild transform keeps function names by wrapping every closure in a helper
+ * call, which costs measurably in the fitter's inner closures). So unless --source, engine/ is
+ * compiled here by the same tsc with the project's tsconfig (emit only) into a cache folder inside
+ * node_modules (so the engine's own imports resolve) and imported from there; dist/ is left alone.
+ */
+const COMPILED = path.join(ROOT, 'node_modules', '.cache', 'vectorize-speed');
+async function loadEngine(): Promise<{ vectorize: typeof import('../engine/index.js').vectorize; parseTraceOptions: typeof import('../engine/options.js').parseTraceOptions }> {
+  if (args.source) return { ...(await import('../engine/index.js')), ...(await import('../engine/options.js')) };
+  if (!args['memory-child']) {
+    mkdirSync(COMPILED, { recursive: true });
+    const config = path.join(COMPILED, 'tsconfig.json');
+    writeFileSync(config, JSON.stringify({
+      extends: path.join(ROOT, 'tsconfig.json'),
+      compilerOptions: { rootDir: ROOT, outDir: COMPILED, sourceMap: false, noEmitOnError: false },
+      include: [path.join(ROOT, 'engine')],
+    }));
+    const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--noCheck'], { cwd: ROOT, encoding: 'utf8' });
+    if (tsc.status !== 0) throw new Error(`tsc failed: ${tsc.stdout}${tsc.stderr}`);
+  }
+  const at = (file: string) => pathToFileURL(path.join(COMPILED, 'engine', file)).href;
+  return { ...(await import(at('index.js'))), ...(await import(at('options.js'))) };
+}
+const { vectorize, parseTraceOptions } = await loadEngine();
 
 if (args['memory-child']) {
   // --memory's child: one trace of the given file, then this process's peak resident memory
@@ -73,7 +98,7 @@ if (args.memory) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vectorize-speed-'));
   const big = path.join(dir, '16mp.jpg');
   await sharp(readFileSync(path.join(args.corpus, photo.file))).resize(5120, 3200, { fit: 'fill' }).jpeg({ quality: 90 }).toFile(big);
-  const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--memory-child', big], { cwd: ROOT, encoding: 'utf8' });
+  const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--memory-child', big, ...(args.source ? ['--source'] : [])], { cwd: ROOT, encoding: 'utf8' });
   rmSync(dir, { recursive: true, force: true });
   if (child.status !== 0) {
     console.error(child.stderr);
