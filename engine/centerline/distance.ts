@@ -9,11 +9,12 @@
 
 /**
  * For a padded mask (1-pixel paper border), the distance from each ink pixel centre to the nearest
- * paper pixel centre (0 on paper), capped at `cap`.
+ * paper pixel centre (0 on paper), capped at `cap` (at most 255: row runs are kept in bytes).
  */
 export function inkDepth(mask: Uint8Array, stride: number, rows: number, cap = 64): Float32Array {
   const n = stride * rows;
-  const g = new Int32Array(n);
+  cap = Math.min(cap, 255);
+  const g = new Uint8Array(n);
   for (let y = 0; y < rows; y++) {
     const row = y * stride;
     let run = 0;

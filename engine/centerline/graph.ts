@@ -9,6 +9,8 @@
 export interface SkeletonInput {
   /** Padded skeleton (1 = skeleton pixel), row stride `stride`, 1-pixel empty border. */
   skeleton: Uint8Array;
+  /** The skeleton's pixels, increasing. */
+  pixels: Int32Array;
   /** Padded distance from each ink pixel centre to the nearest paper pixel centre. */
   distance: Float32Array;
   stride: number;
@@ -76,12 +78,9 @@ export function strokesFromSkeleton(input: SkeletonInput): Stroke[] {
 }
 
 function buildGraph(input: SkeletonInput): Graph {
-  const { skeleton, distance, stride } = input;
+  const { skeleton, pixels, distance, stride } = input;
   const nb = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1];
-  let count = 0;
-  for (let i = 0; i < skeleton.length; i++) count += skeleton[i];
-  const pixels = new Int32Array(count);
-  for (let i = 0, k = 0; i < skeleton.length; i++) if (skeleton[i]) pixels[k++] = i;
+  const count = pixels.length;
   const degree = new Uint8Array(skeleton.length);
   const n0 = nb[0], n1 = nb[1], n2 = nb[2], n3 = nb[3], n4 = nb[4], n5 = nb[5], n6 = nb[6], n7 = nb[7];
   for (let k = 0; k < count; k++) {

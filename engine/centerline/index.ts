@@ -69,28 +69,27 @@ export async function traceCenterline(image: RgbaImage, hooks: CenterlineHooks =
   await step(STAGES.ink);
 
   const stride = width + 2, rows = height + 2;
-  const padded = new Uint8Array(stride * rows);
-  for (let y = 0; y < height; y++) padded.set(ink.mask.subarray(y * width, (y + 1) * width), (y + 1) * stride + 1);
+  const padded = ink.padded;
   const distance = inkDepth(padded, stride, rows);
   fillPinholes(padded, distance, stride);
   const half = typicalHalfWidth(padded, distance, stride);
   const inkParts = removeSpecks(padded, distance, stride, half);
   await step(STAGES.distance);
 
+  // null: no part of this drawing is thick (most line drawings).
   const filled = thickParts(padded, distance, stride, rows, half);
-  const lines = new Uint8Array(padded.length);
-  for (let i = 0; i < padded.length; i++) lines[i] = padded[i] && !filled[i] ? 1 : 0;
   await step(STAGES.thick);
 
-  const skeleton = thin(lines, stride);
-  keepVanishedParts(inkParts, filled, skeleton, distance);
+  const thinned = thin(padded, stride, filled ?? undefined);
+  const skeleton = thinned.skeleton;
+  const pixels = keepVanishedParts(inkParts, filled, skeleton, thinned.pixels, distance);
   await step(STAGES.skeleton);
 
-  const traced = strokesFromSkeleton({ skeleton, distance, stride, rgb: ink.rgb, contrast: ink.contrast, width });
+  const traced = strokesFromSkeleton({ skeleton, pixels, distance, stride, rgb: ink.rgb, contrast: ink.contrast, width });
   const strokes = joinAcrossGaps(traced);
   await step(STAGES.graph);
 
-  const fills = filledShapes(filled, stride, rows, ink.rgb, width);
+  const fills = filled ? filledShapes(filled, stride, rows, ink.rgb, width) : [];
   await step(STAGES.outline);
 
   const palette = new Palette();
@@ -151,10 +150,10 @@ function typicalHalfWidth(mask: Uint8Array, distance: Float32Array, stride: numb
  * Thick parts: where the ink is much wider than its typical line. Cores deeper than the limit are
  * grown back out to the ink they stand for.
  */
-function thickParts(mask: Uint8Array, distance: Float32Array, stride: number, rows: number, half: number): Uint8Array {
+function thickParts(mask: Uint8Array, distance: Float32Array, stride: number, rows: number, half: number): Uint8Array | null {
   const nb = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1];
+  if (!half) return null;
   const filled = new Uint8Array(mask.length);
-  if (!half) return filled;
   const limit = Math.max(THICK_FACTOR * half, half + THICK_MARGIN);
   // Grow the cores back by the limit (a morphological opening): stamp a disc at each core pixel on
   // the core's rim; the inside of a core is ink anyway.
@@ -179,7 +178,7 @@ function thickParts(mask: Uint8Array, distance: Float32Array, stride: number, ro
       if (mask[q]) filled[q] = 1;
     }
   }
-  if (!cores) return filled;
+  if (!cores) return null;
   // Slivers of line left at the rim of a filled part (its corners) belong to it.
   const rest = new Uint8Array(mask.length);
   for (let p = 0; p < mask.length; p++) rest[p] = mask[p] && !filled[p] ? 1 : 0;
@@ -201,17 +200,24 @@ function thickParts(mask: Uint8Array, distance: Float32Array, stride: number, ro
 /**
  * Zhang–Suen erases a 2×2 block completely, so a small dot can thin to nothing. Each ink part left
  * with neither skeleton nor fill keeps its deepest pixel as a one-pixel skeleton (a round dot).
+ * Returns the skeleton's pixels in increasing order, those dots included.
  */
-function keepVanishedParts(parts: Components, filled: Uint8Array, skeleton: Uint8Array, distance: Float32Array): void {
+function keepVanishedParts(parts: Components, filled: Uint8Array | null, skeleton: Uint8Array, pixels: Int32Array, distance: Float32Array): Int32Array {
   const deepest = new Int32Array(parts.count + 1).fill(-1);
   const kept = new Uint8Array(parts.count + 1);
   for (let p = 0; p < skeleton.length; p++) {
     const id = parts.labels[p];
     if (!id) continue;
-    if (skeleton[p] || filled[p]) kept[id] = 1;
+    if (skeleton[p] || (filled && filled[p])) kept[id] = 1;
     if (deepest[id] < 0 || distance[p] > distance[deepest[id]]) deepest[id] = p;
   }
-  for (let id = 1; id <= parts.count; id++) if (!kept[id] && deepest[id] >= 0) skeleton[deepest[id]] = 1;
+  const dots: number[] = [];
+  for (let id = 1; id <= parts.count; id++) if (!kept[id] && deepest[id] >= 0) { skeleton[deepest[id]] = 1; dots.push(deepest[id]); }
+  if (!dots.length) return pixels;
+  const all = new Int32Array(pixels.length + dots.length);
+  all.set(pixels);
+  all.set(dots, pixels.length);
+  return all.sort();
 }
 
 interface FilledPart { rings: Float64Array[]; rgb: Rgb; area: number }

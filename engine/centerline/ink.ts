@@ -11,8 +11,8 @@ export interface InkLayer {
   height: number;
   /** Straight RGB flattened on white (alpha composited), 3 bytes a pixel. */
   rgb: Uint8Array;
-  /** 1 = ink. */
-  mask: Uint8Array;
+  /** 1 = ink, with a 1-pixel paper border: row stride width + 2, height + 2 rows (neighbour loops need no bounds checks). */
+  padded: Uint8Array;
   /** The dominant page colour. */
   background: [number, number, number];
   /** Contrast threshold used (grey levels, 0..255). */
@@ -47,11 +47,15 @@ export function separateInk(image: RgbaImage): InkLayer {
 
   const background = dominantColour(rgb, n);
   const local = localBackground(rgb, width, height, background);
-  const contrast = contrastToBackground(rgb, width, height, local);
-  const threshold = otsuThreshold(contrast);
-  const mask = new Uint8Array(n);
-  for (let i = 0; i < n; i++) mask[i] = contrast[i] > threshold ? 1 : 0;
-  return { width, height, rgb, mask, background, threshold, contrast };
+  const hist = new Int32Array(256);
+  const contrast = contrastToBackground(rgb, width, height, local, hist);
+  const threshold = otsuThreshold(hist, n);
+  const stride = width + 2;
+  const padded = new Uint8Array(stride * (height + 2));
+  for (let y = 0; y < height; y++) {
+    for (let i = y * width, end = i + width, q = (y + 1) * stride + 1; i < end; i++, q++) padded[q] = contrast[i] > threshold ? 1 : 0;
+  }
+  return { width, height, rgb, padded, background, threshold, contrast };
 }
 
 function dominantColour(rgb: Uint8Array, n: number): [number, number, number] {
@@ -80,17 +84,24 @@ function localBackground(rgb: Uint8Array, width: number, height: number, page: [
   const counts = new Int32Array(bw * bh);
   const totals = new Int32Array(bw * bh);
   const limit = PAPER_DISTANCE * PAPER_DISTANCE;
+  const pr = page[0], pg = page[1], pb = page[2];
+  // Row by row, one block's 32 pixels at a time (the same sums in the same order as pixel by pixel).
   for (let y = 0; y < height; y++) {
     const by = (y / BLOCK) | 0;
-    for (let x = 0; x < width; x++) {
-      const j = (y * width + x) * 3;
-      const b = by * bw + ((x / BLOCK) | 0);
-      totals[b]++;
-      const dr = rgb[j] - page[0], dg = rgb[j + 1] - page[1], db = rgb[j + 2] - page[2];
-      if (dr * dr + dg * dg + db * db > limit) continue;
-      sums[b * 3] += rgb[j]; sums[b * 3 + 1] += rgb[j + 1]; sums[b * 3 + 2] += rgb[j + 2];
-      counts[b]++;
+    for (let bx = 0; bx < bw; bx++) {
+      const b = by * bw + bx;
+      let r = 0, g = 0, bl = 0, c = 0;
+      for (let x = bx * BLOCK, end = Math.min(width, x + BLOCK), j = (y * width + x) * 3; x < end; x++, j += 3) {
+        const dr = rgb[j] - pr, dg = rgb[j + 1] - pg, db = rgb[j + 2] - pb;
+        if (dr * dr + dg * dg + db * db > limit) continue;
+        r += rgb[j]; g += rgb[j + 1]; bl += rgb[j + 2]; c++;
+      }
+      sums[b * 3] += r; sums[b * 3 + 1] += g; sums[b * 3 + 2] += bl;
+      counts[b] += c;
     }
+  }
+  for (let by = 0; by < bh; by++) for (let bx = 0; bx < bw; bx++) {
+    totals[by * bw + bx] = (Math.min(width, (bx + 1) * BLOCK) - bx * BLOCK) * (Math.min(height, (by + 1) * BLOCK) - by * BLOCK);
   }
   const grid = new Float32Array(bw * bh * 3);
   const known = new Uint8Array(bw * bh);
@@ -140,7 +151,8 @@ function localBackground(rgb: Uint8Array, width: number, height: number, page: [
 }
 
 /** Colour distance to the (bilinearly interpolated) local page colour, in grey-level units 0..255. */
-function contrastToBackground(rgb: Uint8Array, width: number, height: number, local: { grid: Float32Array; bw: number; bh: number }): Uint8Array {
+/** Also counts the contrast values into `hist` (256 bins) for the threshold, so no second pass. */
+function contrastToBackground(rgb: Uint8Array, width: number, height: number, local: { grid: Float32Array; bw: number; bh: number }, hist: Int32Array): Uint8Array {
   const { grid, bw, bh } = local;
   const out = new Uint8Array(width * height);
   const scale = 1 / Math.sqrt(3);
@@ -163,7 +175,9 @@ function contrastToBackground(rgb: Uint8Array, width: number, height: number, lo
       const dg = rgb[j + 1] - (row[a + 1] + (row[b + 1] - row[a + 1]) * t);
       const db = rgb[j + 2] - (row[a + 2] + (row[b + 2] - row[a + 2]) * t);
       const v = Math.sqrt(dr * dr + dg * dg + db * db) * scale;
-      out[i] = v > 255 ? 255 : v;
+      const level = v > 255 ? 255 : v | 0;
+      out[i] = level;
+      hist[level]++;
     }
   }
   return out;
@@ -174,10 +188,7 @@ function contrastToBackground(rgb: Uint8Array, width: number, height: number, lo
  * paper and ink, so take the middle of the best plateau (mid-contrast = the anti-aliased edge).
  * Clamped so a blank page does not turn paper grain into ink.
  */
-function otsuThreshold(values: Uint8Array): number {
-  const hist = new Float64Array(256);
-  for (let i = 0; i < values.length; i++) hist[values[i]]++;
-  const total = values.length;
+function otsuThreshold(hist: Int32Array, total: number): number {
   let sum = 0;
   for (let i = 0; i < 256; i++) sum += i * hist[i];
   let sumB = 0, wB = 0, best = -1, first = 128, last = 128;
@@ -203,7 +214,8 @@ export function fillPinholes(mask: Uint8Array, distance: Float32Array, stride: n
   const nb = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1];
   const end = mask.length - 2 * stride;
   for (let p = 2 * stride; p < end; p++) {
-    if (mask[p]) continue;
+    // Walled in needs ink on at least one side: most paper pixels stop at this test.
+    if (mask[p] || (!mask[p - 1] && !mask[p + 1])) continue;
     const x = p % stride;
     if (x < 2 || x >= stride - 2) continue;
     // Walled in: every neighbour is ink but at most one, and that one is walled in by ink too.
