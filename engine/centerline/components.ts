@@ -37,5 +37,5 @@ export function labelComponents(mask: Uint8Array, stride: number): Components {
     }
     areas.push(area);
   }
-  return { labels, count, area: Int32Array.from(areas) };
+  return { labels, count, area: new Int32Array(areas) };
 }

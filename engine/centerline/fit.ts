@@ -193,7 +193,7 @@ function leastSquaresCubic(p: Float64Array, i0: number, i1: number, u: Float64Ar
   if (Math.abs(det) > 1e-12) { alpha0 = (r0 * c11 - r1 * c01) / det; alpha1 = (c00 * r1 - c01 * r0) / det; }
   const eps = 1e-6 * chord;
   if (!(alpha0 > eps) || !(alpha1 > eps) || alpha0 > 2 * chord || alpha1 > 2 * chord) alpha0 = alpha1 = chord / 3;
-  return Float64Array.from([x0, y0, x0 + t0[0] * alpha0, y0 + t0[1] * alpha0, x3 + t1[0] * alpha1, y3 + t1[1] * alpha1, x3, y3]);
+  return new Float64Array([x0, y0, x0 + t0[0] * alpha0, y0 + t0[1] * alpha0, x3 + t1[0] * alpha1, y3 + t1[1] * alpha1, x3, y3]);
 }
 
 function bezier(c: Float64Array, t: number): [number, number] {

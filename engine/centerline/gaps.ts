@@ -112,7 +112,7 @@ export function joinAcrossGaps(strokes: Stroke[]): Stroke[] {
       e = partner[exit];
     }
     out.push({
-      points: Float64Array.from(pts),
+      points: new Float64Array(pts),
       closed: false,
       width: width / weight,
       rgb: [Math.round(r / weight), Math.round(g / weight), Math.round(b / weight)],

@@ -396,7 +396,7 @@ function traceStrokes(graph: Graph, partner: Int32Array, input: SkeletonInput): 
       straightenEnd(pts, width / weight / 2); pts.reverse(); straightenEnd(pts, width / weight / 2); pts.reverse();
     }
     strokes.push({
-      points: Float64Array.from(pts),
+      points: new Float64Array(pts),
       closed,
       width: width / weight,
       rgb: [Math.round(colour[0] / weight), Math.round(colour[1] / weight), Math.round(colour[2] / weight)],
@@ -422,7 +422,7 @@ function traceStrokes(graph: Graph, partner: Int32Array, input: SkeletonInput): 
     const p = nodePixels[n][0];
     const hw = Math.max(distance[p] - 0.5, 0.5);
     const j = pixelRgbIndex(p, input);
-    strokes.push({ points: Float64Array.from([nodeX[n], nodeY[n]]), closed: false, width: 2 * hw, rgb: [input.rgb[j], input.rgb[j + 1], input.rgb[j + 2]] });
+    strokes.push({ points: new Float64Array([nodeX[n], nodeY[n]]), closed: false, width: 2 * hw, rgb: [input.rgb[j], input.rgb[j + 1], input.rgb[j + 2]] });
   }
   return strokes;
 }

@@ -60,21 +60,20 @@ export function separateInk(image: RgbaImage): InkLayer {
 
 function dominantColour(rgb: Uint8Array, n: number): [number, number, number] {
   // 4 bits a channel is coarse enough that paper grain and JPEG noise land in one bin.
+  // Per-bin channel sums in the same pass (integers, exact), so the winner's mean needs no second pass.
   const hist = new Int32Array(4096);
+  const sums = new Float64Array(4096 * 3);
   const step = Math.max(1, Math.floor(n / 400_000));
-  for (let i = 0; i < n; i += step) {
-    const j = i * 3;
-    hist[((rgb[j] >> 4) << 8) | ((rgb[j + 1] >> 4) << 4) | (rgb[j + 2] >> 4)]++;
+  for (let i = 0, j = 0, dj = step * 3; i < n; i += step, j += dj) {
+    const r = rgb[j], g = rgb[j + 1], b = rgb[j + 2];
+    const bin = ((r >> 4) << 8) | ((g >> 4) << 4) | (b >> 4);
+    hist[bin]++;
+    sums[bin * 3] += r; sums[bin * 3 + 1] += g; sums[bin * 3 + 2] += b;
   }
   let best = 0;
   for (let b = 1; b < 4096; b++) if (hist[b] > hist[best]) best = b;
-  let r = 0, g = 0, bl = 0, c = 0;
-  for (let i = 0; i < n; i += step) {
-    const j = i * 3;
-    if ((((rgb[j] >> 4) << 8) | ((rgb[j + 1] >> 4) << 4) | (rgb[j + 2] >> 4)) !== best) continue;
-    r += rgb[j]; g += rgb[j + 1]; bl += rgb[j + 2]; c++;
-  }
-  return [Math.round(r / c), Math.round(g / c), Math.round(bl / c)];
+  const c = hist[best];
+  return [Math.round(sums[best * 3] / c), Math.round(sums[best * 3 + 1] / c), Math.round(sums[best * 3 + 2] / c)];
 }
 
 /** Per-block page colour (Float32Array of 3 per block) on a grid of BLOCK-sized cells, smoothed. */
@@ -169,15 +168,21 @@ function contrastToBackground(rgb: Uint8Array, width: number, height: number, lo
     const fy = Math.min(Math.max((y + 0.5) / BLOCK - 0.5, 0), bh - 1);
     const y0 = Math.floor(fy), y1 = Math.min(y0 + 1, bh - 1), ty = fy - y0;
     for (let k = 0; k < bw * 3; k++) { const top = grid[y0 * bw * 3 + k]; row[k] = top + (grid[y1 * bw * 3 + k] - top) * ty; }
-    for (let x = 0, i = y * width, j = i * 3; x < width; x++, i++, j += 3) {
-      const a = col0[x], b = col1[x], t = colT[x];
-      const dr = rgb[j] - (row[a] + (row[b] - row[a]) * t);
-      const dg = rgb[j + 1] - (row[a + 1] + (row[b + 1] - row[a + 1]) * t);
-      const db = rgb[j + 2] - (row[a + 2] + (row[b + 2] - row[a + 2]) * t);
-      const v = Math.sqrt(dr * dr + dg * dg + db * db) * scale;
-      const level = v > 255 ? 255 : v | 0;
-      out[i] = level;
-      hist[level]++;
+    // Columns between the same two block centres share those centres' colours (and their difference).
+    for (let x = 0, i = y * width, j = i * 3; x < width;) {
+      const a = col0[x], b = col1[x];
+      const r0 = row[a], g0 = row[a + 1], b0 = row[a + 2];
+      const rd = row[b] - r0, gd = row[b + 1] - g0, bd = row[b + 2] - b0;
+      for (; x < width && col0[x] === a; x++, i++, j += 3) {
+        const t = colT[x];
+        const dr = rgb[j] - (r0 + rd * t);
+        const dg = rgb[j + 1] - (g0 + gd * t);
+        const db = rgb[j + 2] - (b0 + bd * t);
+        const v = Math.sqrt(dr * dr + dg * dg + db * db) * scale;
+        const level = v > 255 ? 255 : v | 0;
+        out[i] = level;
+        hist[level]++;
+      }
     }
   }
   return out;

@@ -51,7 +51,7 @@ export function traceRings(mask: Uint8Array, width: number, height: number): Rin
         else if (bits & (1 << left)) dir = left;
         else break;
       }
-      rings.push({ points: Float64Array.from(pts), pixel: py * width + px });
+      rings.push({ points: new Float64Array(pts), pixel: py * width + px });
     }
   }
   return rings;

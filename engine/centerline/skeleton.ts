@@ -6,7 +6,7 @@
 
 /** Neighbour offsets P2..P9 clockwise from north, for a padded row stride. */
 function ring(stride: number): Int32Array {
-  return Int32Array.from([-stride, -stride + 1, 1, stride + 1, stride, stride - 1, -1, -stride - 1]);
+  return new Int32Array([-stride, -stride + 1, 1, stride + 1, stride, stride - 1, -1, -stride - 1]);
 }
 
 /**
