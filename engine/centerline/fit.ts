@@ -65,11 +65,20 @@ export function fitPolyline(points: Float64Array, closed: boolean, tol: FitToler
   return { startX: pts[0], startY: pts[1], segments, closed };
 }
 
+/**
+ * Scratch arrays reused across calls: a page fits thousands of chains, and a fresh small typed array
+ * each time (an off-heap buffer the collector must sweep) cost more than the arithmetic in them.
+ * fitPolyline is synchronous and nothing it calls keeps them, so one set serves every trace.
+ */
+let smoothScratch = new Float64Array(1024), cornerScratch = new Float64Array(512), paramScratch = new Float64Array(512);
+
 /** One pass of [1 2 1]/4 to take the pixel staircase out; chain ends stay put. */
 function smooth(p: Float64Array, closed: boolean): Float64Array {
   const n = p.length / 2;
   if (n < 3) return p.slice();
-  const out = p.slice();
+  if (smoothScratch.length < p.length) smoothScratch = new Float64Array(p.length * 2);
+  const out = smoothScratch.subarray(0, p.length);
+  out.set(p);
   for (let i = 0; i < n; i++) {
     if (!closed && (i === 0 || i === n - 1)) continue;
     const a = ((i - 1 + n) % n) * 2, b = ((i + 1) % n) * 2;
@@ -84,7 +93,8 @@ function findCorners(p: Float64Array, closed: boolean, degrees: number): number[
   const reach = 3;
   if (n < 2 * reach + 1) return [];
   const limit = Math.cos((degrees * Math.PI) / 180);
-  const cosAt = new Float64Array(n).fill(1);
+  if (cornerScratch.length < n) cornerScratch = new Float64Array(n * 2);
+  const cosAt = cornerScratch.fill(1, 0, n);
   for (let i = 0; i < n; i++) {
     let a = i - reach, b = i + reach;
     if (!closed && (a < 0 || b >= n)) continue;
@@ -163,11 +173,15 @@ function lineError(p: Float64Array, i0: number, i1: number): number {
   return worst;
 }
 
+/** Chord-length parameters of points i0..i1 in [0, 1]: a view of the shared scratch, valid until the next call (fitPiece is done with it before it recurses). */
 function chordParams(p: Float64Array, i0: number, i1: number): Float64Array {
-  const u = new Float64Array(i1 - i0 + 1);
+  const m = i1 - i0 + 1;
+  if (paramScratch.length < m) paramScratch = new Float64Array(m * 2);
+  const u = paramScratch.subarray(0, m);
+  u[0] = 0;
   for (let i = i0 + 1; i <= i1; i++) u[i - i0] = u[i - i0 - 1] + Math.hypot(p[i * 2] - p[i * 2 - 2], p[i * 2 + 1] - p[i * 2 - 1]);
-  const total = u[u.length - 1] || 1;
-  for (let k = 0; k < u.length; k++) u[k] /= total;
+  const total = u[m - 1] || 1;
+  for (let k = 0; k < m; k++) u[k] /= total;
   return u;
 }
 

@@ -52,7 +52,9 @@ function pathData(chain: FittedChain): { d: string; nodes: number } {
   const segs = chain.segments;
   // A closed chain that ends on a straight segment lets `z` draw that segment.
   const last = chain.closed && segs.length > 1 && segs[segs.length - 1].kind === 'L' ? segs.length - 1 : segs.length;
-  let prevCmd = '';
+  // The last arguments written: whether the next may drop its separator depends only on how they end,
+  // and looking at them (not at `d`) keeps charCodeAt from flattening the growing string each segment.
+  let prevCmd = '', prevArgs = '';
   for (let i = 0; i < last; i++) {
     const s = segs[i];
     if (s.kind === 'L') {
@@ -63,14 +65,14 @@ function pathData(chain: FittedChain): { d: string; nodes: number } {
       if (dy === 0 && dx !== 0) { cmd = 'h'; args = num(dx / 10); }
       else if (dx === 0 && dy !== 0) { cmd = 'v'; args = num(dy / 10); }
       else { cmd = 'l'; args = join([dx / 10, dy / 10]); }
-      d += (cmd === prevCmd ? sep(args, d) : cmd) + args;
-      prevCmd = cmd;
+      d += (cmd === prevCmd ? sep(args, prevArgs) : cmd) + args;
+      prevCmd = cmd; prevArgs = args;
       cx = x; cy = y;
     } else {
       const x1 = r(s.x1) - cx, y1 = r(s.y1) - cy, x2 = r(s.x2) - cx, y2 = r(s.y2) - cy, x = r(s.x), y = r(s.y);
       const args = join([x1 / 10, y1 / 10, x2 / 10, y2 / 10, (x - cx) / 10, (y - cy) / 10]);
-      d += (prevCmd === 'c' ? sep(args, d) : 'c') + args;
-      prevCmd = 'c';
+      d += (prevCmd === 'c' ? sep(args, prevArgs) : 'c') + args;
+      prevCmd = 'c'; prevArgs = args;
       cx = x; cy = y;
     }
     nodes++;
