@@ -6,8 +6,9 @@
  *
  * trace_style=centerline hands the decoded image to the centerline tracer instead. Stage weights
  * turn each stage's own 0..1 into whole-trace progress; the AbortSignal is checked between stages
- * and inside the long loops. Same bytes + options in, byte-identical SVG out; no module state, so
- * it runs as well inside a worker thread.
+ * and inside the long loops. Same bytes + options in, byte-identical SVG out, whatever the number
+ * of threads; the only module state is the pool of chain-fitting workers (engine/parallel), so it
+ * runs as well inside a worker thread.
  */
 import { traceCenterline } from './centerline/index.js';
 import { classifyImage } from './classify/index.js';
@@ -18,7 +19,8 @@ import { prepareImage } from './prepare/index.js';
 import { segmentImage } from './segment/index.js';
 import { engineSettingsFor } from './settings.js';
 import { checkAbort, type StageContext } from './stage.js';
-import { composeShapes } from './svg/compose.js';
+import { startChainFits } from './parallel/chain-fits.js';
+import { composeShapes, paintRegions } from './svg/compose.js';
 import { writeSvg } from './svg/index.js';
 import {
   DEFAULT_TRACE_OPTIONS,
@@ -34,6 +36,7 @@ export { probeImage, decodeImage, detectFormat } from './decode/index.js';
 export { classifyImage } from './classify/index.js';
 export { parseTraceOptions };
 export { engineSettingsFor } from './settings.js';
+export { fitConcurrency } from './parallel/chain-fits.js';
 
 /** Share of the whole trace each stage takes, measured on the corpus (segment and fit dominate). */
 const STAGE_WEIGHTS: Record<StageName, number> = {
@@ -101,7 +104,16 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
   step = stage('fit');
   const graph = buildBoundaryGraph(segmentation.labels, image.width, image.height, segmentation.regionCount, step);
   step.progress(0.2);
-  const painted = composeShapes(prepared, segmentation, graph, settings, step);
+  // Worker threads start fitting the chains at once; this thread works out the fills meanwhile,
+  // then fits what the workers have not taken.
+  const fitting = startChainFits(graph, segmentation.transparent, {
+    fit: settings.fit,
+    guardChains: settings.exactness.guardChains,
+    guardSlack: settings.exactness.guardSlack,
+  });
+  const paints = paintRegions(prepared, segmentation, settings);
+  const fitted = await fitting.finish(step);
+  const painted = composeShapes(prepared, segmentation, graph, paints, fitted, settings, step);
   step.done();
 
   step = stage('write');

@@ -1,0 +1,158 @@
+/**
+ * One boundary chain in, its fitted path out: the choice every chain goes through (image frame,
+ * guarded fit or plain fit), kept apart from composing so the worker threads that fit chains in
+ * parallel (engine/parallel) run exactly the same code as the main thread.
+ */
+import { fitChain, type FitSettings, type FittedPath, type Segment } from './index.js';
+
+export interface ChainFitSettings {
+  fit: FitSettings;
+  /** Check each fit against its cracks and fall back to the exact polyline (line art). */
+  guardChains: boolean;
+  guardSlack: number;
+}
+
+/**
+ * Along the image border the outline is the frame itself: always the exact straight edge.
+ * Elsewhere the fitter, guarded when the preset asks for exactness.
+ */
+export function fitBoundaryChain(points: Float64Array, closed: boolean, onFrame: boolean, settings: ChainFitSettings): FittedPath {
+  if (onFrame) return crackPolyline(points, closed);
+  return settings.guardChains ? guardedFit(points, closed, settings.fit, settings.guardSlack) : fitChain(points, closed, settings.fit);
+}
+
+/** How many polyline segments ahead the walk looks for a point's nearest segment. */
+const GUARD_WINDOW = 48;
+
+/**
+ * fitChain with a guard: on thin parts (1-px text, a 1-px spur off a frame, a chain that leaves and
+ * returns to the same junction) a curve fit can cut a bump off, fold a spur flat or swing outside
+ * the shape. When any crack point lies further from the fit than the tolerance allows, or any point
+ * of the fit further from the cracks, the chain is written as its crack polyline instead (collinear
+ * runs joined), which is exact. Both walks move forward along the two lines together, so the check
+ * costs the chain's length times a small window.
+ */
+function guardedFit(points: Float64Array, closed: boolean, settings: FitSettings, slack: number): FittedPath {
+  const fit = fitChain(points, closed, settings);
+  const flat = densify(flatten(fit));
+  const limit = settings.tolerance + slack;
+  const cracks = closed ? loopFrom(points, fit.start.x, fit.start.y) : points;
+  if (farthest(cracks, flat, limit) > limit || farthest(flat, cracks, limit) > limit) return crackPolyline(points, closed);
+  return fit;
+}
+
+/** Largest distance from a point of `from` to `to`, both walked in order; stops early past `limit`. */
+function farthest(from: Float64Array, to: Float64Array, limit: number): number {
+  const segments = (to.length >> 1) - 1;
+  if (segments < 1) return 0;
+  const limit2 = limit * limit;
+  let at = 0, worst2 = 0;
+  for (let i = 0; i < from.length; i += 2) {
+    const px = from[i], py = from[i + 1];
+    let best = Infinity, bestAt = at;
+    const stop = Math.min(segments, at + GUARD_WINDOW);
+    for (let k = Math.max(0, at - 1); k < stop; k++) {
+      const d2 = segmentDistance2(px, py, to, k);
+      if (d2 < best) { best = d2; bestAt = k; }
+      // Segments are at most 2 px long, so once the line is 3 px further away it is leaving.
+      else if (k > bestAt + 2 && d2 > best + 9 + 6 * Math.sqrt(best)) break;
+    }
+    at = bestAt;
+    if (best > worst2) {
+      worst2 = best;
+      if (worst2 > limit2) return Math.sqrt(worst2);
+    }
+  }
+  return Math.sqrt(worst2);
+}
+
+function segmentDistance2(px: number, py: number, line: Float64Array, k: number): number {
+  const ax = line[2 * k], ay = line[2 * k + 1], bx = line[2 * k + 2], by = line[2 * k + 3];
+  const dx = bx - ax, dy = by - ay;
+  const len2 = dx * dx + dy * dy;
+  let t = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  const ex = px - ax - t * dx, ey = py - ay - t * dy;
+  return ex * ex + ey * ey;
+}
+
+/** A closed loop's points as an open line that starts and ends at the point nearest (x, y). */
+function loopFrom(points: Float64Array, x: number, y: number): Float64Array {
+  const n = points.length >> 1;
+  let start = 0, best = Infinity;
+  for (let i = 0; i < n; i++) {
+    const d = (points[2 * i] - x) ** 2 + (points[2 * i + 1] - y) ** 2;
+    if (d < best) { best = d; start = i; }
+  }
+  const out = new Float64Array(2 * n + 2);
+  for (let k = 0; k <= n; k++) {
+    const i = (start + k) % n;
+    out[2 * k] = points[2 * i];
+    out[2 * k + 1] = points[2 * i + 1];
+  }
+  return out;
+}
+
+/** Splits long segments into steps of at most 2 px, so both walks advance at a similar pace. */
+function densify(line: Float64Array): Float64Array {
+  let total = 1;
+  for (let i = 2; i < line.length; i += 2) total += Math.max(1, Math.ceil(Math.hypot(line[i] - line[i - 2], line[i + 1] - line[i - 1]) / 2));
+  const out = new Float64Array(2 * total);
+  out[0] = line[0];
+  out[1] = line[1];
+  let m = 2;
+  for (let i = 2; i < line.length; i += 2) {
+    const x0 = line[i - 2], y0 = line[i - 1], x1 = line[i], y1 = line[i + 1];
+    const steps = Math.max(1, Math.ceil(Math.hypot(x1 - x0, y1 - y0) / 2));
+    for (let k = 1; k <= steps; k++) {
+      out[m++] = x0 + ((x1 - x0) * k) / steps;
+      out[m++] = y0 + ((y1 - y0) * k) / steps;
+    }
+  }
+  return out;
+}
+
+
+function flatten(path: FittedPath): Float64Array {
+  let count = 1;
+  for (const s of path.segments) count += s.kind === 'C' ? 8 : 1;
+  const out = new Float64Array(2 * count);
+  out[0] = path.start.x;
+  out[1] = path.start.y;
+  let m = 2;
+  let x0 = path.start.x, y0 = path.start.y;
+  for (const s of path.segments) {
+    if (s.kind === 'C') {
+      for (let k = 1; k < 8; k++) {
+        const t = k / 8, u = 1 - t;
+        out[m++] = u * u * u * x0 + 3 * u * u * t * s.x1 + 3 * u * t * t * s.x2 + t * t * t * s.x;
+        out[m++] = u * u * u * y0 + 3 * u * u * t * s.y1 + 3 * u * t * t * s.y2 + t * t * t * s.y;
+      }
+    }
+    out[m++] = s.x;
+    out[m++] = s.y;
+    x0 = s.x; y0 = s.y;
+  }
+  return out;
+}
+
+/** The chain's exact crack polyline, collinear runs joined. */
+export function crackPolyline(points: Float64Array, closed: boolean): FittedPath {
+  const count = points.length >> 1;
+  const segments: Segment[] = [];
+  const turnsAt = (i: number): boolean => {
+    if (!closed && (i === 0 || i === count - 1)) return true;
+    const p = (i + count - 1) % count, q = (i + 1) % count;
+    const ax = points[2 * i] - points[2 * p], ay = points[2 * i + 1] - points[2 * p + 1];
+    const bx = points[2 * q] - points[2 * i], by = points[2 * q + 1] - points[2 * i + 1];
+    return ax * by - ay * bx !== 0;
+  };
+  // A closed loop starts on a corner and leaves its last side to the ring's close.
+  let first = 0;
+  if (closed) while (first < count - 1 && !turnsAt(first)) first++;
+  for (let k = 1; k < count; k++) {
+    const i = (first + k) % count;
+    if (turnsAt(i)) segments.push({ kind: 'L', x: points[2 * i], y: points[2 * i + 1] });
+  }
+  return { start: { x: points[2 * first], y: points[2 * first + 1] }, segments };
+}

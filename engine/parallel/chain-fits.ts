@@ -1,0 +1,310 @@
+/**
+ * Fitting the boundary chains on this thread and on worker threads at once.
+ *
+ * Every chain is fitted on its own (engine/fit/chain.ts: a pure function of its points and the
+ * settings), so which thread fits it cannot change the result: the SVG is byte-identical with any
+ * number of threads. The chains are cut into chunks of about CHUNK_POINTS points; this thread and
+ * the workers take the next chunk from one shared counter (Atomics.add on a SharedArrayBuffer)
+ * until none is left, so a worker that is slow to start or starved of CPU by other processes just
+ * takes fewer chunks, and this thread never waits for one that has not begun. Workers send their
+ * fits back packed in typed arrays (transferred, not copied); this thread unpacks them by chain
+ * index.
+ *
+ * The workers are one small pool per process (per thread that traces), started on first use and
+ * kept for later traces; they hold the process open only while a job is in flight. A worker that
+ * throws or dies turns the trace into VectorizeError('internal_error') and is replaced next time.
+ */
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { BoundaryGraph } from '../boundary/index.js';
+import { VectorizeError } from '../errors.js';
+import { fitBoundaryChain, type ChainFitSettings } from '../fit/chain.js';
+import type { FittedPath, Segment } from '../fit/index.js';
+import { checkAbort, type StageContext } from '../stage.js';
+
+/** Chains are handed out in chunks of about this many points (a few milliseconds of fitting). */
+const CHUNK_POINTS = 8192;
+/** Below this many points in all, posting to a worker costs more than it saves: this thread fits them. */
+const MIN_PARALLEL_POINTS = 40_000;
+/** Worker threads besides this one: one per further core, at most three (fitting is ~a third of a trace). */
+export const DEFAULT_FIT_WORKERS = Math.max(0, Math.min(3, os.availableParallelism() - 1));
+let fitWorkerCount = DEFAULT_FIT_WORKERS;
+
+/**
+ * Process-wide number of fitting workers besides the tracing thread (like sharp.concurrency()):
+ * 0 fits on the tracing thread alone. Returns the number in use.
+ */
+export function fitConcurrency(workers?: number): number {
+  if (workers !== undefined) {
+    if (!Number.isInteger(workers) || workers < 0 || workers > 64) throw new VectorizeError('invalid_parameter', `fit workers must be a whole number from 0 to 64, got ${workers}`);
+    fitWorkerCount = workers;
+  }
+  return fitWorkerCount;
+}
+
+export interface ChainFitOptions {
+  /** Worker threads to use besides this one (default fitConcurrency(); 0 = this thread only). */
+  workers?: number;
+  /** Tests only: leave every chunk to the workers, so their failures can be seen. */
+  workersOnly?: boolean;
+}
+
+/** What a worker gets: the job's chains packed once into shared memory. */
+interface JobMessage {
+  type: 'job';
+  job: number;
+  /** Concatenated x,y points of the job's chains. */
+  points: Float64Array;
+  /** Job chain i's points are points[offsets[i] .. offsets[i+1]). */
+  offsets: Int32Array;
+  /** bit 0: closed, bit 1: on the image frame. */
+  flags: Uint8Array;
+  /** Chunk k is job chains chunkStart[k] .. chunkStart[k+1]-1. */
+  chunkStart: Int32Array;
+  /** [next chunk to take]; shared by every thread on the job. */
+  claim: Int32Array;
+  settings: ChainFitSettings;
+}
+
+/** A worker's fits of one chunk: per chain its segment count, segment kinds (0 L, 1 C) and coordinates (start, then 2 or 6 per segment). */
+interface ChunkMessage {
+  type: 'chunk';
+  job: number;
+  chunk: number;
+  counts: Int32Array;
+  kinds: Uint8Array;
+  coords: Float64Array;
+}
+type WorkerReply = ChunkMessage | { type: 'error'; job: number; message: string };
+
+export interface ChainFitting {
+  /** Fits on this thread whatever the workers have not taken, then waits for theirs. */
+  finish(context: StageContext): Promise<Array<FittedPath | undefined>>;
+}
+
+/**
+ * Starts fitting every chain that a painted (non-transparent) region uses; the workers begin at
+ * once, so this thread can do other work (region colours, gradients) before finish().
+ */
+export function startChainFits(
+  graph: BoundaryGraph,
+  transparent: Uint8Array,
+  settings: ChainFitSettings,
+  options: ChainFitOptions = {},
+): ChainFitting {
+  const { chains } = graph;
+  const fitted: Array<FittedPath | undefined> = new Array(chains.length);
+  const chainOf: number[] = [];
+  let total = 0;
+  for (let c = 0; c < chains.length; c++) {
+    const { left, right } = chains[c];
+    if ((left < 0 || transparent[left]) && (right < 0 || transparent[right])) continue;
+    chainOf.push(c);
+    total += chains[c].points.length;
+  }
+  const workerCount = options.workers ?? fitWorkerCount;
+  if (workerCount <= 0 || (total < 2 * MIN_PARALLEL_POINTS && !options.workersOnly)) {
+    return {
+      async finish(context) {
+        for (let i = 0; i < chainOf.length; i++) {
+          if ((i & 1023) === 0) checkAbort(context);
+          fitted[chainOf[i]] = fitOne(graph, chainOf[i], settings);
+        }
+        return fitted;
+      },
+    };
+  }
+
+  // Pack the job once into shared memory: every thread reads the same points, none copies them.
+  const count = chainOf.length;
+  const points = new Float64Array(new SharedArrayBuffer(8 * Math.max(1, total)));
+  const offsets = new Int32Array(new SharedArrayBuffer(4 * (count + 1)));
+  const flags = new Uint8Array(new SharedArrayBuffer(Math.max(1, count)));
+  const starts: number[] = [0];
+  let at = 0, inChunk = 0;
+  for (let i = 0; i < count; i++) {
+    const chain = chains[chainOf[i]];
+    points.set(chain.points, at);
+    offsets[i] = at;
+    at += chain.points.length;
+    flags[i] = (chain.closed ? 1 : 0) | (chain.left < 0 || chain.right < 0 ? 2 : 0);
+    inChunk += chain.points.length;
+    if (inChunk >= 2 * CHUNK_POINTS && i + 1 < count) {
+      starts.push(i + 1);
+      inChunk = 0;
+    }
+  }
+  offsets[count] = at;
+  starts.push(count);
+  const chunkStart = Int32Array.from(starts);
+  const chunks = chunkStart.length - 1;
+  const claim = new Int32Array(new SharedArrayBuffer(4));
+  const job = nextJob++;
+  const message: JobMessage = { type: 'job', job, points, offsets, flags, chunkStart, claim, settings };
+
+  let received = 0;
+  let failure: VectorizeError | null = null;
+  let wake: (() => void) | null = null;
+  const listener: JobListener = {
+    onReply(reply) {
+      if (reply.type === 'error') failure ??= new VectorizeError('internal_error', `A fitting worker failed: ${reply.message}`);
+      else {
+        unpackChunk(reply, chunkStart, chainOf, fitted);
+        received++;
+      }
+      wake?.();
+    },
+    onFailure(error) {
+      failure ??= error;
+      wake?.();
+    },
+  };
+  const workers = fitWorkers(workerCount);
+  jobs.set(job, listener);
+  holdPool(+1);
+  for (const worker of workers) worker.postMessage(message);
+
+  return {
+    async finish(context) {
+      let mine = 0;
+      try {
+        if (!options.workersOnly) {
+          for (let k = Atomics.add(claim, 0, 1); k < chunks; k = Atomics.add(claim, 0, 1)) {
+            checkAbort(context);
+            for (let i = chunkStart[k]; i < chunkStart[k + 1]; i++) fitted[chainOf[i]] = fitOne(graph, chainOf[i], settings);
+            mine++;
+          }
+        }
+        // Chunks the workers took: wait for each (a few ms at most once this thread runs out).
+        while (!failure && received + mine < chunks) await new Promise<void>((resolve) => (wake = resolve));
+        if (failure) throw failure;
+        checkAbort(context);
+        return fitted;
+      } finally {
+        // On an error or a cancel, workers stop at their next chunk.
+        Atomics.store(claim, 0, chunks);
+        jobs.delete(job);
+        holdPool(-1);
+      }
+    },
+  };
+}
+
+function fitOne(graph: BoundaryGraph, c: number, settings: ChainFitSettings): FittedPath {
+  const chain = graph.chains[c];
+  return fitBoundaryChain(chain.points, chain.closed, chain.left < 0 || chain.right < 0, settings);
+}
+
+// ---------------------------------------------------------------------------------------------
+// the worker side (engine/parallel/fit-worker.ts calls this for every job it is sent)
+
+/** Takes chunks of the job until none is left, posting each chunk's fits. */
+export function runFitJob(message: JobMessage, post: (reply: WorkerReply, transfer: ArrayBuffer[]) => void): void {
+  const { points, offsets, flags, chunkStart, claim, settings, job } = message;
+  const chunks = chunkStart.length - 1;
+  for (let k = Atomics.add(claim, 0, 1); k < chunks; k = Atomics.add(claim, 0, 1)) {
+    const first = chunkStart[k], end = chunkStart[k + 1];
+    const counts = new Int32Array(end - first);
+    const kinds: number[] = [];
+    const coords: number[] = [];
+    for (let i = first; i < end; i++) {
+      const chainPoints = points.subarray(offsets[i], offsets[i + 1]);
+      const path = fitBoundaryChain(chainPoints, (flags[i] & 1) !== 0, (flags[i] & 2) !== 0, settings);
+      counts[i - first] = path.segments.length;
+      coords.push(path.start.x, path.start.y);
+      for (const s of path.segments) {
+        if (s.kind === 'L') {
+          kinds.push(0);
+          coords.push(s.x, s.y);
+        } else {
+          kinds.push(1);
+          coords.push(s.x1, s.y1, s.x2, s.y2, s.x, s.y);
+        }
+      }
+    }
+    const reply: ChunkMessage = { type: 'chunk', job, chunk: k, counts, kinds: Uint8Array.from(kinds), coords: Float64Array.from(coords) };
+    post(reply, [reply.counts.buffer as ArrayBuffer, reply.kinds.buffer as ArrayBuffer, reply.coords.buffer as ArrayBuffer]);
+  }
+}
+
+function unpackChunk(reply: ChunkMessage, chunkStart: Int32Array, chainOf: number[], fitted: Array<FittedPath | undefined>): void {
+  const { counts, kinds, coords } = reply;
+  const first = chunkStart[reply.chunk];
+  let s = 0, p = 0;
+  for (let j = 0; j < counts.length; j++) {
+    const start = { x: coords[p], y: coords[p + 1] };
+    p += 2;
+    const segments: Segment[] = new Array(counts[j]);
+    for (let m = 0; m < counts[j]; m++, s++) {
+      if (kinds[s] === 0) {
+        segments[m] = { kind: 'L', x: coords[p], y: coords[p + 1] };
+        p += 2;
+      } else {
+        segments[m] = { kind: 'C', x1: coords[p], y1: coords[p + 1], x2: coords[p + 2], y2: coords[p + 3], x: coords[p + 4], y: coords[p + 5] };
+        p += 6;
+      }
+    }
+    fitted[chainOf[first + j]] = { start, segments };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// the pool
+
+interface JobListener {
+  onReply(reply: WorkerReply): void;
+  onFailure(error: VectorizeError): void;
+}
+const jobs = new Map<number, JobListener>();
+let nextJob = 1;
+const pool: Worker[] = [];
+let inFlight = 0;
+
+/** Workers keep the process alive only while a job waits on them. */
+function holdPool(delta: number): void {
+  inFlight += delta;
+  for (const worker of pool) {
+    if (inFlight > 0) worker.ref();
+    else worker.unref();
+  }
+}
+
+function fitWorkers(count: number): Worker[] {
+  while (pool.length < count) {
+    const worker = spawnFitWorker();
+    const retire = (error: VectorizeError) => {
+      const index = pool.indexOf(worker);
+      if (index < 0) return;
+      pool.splice(index, 1);
+      void worker.terminate();
+      for (const listener of jobs.values()) listener.onFailure(error);
+    };
+    worker.on('message', (reply: WorkerReply) => jobs.get(reply.job)?.onReply(reply));
+    worker.on('error', (error) => retire(new VectorizeError('internal_error', `A fitting worker failed: ${error.message}`, {}, { cause: error })));
+    worker.on('exit', (code) => retire(new VectorizeError('internal_error', `A fitting worker stopped (exit code ${code}).`)));
+    if (inFlight === 0) worker.unref();
+    pool.push(worker);
+  }
+  return pool.slice(0, count);
+}
+
+/**
+ * From the build the worker is fit-worker.js beside this file. From source (tsx: tests, benches)
+ * it is a .ts file and a worker does not inherit the parent's tsx loader, so a tiny bootstrap
+ * registers tsx inside the worker before importing it (as server/adapters/engine-pool.ts does).
+ */
+function spawnFitWorker(): Worker {
+  if (testScript) return new Worker(testScript, { eval: true });
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./fit-worker.js', import.meta.url));
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const entry = new URL('./fit-worker.ts', import.meta.url).href;
+  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`, { eval: true });
+}
+
+/** Tests only: a worker script to use instead of the fitting worker, to see how failures surface. */
+export function replaceFitWorkersForTest(script: string | null): Promise<void> {
+  const closing = pool.splice(0, pool.length).map((worker) => worker.terminate());
+  testScript = script;
+  return Promise.all(closing).then(() => undefined);
+}
+let testScript: string | null = null;

@@ -1,0 +1,101 @@
+import t from 'tap';
+import { buildBoundaryGraph } from '../../../engine/boundary/index.js';
+import { fitConcurrency, vectorize } from '../../../engine/index.js';
+import { replaceFitWorkersForTest, startChainFits } from '../../../engine/parallel/chain-fits.js';
+import { engineSettingsFor } from '../../../engine/settings.js';
+import { DEFAULT_TRACE_OPTIONS } from '../../../engine/types.js';
+import { NO_CONTEXT } from '../../../engine/stage.js';
+import { png, raster } from '../index.fixtures.js';
+
+/** Deterministic pseudo-random in [0, 1) from two integers (no Math.random: the test must repeat). */
+function hash(x: number, y: number): number {
+  let h = Math.imul(x, 374761393) ^ Math.imul(y, 668265263);
+  h = Math.imul(h ^ (h >>> 13), 1274126177);
+  return ((h ^ (h >>> 16)) >>> 0) / 4294967296;
+}
+
+/** Labels of overlapping discs and squares on a background: curves, corners, holes, frame chains. */
+function shapes(width: number, height: number): { labels: Int32Array; count: number } {
+  const labels = new Int32Array(width * height);
+  let count = 1;
+  for (let k = 0; k < 60; k++) {
+    const cx = hash(k, 1) * width, cy = hash(k, 2) * height, r = 4 + hash(k, 3) * 30;
+    const round = k % 3 !== 0;
+    for (let y = Math.max(0, Math.floor(cy - r)); y < Math.min(height, cy + r); y++) {
+      for (let x = Math.max(0, Math.floor(cx - r)); x < Math.min(width, cx + r); x++) {
+        const dx = x + 0.5 - cx, dy = y + 0.5 - cy;
+        if (!round || dx * dx + dy * dy < r * r) labels[y * width + x] = count;
+      }
+    }
+    count++;
+  }
+  // relabel so every label is one 4-connected piece is not needed: the graph works on labels as given
+  return { labels, count };
+}
+
+const settings = engineSettingsFor(DEFAULT_TRACE_OPTIONS, 'clipart');
+const chainSettings = { fit: settings.fit, guardChains: settings.exactness.guardChains, guardSlack: settings.exactness.guardSlack };
+
+t.test('chains fitted with 0, 1 and 3 worker threads are the same to the last bit', async (t) => {
+  const { labels, count } = shapes(300, 220);
+  const graph = buildBoundaryGraph(labels, 300, 220, count, NO_CONTEXT);
+  const transparent = new Uint8Array(count);
+  transparent[5] = 1; // chains between two transparent regions are left out, the rest fitted
+  const alone = await startChainFits(graph, transparent, chainSettings, { workers: 0 }).finish(NO_CONTEXT);
+  t.ok(alone.filter(Boolean).length > 100, 'many chains fitted');
+  for (const [workers, workersOnly] of [[1, true], [3, true], [3, false]] as const) {
+    const shared = await startChainFits(graph, transparent, chainSettings, { workers, workersOnly }).finish(NO_CONTEXT);
+    t.strictSame(shared, alone, `${workers} workers${workersOnly ? ', every chunk on a worker' : ', this thread too'}`);
+  }
+});
+
+t.test('vectorize gives byte-identical SVG with and without fitting workers', async (t) => {
+  // Big enough that the chains go to the workers (small images stay on the tracing thread).
+  const image = raster(512, 384, (x, y) => {
+    const v = hash(x >> 2, y >> 2);
+    return v < 0.25 ? [200, 30, 40] : v < 0.5 ? [30, 90, 200] : v < 0.75 ? [250, 250, 240] : [40, 160, 70];
+  });
+  const bytes = await png(image);
+  const before = fitConcurrency();
+  try {
+    fitConcurrency(0);
+    const one = await vectorize(bytes, { imageType: 'clipart' });
+    fitConcurrency(2);
+    const three = await vectorize(bytes, { imageType: 'clipart' });
+    t.equal(three.svg, one.svg);
+    t.ok(one.stats.paths > 100, 'a busy image');
+  } finally {
+    fitConcurrency(before);
+  }
+  t.throws(() => fitConcurrency(-1), { code: 'invalid_parameter' });
+});
+
+t.test('a fitting worker that fails turns the trace into internal_error, and the pool recovers', async (t) => {
+  const { labels, count } = shapes(120, 90);
+  const graph = buildBoundaryGraph(labels, 120, 90, count, NO_CONTEXT);
+  const transparent = new Uint8Array(count);
+  t.teardown(() => replaceFitWorkersForTest(null));
+
+  await replaceFitWorkersForTest(`require('node:worker_threads').parentPort.on('message', () => { throw new Error('boom'); });`);
+  await t.rejects(startChainFits(graph, transparent, chainSettings, { workers: 1, workersOnly: true }).finish(NO_CONTEXT), { code: 'internal_error', message: /boom/ });
+
+  await replaceFitWorkersForTest(`const { parentPort } = require('node:worker_threads');
+    parentPort.on('message', (m) => parentPort.postMessage({ type: 'error', job: m.job, message: 'bad chunk' }));`);
+  await t.rejects(startChainFits(graph, transparent, chainSettings, { workers: 1, workersOnly: true }).finish(NO_CONTEXT), { code: 'internal_error', message: /bad chunk/ });
+
+  await replaceFitWorkersForTest(`require('node:worker_threads').parentPort.on('message', () => process.exit(3));`);
+  await t.rejects(startChainFits(graph, transparent, chainSettings, { workers: 1, workersOnly: true }).finish(NO_CONTEXT), { code: 'internal_error' });
+
+  await replaceFitWorkersForTest(null);
+  const alone = await startChainFits(graph, transparent, chainSettings, { workers: 0 }).finish(NO_CONTEXT);
+  const again = await startChainFits(graph, transparent, chainSettings, { workers: 1, workersOnly: true }).finish(NO_CONTEXT);
+  t.strictSame(again, alone, 'a fresh worker fits again');
+});
+
+t.test('a canceled trace stops its workers and says canceled', async (t) => {
+  const { labels, count } = shapes(300, 220);
+  const graph = buildBoundaryGraph(labels, 300, 220, count, NO_CONTEXT);
+  const controller = new AbortController();
+  controller.abort();
+  await t.rejects(startChainFits(graph, new Uint8Array(count), chainSettings, { workers: 1 }).finish({ signal: controller.signal, progress() {} }), { code: 'canceled' });
+});
