@@ -369,37 +369,34 @@ function traceStrokes(graph: Graph, partner: Int32Array, input: SkeletonInput): 
     }
   };
   const emit = (keys: number[], closed: boolean) => {
-    const pts: number[] = [];
-    let weight = 0, width = 0;
-    const colour = [0, 0, 0];
+    // One array for the stroke, written edge by edge: each edge after the first starts on the point
+    // the one before it ended on, so it skips that point.
+    let count = 0;
+    for (const key of keys) count += edges[key >> 1].pixels.length;
+    count -= keys.length - 1;
+    let pts = new Float64Array(2 * count);
+    let at = 0, weight = 0, width = 0, red = 0, green = 0, blue = 0;
     for (const key of keys) {
       const e = edges[key >> 1];
-      const forward = (key & 1) === 0;
-      const coords = edgePoints(e, input, nodeX, nodeY);
-      const n = coords.length / 2;
-      for (let k = 0; k < n; k++) {
-        const idx = forward ? k : n - 1 - k;
-        if (pts.length && k === 0) continue;
-        pts.push(coords[idx * 2], coords[idx * 2 + 1]);
-      }
+      at = writeEdgePoints(e, (key & 1) === 0, at === 0, pts, at, input, nodeX, nodeY);
       const w = Math.max(e.length, 1);
       weight += w; width += e.width * w;
-      colour[0] += e.rgb[0] * w; colour[1] += e.rgb[1] * w; colour[2] += e.rgb[2] * w;
+      red += e.rgb[0] * w; green += e.rgb[1] * w; blue += e.rgb[2] * w;
     }
     if (closed && pts.length >= 4) {
       // The walk returns to its start; keep the ring without the duplicate closing point.
       const last = pts.length - 2;
-      if (Math.abs(pts[last] - pts[0]) < 1e-9 && Math.abs(pts[last + 1] - pts[1]) < 1e-9) pts.length = last;
+      if (Math.abs(pts[last] - pts[0]) < 1e-9 && Math.abs(pts[last + 1] - pts[1]) < 1e-9) pts = pts.slice(0, last);
     }
     if (!closed) {
       // Both ends: reversing the flat list turns x,y pairs into y,x pairs, which the projection does not mind.
       straightenEnd(pts, width / weight / 2); pts.reverse(); straightenEnd(pts, width / weight / 2); pts.reverse();
     }
     strokes.push({
-      points: new Float64Array(pts),
+      points: pts,
       closed,
       width: width / weight,
-      rgb: [Math.round(colour[0] / weight), Math.round(colour[1] / weight), Math.round(colour[2] / weight)],
+      rgb: [Math.round(red / weight), Math.round(green / weight), Math.round(blue / weight)],
     });
   };
   for (const i of alive) {
@@ -522,19 +519,25 @@ function median(values: Uint8Array, count: number): number {
   return count % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
 }
 
-function edgePoints(e: Edge, input: SkeletonInput, nodeX: number[], nodeY: number[]): number[] {
+/**
+ * Writes an edge's points into `out` from point index `at` (forwards from node a, or backwards from
+ * node b), leaving out its first point unless `withFirst`; returns the next free point index. Each
+ * pixel's centre is shifted half a pixel towards its twin on even-width lines; the end points are the
+ * nodes' positions, so every stroke meeting at a node meets at one point.
+ */
+function writeEdgePoints(e: Edge, forward: boolean, withFirst: boolean, out: Float64Array, at: number, input: SkeletonInput, nodeX: number[], nodeY: number[]): number {
   const { stride } = input;
-  const px = e.pixels;
-  const out: number[] = [];
-  for (let k = 0; k < px.length; k++) {
-    const p = px[k];
+  const px = e.pixels, n = px.length;
+  for (let k = withFirst ? 0 : 1; k < n; k++, at++) {
+    const idx = forward ? k : n - 1 - k;
+    if (idx === 0) { out[at * 2] = nodeX[e.a]; out[at * 2 + 1] = nodeY[e.a]; continue; }
+    if (idx === n - 1) { out[at * 2] = nodeX[e.b]; out[at * 2 + 1] = nodeY[e.b]; continue; }
+    const p = px[idx];
     halfWidthAt(p, input);
-    out.push((p % stride) - 0.5 + oxAt, Math.floor(p / stride) - 0.5 + oyAt);
+    out[at * 2] = (p % stride) - 0.5 + oxAt;
+    out[at * 2 + 1] = Math.floor(p / stride) - 0.5 + oyAt;
   }
-  // Ends at a node use the node's position so every stroke meeting there meets at one point.
-  out[0] = nodeX[e.a]; out[1] = nodeY[e.a];
-  out[out.length - 2] = nodeX[e.b]; out[out.length - 1] = nodeY[e.b];
-  return out;
+  return at;
 }
 
 /**
@@ -542,7 +545,7 @@ function edgePoints(e: Edge, input: SkeletonInput, nodeX: number[], nodeY: numbe
  * as the line is wide). Within the last line-width of an open stroke, points are put back on the
  * line through the stroke's body. Works on the last end of an interleaved coordinate list.
  */
-function straightenEnd(flat: number[], halfWidth: number): void {
+function straightenEnd(flat: Float64Array, halfWidth: number): void {
   const n = flat.length / 2;
   const cap = Math.max(2, 2 * halfWidth);
   // Arc length from the end (the last pair) inwards.
