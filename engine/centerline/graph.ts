@@ -14,8 +14,8 @@ export interface SkeletonInput {
   /** Padded distance from each ink pixel centre to the nearest paper pixel centre. */
   distance: Float32Array;
   stride: number;
-  /** Unpadded RGB of the image, 3 bytes a pixel. */
-  rgb: Uint8Array;
+  /** Unpadded colours of the image, 4 bytes a pixel (alpha ignored). */
+  rgba: Uint8Array;
   /** Unpadded contrast to the page colour (where a line's true colour is strongest). */
   contrast: Uint8Array;
   width: number;
@@ -248,7 +248,9 @@ function cleanGraph(graph: Graph, input: SkeletonInput): void {
   // Clean-up: merge near junctions, prune spurs, dissolve degree-2 nodes; repeat until stable.
   for (let round = 0; round < 50; round++) {
     let changed = false;
-    const order = edges.map((_, i) => i).filter((i) => edges[i].alive).sort((i, j) => edges[i].length - edges[j].length || i - j);
+    const order: number[] = [];
+    for (let i = 0; i < edges.length; i++) if (edges[i].alive) order.push(i);
+    order.sort((i, j) => edges[i].length - edges[j].length || i - j);
     for (const i of order) {
       const e = edges[i];
       if (!e.alive || e.a === e.b) continue;
@@ -419,7 +421,7 @@ function traceStrokes(graph: Graph, partner: Int32Array, input: SkeletonInput): 
     const p = nodePixels[n][0];
     const hw = Math.max(distance[p] - 0.5, 0.5);
     const j = pixelRgbIndex(p, input);
-    strokes.push({ points: new Float64Array([nodeX[n], nodeY[n]]), closed: false, width: 2 * hw, rgb: [input.rgb[j], input.rgb[j + 1], input.rgb[j + 2]] });
+    strokes.push({ points: new Float64Array([nodeX[n], nodeY[n]]), closed: false, width: 2 * hw, rgb: [input.rgba[j], input.rgba[j + 1], input.rgba[j + 2]] });
   }
   return strokes;
 }
@@ -439,7 +441,7 @@ function direction(e: Edge, fromA: boolean, radius: number, stride: number): { d
 
 function pixelRgbIndex(p: number, input: SkeletonInput): number {
   const x = (p % input.stride) - 1, y = Math.floor(p / input.stride) - 1;
-  return (y * input.width + x) * 3;
+  return (y * input.width + x) * 4;
 }
 
 /**
@@ -447,17 +449,15 @@ function pixelRgbIndex(p: number, input: SkeletonInput): number {
  * anti-aliased lines the skeleton often sits on a blended edge pixel, not on the ink itself.
  */
 function inkiestNear(p: number, input: SkeletonInput): number {
-  const x = (p % input.stride) - 1, y = Math.floor(p / input.stride) - 1;
-  const w = input.width, h = input.contrast.length / w;
+  const { contrast, stride } = input;
+  const x = (p % stride) - 1, y = (p - x - 1) / stride - 1;
+  const w = input.width, h = contrast.length / w;
   let best = y * w + x, top = -1;
-  for (let dy = -1; dy <= 1; dy++) {
-    const yy = y + dy;
-    if (yy < 0 || yy >= h) continue;
-    for (let dx = -1; dx <= 1; dx++) {
-      const xx = x + dx;
-      if (xx < 0 || xx >= w) continue;
-      const c = input.contrast[yy * w + xx];
-      if (c > top) { top = c; best = yy * w + xx; }
+  const y0 = y > 0 ? y - 1 : 0, y1 = y + 1 < h ? y + 1 : h - 1, x0 = x > 0 ? x - 1 : 0, x1 = x + 1 < w ? x + 1 : w - 1;
+  for (let yy = y0; yy <= y1; yy++) {
+    for (let xx = x0, i = yy * w + x0; xx <= x1; xx++, i++) {
+      const c = contrast[i];
+      if (c > top) { top = c; best = i; }
     }
   }
   return best;
@@ -505,18 +505,26 @@ function measureEdge(e: Edge, input: SkeletonInput, nodeR: number[]): void {
     const p = px[k];
     halfWidthAt(p, input);
     sum += 2 * hwAt;
-    const j = inkiestNear(p, input) * 3;
-    sampleR[k - from] = input.rgb[j]; sampleG[k - from] = input.rgb[j + 1]; sampleB[k - from] = input.rgb[j + 2];
+    const j = inkiestNear(p, input) * 4;
+    sampleR[k - from] = input.rgba[j]; sampleG[k - from] = input.rgba[j + 1]; sampleB[k - from] = input.rgba[j + 2];
   }
   e.width = sum / count;
   e.rgb = [median(sampleR, count), median(sampleG, count), median(sampleB, count)];
 }
 
-/** Median of the first `count` values (sorts them in place; typed-array sort is numeric). */
+/** Median of the first `count` values (sorts them in place, numerically). Most edges are a few pixels long: insertion sort, no view object per call. */
 function median(values: Uint8Array, count: number): number {
-  const v = values.subarray(0, count).sort();
+  if (count > 32) values.subarray(0, count).sort();
+  else {
+    for (let i = 1; i < count; i++) {
+      const v = values[i];
+      let j = i - 1;
+      while (j >= 0 && values[j] > v) { values[j + 1] = values[j]; j--; }
+      values[j + 1] = v;
+    }
+  }
   const m = count >> 1;
-  return count % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+  return count % 2 ? values[m] : (values[m - 1] + values[m]) / 2;
 }
 
 /**

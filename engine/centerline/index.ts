@@ -55,12 +55,15 @@ const COLOUR_MERGE = 48;
 export async function traceCenterline(image: RgbaImage, hooks: CenterlineHooks = {}): Promise<CenterlineResult> {
   const { width, height } = image;
   let done = 0;
+  let __t = performance.now(); const __log: number[] = [];
   const step = async (weight: number) => {
+    if (process.env.CL_STAGES) { const n = performance.now(); __log.push(n - __t); if (weight === STAGES.write) ((globalThis as any).__stages ??= []).push(__log); }
     done += weight;
     hooks.onProgress?.(Math.min(1, done));
     // Yield so an abort from the caller (a DELETE, a closed client) is seen between stages.
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (hooks.signal?.aborted) throw new VectorizeError('canceled', 'The trace was canceled.');
+    __t = performance.now();
   };
   if (hooks.signal?.aborted) throw new VectorizeError('canceled', 'The trace was canceled.');
   hooks.onProgress?.(0);
@@ -85,11 +88,11 @@ export async function traceCenterline(image: RgbaImage, hooks: CenterlineHooks =
   const pixels = keepVanishedParts(inkParts, filled, skeleton, thinned.pixels, distance);
   await step(STAGES.skeleton);
 
-  const traced = strokesFromSkeleton({ skeleton, pixels, distance, stride, rgb: ink.rgb, contrast: ink.contrast, width });
+  const traced = strokesFromSkeleton({ skeleton, pixels, distance, stride, rgba: ink.rgba, contrast: ink.contrast, width });
   const strokes = joinAcrossGaps(traced);
   await step(STAGES.graph);
 
-  const fills = filled ? filledShapes(filled, stride, rows, ink.rgb, width) : [];
+  const fills = filled ? filledShapes(filled, stride, rows, ink.rgba, width) : [];
   await step(STAGES.outline);
 
   const palette = new Palette();
@@ -222,7 +225,7 @@ function keepVanishedParts(parts: Components, filled: Uint8Array | null, skeleto
 
 interface FilledPart { rings: Float64Array[]; rgb: Rgb; area: number }
 
-function filledShapes(filled: Uint8Array, stride: number, rows: number, rgb: Uint8Array, width: number): FilledPart[] {
+function filledShapes(filled: Uint8Array, stride: number, rows: number, rgba: Uint8Array, width: number): FilledPart[] {
   // Most line drawings have no filled part: skip the labelling pass over the page.
   if (filled.indexOf(1) < 0) return [];
   const parts = labelComponents(filled, stride);
@@ -233,8 +236,8 @@ function filledShapes(filled: Uint8Array, stride: number, rows: number, rgb: Uin
     const id = parts.labels[p];
     if (!id) continue;
     const x = (p % stride) - 1, y = Math.floor(p / stride) - 1;
-    const j = (y * width + x) * 3;
-    hist[id * 768 + rgb[j]]++; hist[id * 768 + 256 + rgb[j + 1]]++; hist[id * 768 + 512 + rgb[j + 2]]++;
+    const j = (y * width + x) * 4;
+    hist[id * 768 + rgba[j]]++; hist[id * 768 + 256 + rgba[j + 1]]++; hist[id * 768 + 512 + rgba[j + 2]]++;
   }
   const out: FilledPart[] = [];
   const index = new Int32Array(parts.count + 1).fill(-1);

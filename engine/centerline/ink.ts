@@ -9,8 +9,8 @@ import { labelComponents, type Components } from './components.js';
 export interface InkLayer {
   width: number;
   height: number;
-  /** Straight RGB flattened on white (alpha composited), 3 bytes a pixel. */
-  rgb: Uint8Array;
+  /** The image flattened on white, 4 bytes a pixel (alpha ignored): the decoded pixels themselves when opaque. */
+  rgba: Uint8Array;
   /** 1 = ink, with a 1-pixel paper border: row stride width + 2, height + 2 rows (neighbour loops need no bounds checks). */
   padded: Uint8Array;
   /** The dominant page colour. */
@@ -32,30 +32,39 @@ const MIN_INK_AREA = 3;
 export function separateInk(image: RgbaImage): InkLayer {
   const { width, height, data } = image;
   const n = width * height;
-  const rgb = new Uint8Array(n * 3);
-  for (let i = 0, j = 0; i < n; i++, j += 3) {
-    const a = data[i * 4 + 3];
-    if (a === 255) {
-      rgb[j] = data[i * 4]; rgb[j + 1] = data[i * 4 + 1]; rgb[j + 2] = data[i * 4 + 2];
-    } else {
-      const t = a / 255, w = 255 * (1 - t);
-      rgb[j] = Math.round(data[i * 4] * t + w);
-      rgb[j + 1] = Math.round(data[i * 4 + 1] * t + w);
-      rgb[j + 2] = Math.round(data[i * 4 + 2] * t + w);
-    }
-  }
+  // Most inputs are opaque: read their pixels where they are instead of copying them.
+  let opaque = true;
+  for (let j = 3; j < n * 4; j += 4) if (data[j] !== 255) { opaque = false; break; }
+  const rgba = opaque ? data : flattenOnWhite(data, n);
 
-  const background = dominantColour(rgb, n);
-  const local = localBackground(rgb, width, height, background);
+  const background = dominantColour(rgba, n);
+  const local = localBackground(rgba, width, height, background);
   const hist = new Int32Array(256);
-  const contrast = contrastToBackground(rgb, width, height, local, hist);
+  const contrast = contrastToBackground(rgba, width, height, local, hist);
   const threshold = otsuThreshold(hist, n);
   const stride = width + 2;
   const padded = new Uint8Array(stride * (height + 2));
   for (let y = 0; y < height; y++) {
     for (let i = y * width, end = i + width, q = (y + 1) * stride + 1; i < end; i++, q++) padded[q] = contrast[i] > threshold ? 1 : 0;
   }
-  return { width, height, rgb, padded, background, threshold, contrast };
+  return { width, height, rgba, padded, background, threshold, contrast };
+}
+
+function flattenOnWhite(data: Uint8Array, n: number): Uint8Array {
+  const out = new Uint8Array(n * 4);
+  for (let j = 0; j < n * 4; j += 4) {
+    const a = data[j + 3];
+    if (a === 255) {
+      out[j] = data[j]; out[j + 1] = data[j + 1]; out[j + 2] = data[j + 2];
+    } else {
+      const t = a / 255, w = 255 * (1 - t);
+      out[j] = Math.round(data[j] * t + w);
+      out[j + 1] = Math.round(data[j + 1] * t + w);
+      out[j + 2] = Math.round(data[j + 2] * t + w);
+    }
+    out[j + 3] = 255;
+  }
+  return out;
 }
 
 function dominantColour(rgb: Uint8Array, n: number): [number, number, number] {
@@ -64,7 +73,7 @@ function dominantColour(rgb: Uint8Array, n: number): [number, number, number] {
   const hist = new Int32Array(4096);
   const sums = new Float64Array(4096 * 3);
   const step = Math.max(1, Math.floor(n / 400_000));
-  for (let i = 0, j = 0, dj = step * 3; i < n; i += step, j += dj) {
+  for (let i = 0, j = 0, dj = step * 4; i < n; i += step, j += dj) {
     const r = rgb[j], g = rgb[j + 1], b = rgb[j + 2];
     const bin = ((r >> 4) << 8) | ((g >> 4) << 4) | (b >> 4);
     hist[bin]++;
@@ -90,7 +99,7 @@ function localBackground(rgb: Uint8Array, width: number, height: number, page: [
     for (let bx = 0; bx < bw; bx++) {
       const b = by * bw + bx;
       let r = 0, g = 0, bl = 0, c = 0;
-      for (let x = bx * BLOCK, end = Math.min(width, x + BLOCK), j = (y * width + x) * 3; x < end; x++, j += 3) {
+      for (let x = bx * BLOCK, end = Math.min(width, x + BLOCK), j = (y * width + x) * 4; x < end; x++, j += 4) {
         const dr = rgb[j] - pr, dg = rgb[j + 1] - pg, db = rgb[j + 2] - pb;
         if (dr * dr + dg * dg + db * db > limit) continue;
         r += rgb[j]; g += rgb[j + 1]; bl += rgb[j + 2]; c++;
@@ -149,7 +158,7 @@ function localBackground(rgb: Uint8Array, width: number, height: number, page: [
   return { grid: smooth, bw, bh };
 }
 
-/** Colour distance to the (bilinearly interpolated) local page colour, in grey-level units 0..255. */
+/** Colour distance to the (bilinearly interpolated) local page colour, in grey-level units 0..255 (`rgb`: 4 bytes a pixel). */
 /** Also counts the contrast values into `hist` (256 bins) for the threshold, so no second pass. */
 function contrastToBackground(rgb: Uint8Array, width: number, height: number, local: { grid: Float32Array; bw: number; bh: number }, hist: Int32Array): Uint8Array {
   const { grid, bw, bh } = local;
@@ -169,11 +178,11 @@ function contrastToBackground(rgb: Uint8Array, width: number, height: number, lo
     const y0 = Math.floor(fy), y1 = Math.min(y0 + 1, bh - 1), ty = fy - y0;
     for (let k = 0; k < bw * 3; k++) { const top = grid[y0 * bw * 3 + k]; row[k] = top + (grid[y1 * bw * 3 + k] - top) * ty; }
     // Columns between the same two block centres share those centres' colours (and their difference).
-    for (let x = 0, i = y * width, j = i * 3; x < width;) {
+    for (let x = 0, i = y * width, j = i * 4; x < width;) {
       const a = col0[x], b = col1[x];
       const r0 = row[a], g0 = row[a + 1], b0 = row[a + 2];
       const rd = row[b] - r0, gd = row[b + 1] - g0, bd = row[b + 2] - b0;
-      for (; x < width && col0[x] === a; x++, i++, j += 3) {
+      for (; x < width && col0[x] === a; x++, i++, j += 4) {
         const t = colT[x];
         const dr = rgb[j] - (r0 + rd * t);
         const dg = rgb[j + 1] - (g0 + gd * t);
