@@ -55,15 +55,12 @@ const COLOUR_MERGE = 48;
 export async function traceCenterline(image: RgbaImage, hooks: CenterlineHooks = {}): Promise<CenterlineResult> {
   const { width, height } = image;
   let done = 0;
-  let __t = performance.now(); const __log: number[] = [];
   const step = async (weight: number) => {
-    if (process.env.CL_STAGES) { const n = performance.now(); __log.push(n - __t); if (weight === STAGES.write) ((globalThis as any).__stages ??= []).push(__log); }
     done += weight;
     hooks.onProgress?.(Math.min(1, done));
     // Yield so an abort from the caller (a DELETE, a closed client) is seen between stages.
     await new Promise<void>((resolve) => setImmediate(resolve));
     if (hooks.signal?.aborted) throw new VectorizeError('canceled', 'The trace was canceled.');
-    __t = performance.now();
   };
   if (hooks.signal?.aborted) throw new VectorizeError('canceled', 'The trace was canceled.');
   hooks.onProgress?.(0);
