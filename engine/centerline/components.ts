@@ -9,6 +9,8 @@ export interface Components {
   count: number;
   /** area[id] in pixels (index 0 unused). */
   area: Int32Array;
+  /** start[id]: the component's first pixel in row order (index 0 unused). */
+  start: Int32Array;
 }
 
 export function labelComponents(mask: Uint8Array, stride: number): Components {
@@ -18,7 +20,7 @@ export function labelComponents(mask: Uint8Array, stride: number): Components {
   for (let i = 0; i < n; i++) inMask += mask[i];
   const stack = new Int32Array(inMask + 1);
   const nb = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1];
-  const areas: number[] = [0];
+  const areas: number[] = [0], starts: number[] = [0];
   let count = 0;
   for (let start = 0; start < n; start++) {
     if (!mask[start] || labels[start]) continue;
@@ -36,6 +38,7 @@ export function labelComponents(mask: Uint8Array, stride: number): Components {
       }
     }
     areas.push(area);
+    starts.push(start);
   }
-  return { labels, count, area: new Int32Array(areas) };
+  return { labels, count, area: new Int32Array(areas), start: new Int32Array(starts) };
 }

@@ -72,17 +72,17 @@ export async function traceCenterline(image: RgbaImage, hooks: CenterlineHooks =
   const padded = ink.padded;
   const distance = inkDepth(padded, stride, rows);
   fillPinholes(padded, distance, stride);
-  const half = typicalHalfWidth(padded, distance, stride);
+  const { half, deep } = typicalHalfWidth(padded, distance, stride);
   const inkParts = removeSpecks(padded, distance, stride, half);
   await step(STAGES.distance);
 
   // null: no part of this drawing is thick (most line drawings).
-  const filled = thickParts(padded, distance, stride, rows, half);
+  const filled = thickParts(padded, distance, deep, stride, rows, half);
   await step(STAGES.thick);
 
   const thinned = thin(padded, stride, filled ?? undefined);
   const skeleton = thinned.skeleton;
-  const pixels = keepVanishedParts(inkParts, filled, skeleton, thinned.pixels, distance);
+  const pixels = keepVanishedParts(inkParts, filled, skeleton, thinned.pixels, distance, stride);
   await step(STAGES.skeleton);
 
   const traced = strokesFromSkeleton({ skeleton, pixels, distance, stride, rgba: ink.rgba, contrast: ink.contrast, width });
@@ -126,15 +126,19 @@ function strokeTolerance(width: number): FitTolerance {
 
 /**
  * The typical line half-width: the median distance-transform value on ridge pixels (local maxima),
- * i.e. along the middle of lines, where most of a line drawing's ridge pixels are.
+ * i.e. along the middle of lines, where most of a line drawing's ridge pixels are. Also lists, in
+ * row order, the ink pixels at least THICK_MARGIN deep: every core thickParts can find is among them
+ * (its limit is at least that), so it need not scan the page again.
  */
-function typicalHalfWidth(mask: Uint8Array, distance: Float32Array, stride: number): number {
+function typicalHalfWidth(mask: Uint8Array, distance: Float32Array, stride: number): { half: number; deep: number[] } {
   const hist = new Int32Array(64);
+  const deep: number[] = [];
   let ridges = 0;
   const nb = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1];
   for (let p = stride; p < mask.length - stride; p++) {
     if (!mask[p]) continue;
     const d = distance[p];
+    if (d >= THICK_MARGIN) deep.push(p);
     let top = true;
     for (const o of nb) if (distance[p + o] > d) { top = false; break; }
     if (!top) continue;
@@ -142,15 +146,15 @@ function typicalHalfWidth(mask: Uint8Array, distance: Float32Array, stride: numb
     ridges++;
   }
   let seen = 0;
-  for (let b = 0; b < 64; b++) { seen += hist[b]; if (seen * 2 >= ridges) return b / 2; }
-  return 0;
+  for (let b = 0; b < 64; b++) { seen += hist[b]; if (seen * 2 >= ridges) return { half: b / 2, deep }; }
+  return { half: 0, deep };
 }
 
 /**
  * Thick parts: where the ink is much wider than its typical line. Cores deeper than the limit are
  * grown back out to the ink they stand for.
  */
-function thickParts(mask: Uint8Array, distance: Float32Array, stride: number, rows: number, half: number): Uint8Array | null {
+function thickParts(mask: Uint8Array, distance: Float32Array, deep: number[], stride: number, rows: number, half: number): Uint8Array | null {
   const nb = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1];
   if (!half) return null;
   const filled = new Uint8Array(mask.length);
@@ -163,7 +167,7 @@ function thickParts(mask: Uint8Array, distance: Float32Array, stride: number, ro
     for (let dx = -Math.ceil(reach); dx <= Math.ceil(reach); dx++) if (dx * dx + dy * dy <= reach * reach) { discX.push(dx); discY.push(dy); }
   }
   let cores = 0;
-  for (let p = stride; p < mask.length - stride; p++) {
+  for (const p of deep) {
     if (!mask[p] || distance[p] < limit) continue;
     cores++;
     filled[p] = 1;
@@ -202,17 +206,31 @@ function thickParts(mask: Uint8Array, distance: Float32Array, stride: number, ro
  * with neither skeleton nor fill keeps its deepest pixel as a one-pixel skeleton (a round dot).
  * Returns the skeleton's pixels in increasing order, those dots included.
  */
-function keepVanishedParts(parts: Components, filled: Uint8Array | null, skeleton: Uint8Array, pixels: Int32Array, distance: Float32Array): Int32Array {
-  const deepest = new Int32Array(parts.count + 1).fill(-1);
+function keepVanishedParts(parts: Components, filled: Uint8Array | null, skeleton: Uint8Array, pixels: Int32Array, distance: Float32Array, stride: number): Int32Array {
+  const { labels } = parts;
   const kept = new Uint8Array(parts.count + 1);
-  for (let p = 0; p < skeleton.length; p++) {
-    const id = parts.labels[p];
-    if (!id) continue;
-    if (skeleton[p] || (filled && filled[p])) kept[id] = 1;
-    if (deepest[id] < 0 || distance[p] > distance[deepest[id]]) deepest[id] = p;
-  }
+  for (let k = 0; k < pixels.length; k++) kept[labels[pixels[k]]] = 1;
+  if (filled) for (let p = 0; p < filled.length; p++) if (filled[p]) kept[labels[p]] = 1;
+  // Only the vanished parts (a few dots) are walked, each from its first pixel; labels are marked
+  // negative as they are visited (the components are not needed after this).
+  const nb = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1];
   const dots: number[] = [];
-  for (let id = 1; id <= parts.count; id++) if (!kept[id] && deepest[id] >= 0) { skeleton[deepest[id]] = 1; dots.push(deepest[id]); }
+  const stack: number[] = [];
+  for (let id = 1; id <= parts.count; id++) {
+    const first = parts.start[id];
+    if (kept[id] || labels[first] !== id) continue;
+    // The deepest pixel; on a tie, the first in row order (as a scan of the page would pick).
+    let deepest = first;
+    labels[first] = -id;
+    stack.push(first);
+    while (stack.length) {
+      const p = stack.pop()!;
+      if (distance[p] > distance[deepest] || (distance[p] === distance[deepest] && p < deepest)) deepest = p;
+      for (const o of nb) if (labels[p + o] === id) { labels[p + o] = -id; stack.push(p + o); }
+    }
+    skeleton[deepest] = 1;
+    dots.push(deepest);
+  }
   if (!dots.length) return pixels;
   const all = new Int32Array(pixels.length + dots.length);
   all.set(pixels);
