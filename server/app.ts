@@ -148,12 +148,12 @@ export async function createApp(deps: AppDeps): Promise<App> {
   registerErrorMapping(server, log);
   registerApiAuth(server, { keys, accounts });
   server.events.on('response', (request) => {
-    const response = request.response as { statusCode?: number } | null;
     log.info('request', {
       request_id: request.info.id,
       method: request.method.toUpperCase(),
       path: request.path,
-      status: response?.statusCode,
+      // What went on the wire: request.response can lack it (a real `npm start` logged GET / with no status).
+      status: request.raw.res.statusCode,
       ms: Date.now() - request.info.received,
     });
   });

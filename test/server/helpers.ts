@@ -16,6 +16,7 @@ import type { DiskProbe } from '../../server/adapters/disk.js';
 import { VectorizeError } from '../../engine/errors.js';
 import type { PlanName } from '../../server/plans.js';
 import type { KeyScope } from '../../server/adapters/store.js';
+import type { Logger } from '../../server/log.js';
 
 interface FakeRun {
   task: EngineTask;
@@ -176,7 +177,7 @@ export function errorOf(response: { payload: string }): { code: string; message:
 
 export async function harness(
   t: { teardown(fn: () => unknown): void },
-  options: { env?: Record<string, string>; workers?: number; autoComplete?: boolean; adminToken?: string } = {},
+  options: { env?: Record<string, string>; workers?: number; autoComplete?: boolean; adminToken?: string; log?: Logger } = {},
 ): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'vectorize-server-'));
   const config = loadConfig({ VECTORIZE_DATA_DIR: dir, VECTORIZE_WORKERS: String(options.workers ?? 2), VECTORIZE_LOG_LEVEL: 'silent', ...options.env });
@@ -192,7 +193,7 @@ export async function harness(
       return realProber.probe(bytes);
     },
   };
-  const app = await createApp({ config, store, pool, prober, clock, disk, adminToken: options.adminToken ?? null, classifier: async () => ({ provider: 'fake' }) });
+  const app = await createApp({ config, store, pool, prober, clock, disk, adminToken: options.adminToken ?? null, log: options.log, classifier: async () => ({ provider: 'fake' }) });
   // initialize() runs the onPreStart steps (hapi-swagger's UI routes) without listening.
   await app.server.initialize();
   app.services.jobs.recover();

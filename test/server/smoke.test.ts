@@ -1,5 +1,6 @@
 import t from 'tap';
 import { harness, settle, statusOf, waitFor } from './helpers.js';
+import { jsonLogger } from '../../server/log.js';
 
 t.test('submit, process, complete, download', async (t) => {
   const h = await harness(t);
@@ -23,4 +24,16 @@ t.test('submit, process, complete, download', async (t) => {
   t.equal(dl.statusCode, 200);
   t.match(dl.headers['content-type'], /image\/svg\+xml/);
   t.match(dl.payload, /<svg/);
+});
+
+t.test('every request is logged once with the status that went on the wire and a request id', async (t) => {
+  const lines: string[] = [];
+  const log = jsonLogger('info', { write: (chunk: string) => lines.push(chunk) } as unknown as NodeJS.WritableStream);
+  const h = await harness(t, { log });
+  const { secret } = await h.account('pro');
+  const answers = [await h.get(null, '/'), await h.get(null, '/healthz'), await h.get(null, '/v1/account'), await h.get(secret, '/v1/jobs/job_missing')];
+  const logged = lines.map((line) => JSON.parse(line) as { msg: string; path: string; status: number; request_id: string }).filter((entry) => entry.msg === 'request');
+  t.same(logged.map((entry) => [entry.path, entry.status]), [['/', answers[0].statusCode], ['/healthz', 200], ['/v1/account', 401], ['/v1/jobs/job_missing', 404]]);
+  t.ok(logged.every((entry) => typeof entry.status === 'number'), 'a number for each, the front page too');
+  t.equal(new Set(logged.map((entry) => entry.request_id)).size, 4, 'distinct request ids');
 });
