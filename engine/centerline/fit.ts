@@ -5,6 +5,8 @@
  * automatically fitting digitized curves", Graphics Gems 1990), split at the worst point until it fits.
  */
 
+import { hypot } from './hypot.js';
+
 export type Segment =
   | { kind: 'L'; x: number; y: number }
   | { kind: 'C'; x1: number; y1: number; x2: number; y2: number; x: number; y: number };
@@ -56,7 +58,7 @@ export function fitPolyline(points: Float64Array, closed: boolean, tol: FitToler
     if (ringWithoutCorners) {
       // Smooth ring: the seam tangent comes from both sides of it.
       const ax = pts[2] - pts[(n - 2) * 2], ay = pts[3] - pts[(n - 2) * 2 + 1];
-      const l = Math.hypot(ax, ay) || 1;
+      const l = hypot(ax, ay) || 1;
       t0 = [ax / l, ay / l];
       t1 = [-ax / l, -ay / l];
     }
@@ -101,7 +103,7 @@ function findCorners(p: Float64Array, closed: boolean, degrees: number): number[
     a = (a + n) % n; b = b % n;
     const ux = p[i * 2] - p[a * 2], uy = p[i * 2 + 1] - p[a * 2 + 1];
     const vx = p[b * 2] - p[i * 2], vy = p[b * 2 + 1] - p[i * 2 + 1];
-    const lu = Math.hypot(ux, uy), lv = Math.hypot(vx, vy);
+    const lu = hypot(ux, uy), lv = hypot(vx, vy);
     if (!lu || !lv) continue;
     cosAt[i] = (ux * vx + uy * vy) / (lu * lv);
   }
@@ -125,7 +127,7 @@ function tangentAt(p: Float64Array, i0: number, i1: number, atStart: boolean): [
   let dx: number, dy: number;
   if (atStart) { dx = p[(i0 + span) * 2] - p[i0 * 2]; dy = p[(i0 + span) * 2 + 1] - p[i0 * 2 + 1]; }
   else { dx = p[(i1 - span) * 2] - p[i1 * 2]; dy = p[(i1 - span) * 2 + 1] - p[i1 * 2 + 1]; }
-  const l = Math.hypot(dx, dy) || 1;
+  const l = hypot(dx, dy) || 1;
   return [dx / l, dy / l];
 }
 
@@ -150,7 +152,7 @@ function fitPiece(p: Float64Array, i0: number, i1: number, t0: [number, number],
   if (split <= i0) split = i0 + 1;
   if (split >= i1) split = i1 - 1;
   const tx = p[(split + 1) * 2] - p[(split - 1) * 2], ty = p[(split + 1) * 2 + 1] - p[(split - 1) * 2 + 1];
-  const tl = Math.hypot(tx, ty) || 1;
+  const tl = hypot(tx, ty) || 1;
   fitPiece(p, i0, split, t0, [-tx / tl, -ty / tl], tol, out, depth + 1);
   fitPiece(p, split, i1, [tx / tl, ty / tl], t1, tol, out, depth + 1);
   void x0; void y0;
@@ -163,10 +165,10 @@ function lineError(p: Float64Array, i0: number, i1: number): number {
   for (let i = i0 + 1; i < i1; i++) {
     const px = p[i * 2] - x0, py = p[i * 2 + 1] - y0;
     let d: number;
-    if (!len2) d = Math.hypot(px, py);
+    if (!len2) d = hypot(px, py);
     else {
       const t = Math.min(1, Math.max(0, (px * dx + py * dy) / len2));
-      d = Math.hypot(px - t * dx, py - t * dy);
+      d = hypot(px - t * dx, py - t * dy);
     }
     if (d > worst) worst = d;
   }
@@ -179,7 +181,7 @@ function chordParams(p: Float64Array, i0: number, i1: number): Float64Array {
   if (paramScratch.length < m) paramScratch = new Float64Array(m * 2);
   const u = paramScratch.subarray(0, m);
   u[0] = 0;
-  for (let i = i0 + 1; i <= i1; i++) u[i - i0] = u[i - i0 - 1] + Math.hypot(p[i * 2] - p[i * 2 - 2], p[i * 2 + 1] - p[i * 2 - 1]);
+  for (let i = i0 + 1; i <= i1; i++) u[i - i0] = u[i - i0 - 1] + hypot(p[i * 2] - p[i * 2 - 2], p[i * 2 + 1] - p[i * 2 - 1]);
   const total = u[m - 1] || 1;
   for (let k = 0; k < m; k++) u[k] /= total;
   return u;
@@ -202,7 +204,7 @@ function leastSquaresCubic(p: Float64Array, i0: number, i1: number, u: Float64Ar
     r1 += a2x * rx + a2y * ry;
   }
   const det = c00 * c11 - c01 * c01;
-  const chord = Math.hypot(x3 - x0, y3 - y0);
+  const chord = hypot(x3 - x0, y3 - y0);
   let alpha0 = 0, alpha1 = 0;
   if (Math.abs(det) > 1e-12) { alpha0 = (r0 * c11 - r1 * c01) / det; alpha1 = (c00 * r1 - c01 * r0) / det; }
   const eps = 1e-6 * chord;
@@ -219,7 +221,7 @@ function curveError(p: Float64Array, i0: number, i1: number, u: Float64Array, c:
   let max = 0, index = (i0 + i1) >> 1;
   for (let k = 1; k < u.length - 1; k++) {
     const [bx, by] = bezier(c, u[k]);
-    const d = Math.hypot(bx - p[(i0 + k) * 2], by - p[(i0 + k) * 2 + 1]);
+    const d = hypot(bx - p[(i0 + k) * 2], by - p[(i0 + k) * 2 + 1]);
     if (d > max) { max = d; index = i0 + k; }
   }
   return { max, index };

@@ -6,6 +6,7 @@
  * dot right at a line end.
  */
 import type { Stroke } from './graph.js';
+import { hypot, hypot3 } from './hypot.js';
 
 /** Ends join when closer than this share of the thinner stroke's width (caps overlap below 1.0). */
 const GAP_WIDTHS = 0.75;
@@ -60,7 +61,7 @@ export function joinAcrossGaps(strokes: Stroke[]): Stroke[] {
         if (f <= e || j === i) continue; // each pair once; a stroke's own two ends never close here
         if (f & 1 && strokes[j].points.length === 2) continue;
         if (!compatible(strokes[i], strokes[j])) continue;
-        const d = Math.hypot(endX[e] - endX[f], endY[e] - endY[f]);
+        const d = hypot(endX[e] - endX[f], endY[e] - endY[f]);
         if (d > Math.min(GAP_MAX, GAP_WIDTHS * Math.min(strokes[i].width, strokes[j].width))) continue;
         pairA.push(e); pairB.push(f); pairD.push(d);
       }
@@ -123,11 +124,11 @@ export function joinAcrossGaps(strokes: Stroke[]): Stroke[] {
 
 function compatible(a: Stroke, b: Stroke): boolean {
   if (Math.min(a.width, b.width) < JOIN_WIDTH_RATIO * Math.max(a.width, b.width)) return false;
-  return Math.hypot(a.rgb[0] - b.rgb[0], a.rgb[1] - b.rgb[1], a.rgb[2] - b.rgb[2]) <= JOIN_COLOUR;
+  return hypot3(a.rgb[0] - b.rgb[0], a.rgb[1] - b.rgb[1], a.rgb[2] - b.rgb[2]) <= JOIN_COLOUR;
 }
 
 function strokeLength(p: Float64Array): number {
   let len = 0;
-  for (let k = 2; k < p.length; k += 2) len += Math.hypot(p[k] - p[k - 2], p[k + 1] - p[k - 1]);
+  for (let k = 2; k < p.length; k += 2) len += hypot(p[k] - p[k - 2], p[k + 1] - p[k - 1]);
   return len;
 }

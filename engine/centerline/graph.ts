@@ -6,6 +6,8 @@
  * straightest continuation of similar width and colour goes on, the rest end there.
  */
 
+import { hypot, hypot3 } from './hypot.js';
+
 export interface SkeletonInput {
   /** Padded skeleton (1 = skeleton pixel), row stride `stride`, 1-pixel empty border. */
   skeleton: Uint8Array;
@@ -223,7 +225,7 @@ function cleanGraph(graph: Graph, input: SkeletonInput): void {
   const isSpur = (e: Edge, j: number) => {
     const tip = e.a === j ? e.b : e.a;
     if (degreeOf(tip) !== 1) return false;
-    const protrusion = Math.hypot(nodeX[tip] - nodeX[j], nodeY[tip] - nodeY[j]) + distance[nodePixels[tip][0]] - nodeR[j];
+    const protrusion = hypot(nodeX[tip] - nodeX[j], nodeY[tip] - nodeY[j]) + distance[nodePixels[tip][0]] - nodeR[j];
     return protrusion <= Math.max(SPUR_MIN, SPUR_RADII * nodeR[j]);
   };
 
@@ -434,7 +436,7 @@ function direction(e: Edge, fromA: boolean, radius: number, stride: number): { d
   const k = Math.min(reach, px.length - 1);
   const t = fromA ? px[k] : px[px.length - 1 - k];
   let dx = (t % stride) - (s % stride), dy = Math.floor(t / stride) - Math.floor(s / stride);
-  const len = Math.hypot(dx, dy) || 1;
+  const len = hypot(dx, dy) || 1;
   dx /= len; dy /= len;
   return { dx, dy };
 }
@@ -464,7 +466,7 @@ function inkiestNear(p: number, input: SkeletonInput): number {
 }
 
 function colourDistance(a: [number, number, number], b: [number, number, number]): number {
-  return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+  return hypot3(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 }
 
 /**
@@ -559,14 +561,14 @@ function straightenEnd(flat: Float64Array, halfWidth: number): void {
   // Arc length from the end (the last pair) inwards.
   let arc = 0, capIndex = n - 1, bodyIndex = -1;
   for (let k = n - 1; k > 0; k--) {
-    arc += Math.hypot(flat[k * 2] - flat[k * 2 - 2], flat[k * 2 + 1] - flat[k * 2 - 1]);
+    arc += hypot(flat[k * 2] - flat[k * 2 - 2], flat[k * 2 + 1] - flat[k * 2 - 1]);
     if (arc <= cap) capIndex = k - 1;
     if (arc >= 3 * cap) { bodyIndex = k - 1; break; }
   }
   if (bodyIndex < 0 || capIndex >= n - 1) return;
   const bx = flat[bodyIndex * 2], by = flat[bodyIndex * 2 + 1];
   let dx = flat[capIndex * 2] - bx, dy = flat[capIndex * 2 + 1] - by;
-  const len = Math.hypot(dx, dy);
+  const len = hypot(dx, dy);
   if (!len) return;
   dx /= len; dy /= len;
   for (let k = capIndex + 1; k < n; k++) {

@@ -19,6 +19,7 @@ import { fillPinholes, removeSpecks, separateInk } from './ink.js';
 import { traceRings } from './outline.js';
 import { thin } from './skeleton.js';
 import { writeSvg, type FilledShape, type Rgb, type StrokePath } from './svg.js';
+import { hypot, hypot3 } from './hypot.js';
 
 export interface CenterlineResult {
   svg: string;
@@ -277,7 +278,7 @@ function filledShapes(filled: Uint8Array, stride: number, rows: number, rgba: Ui
 
 function strokeLength(s: Stroke): number {
   let len = 0;
-  for (let k = 2; k < s.points.length; k += 2) len += Math.hypot(s.points[k] - s.points[k - 2], s.points[k + 1] - s.points[k - 1]);
+  for (let k = 2; k < s.points.length; k += 2) len += hypot(s.points[k] - s.points[k - 2], s.points[k + 1] - s.points[k - 1]);
   return Math.max(len, 1);
 }
 
@@ -315,7 +316,7 @@ class Palette {
     let best: Palette['clusters'][number] | undefined, bestD = COLOUR_MERGE;
     for (const c of this.clusters) {
       const s = key(c);
-      const d = Math.hypot(s[0] - rgb[0], s[1] - rgb[1], s[2] - rgb[2]);
+      const d = hypot3(s[0] - rgb[0], s[1] - rgb[1], s[2] - rgb[2]);
       if (d <= bestD) { bestD = d; best = c; }
     }
     return best;
