@@ -73,6 +73,8 @@ export function fitPolyline(points: Float64Array, closed: boolean, tol: FitToler
  * fitPolyline is synchronous and nothing it calls keeps them, so one set serves every trace.
  */
 let smoothScratch = new Float64Array(1024), cornerScratch = new Float64Array(512), paramScratch = new Float64Array(512);
+/** The cubic being fitted (fitPiece copies what it keeps into a segment before it recurses). */
+const curveScratch = new Float64Array(8);
 
 /** One pass of [1 2 1]/4 to take the pixel staircase out; chain ends stay put. */
 function smooth(p: Float64Array, closed: boolean): Float64Array {
@@ -135,13 +137,13 @@ function fitPiece(p: Float64Array, i0: number, i1: number, t0: [number, number],
   const x0 = p[i0 * 2], y0 = p[i0 * 2 + 1], x3 = p[i1 * 2], y3 = p[i1 * 2 + 1];
   if (i1 - i0 <= 1 || lineError(p, i0, i1) <= tol.line) { out.push({ kind: 'L', x: x3, y: y3 }); return; }
   const u = chordParams(p, i0, i1);
-  let curve = leastSquaresCubic(p, i0, i1, u, t0, t1);
+  const curve = leastSquaresCubic(p, i0, i1, u, t0, t1, curveScratch);
   let err = curveError(p, i0, i1, u, curve);
   // Up to ten Newton reparameterisations before splitting: a near miss usually converges, and one
   // cubic over a glyph's bowl is cheaper than two.
   for (let iter = 0; iter < 10 && err.max > tol.curve && err.max < tol.curve * 4; iter++) {
     reparameterize(p, i0, i1, u, curve);
-    curve = leastSquaresCubic(p, i0, i1, u, t0, t1);
+    leastSquaresCubic(p, i0, i1, u, t0, t1, curve);
     err = curveError(p, i0, i1, u, curve);
   }
   if (err.max <= tol.curve || depth > 24) {
@@ -187,7 +189,7 @@ function chordParams(p: Float64Array, i0: number, i1: number): Float64Array {
   return u;
 }
 
-function leastSquaresCubic(p: Float64Array, i0: number, i1: number, u: Float64Array, t0: [number, number], t1: [number, number]): Float64Array {
+function leastSquaresCubic(p: Float64Array, i0: number, i1: number, u: Float64Array, t0: [number, number], t1: [number, number], out: Float64Array): Float64Array {
   const x0 = p[i0 * 2], y0 = p[i0 * 2 + 1], x3 = p[i1 * 2], y3 = p[i1 * 2 + 1];
   let c00 = 0, c01 = 0, c11 = 0, r0 = 0, r1 = 0;
   for (let k = 0; k < u.length; k++) {
@@ -209,7 +211,9 @@ function leastSquaresCubic(p: Float64Array, i0: number, i1: number, u: Float64Ar
   if (Math.abs(det) > 1e-12) { alpha0 = (r0 * c11 - r1 * c01) / det; alpha1 = (c00 * r1 - c01 * r0) / det; }
   const eps = 1e-6 * chord;
   if (!(alpha0 > eps) || !(alpha1 > eps) || alpha0 > 2 * chord || alpha1 > 2 * chord) alpha0 = alpha1 = chord / 3;
-  return new Float64Array([x0, y0, x0 + t0[0] * alpha0, y0 + t0[1] * alpha0, x3 + t1[0] * alpha1, y3 + t1[1] * alpha1, x3, y3]);
+  out[0] = x0; out[1] = y0; out[2] = x0 + t0[0] * alpha0; out[3] = y0 + t0[1] * alpha0;
+  out[4] = x3 + t1[0] * alpha1; out[5] = y3 + t1[1] * alpha1; out[6] = x3; out[7] = y3;
+  return out;
 }
 
 function bezier(c: Float64Array, t: number): [number, number] {

@@ -97,7 +97,8 @@ function buildGraph(input: SkeletonInput): Graph {
   const nodePixels: number[][] = [];
   const addNode = (members: number[]) => {
     let sx = 0, sy = 0, r = 0;
-    for (const p of members) {
+    for (let k = 0; k < members.length; k++) {
+      const p = members[k];
       sx += p % stride; sy += Math.floor(p / stride);
       if (distance[p] > r) r = distance[p];
       nodeOf[p] = nodePixels.length;
@@ -107,19 +108,21 @@ function buildGraph(input: SkeletonInput): Graph {
     nodeR.push(r);
     nodePixels.push(members);
   };
-  for (const p of pixels) {
+  for (let k = 0; k < count; k++) {
+    const p = pixels[k];
     if (degree[p] < 3 || nodeOf[p] >= 0) continue;
     const members = [p];
     nodeOf[p] = -2;
     for (let k = 0; k < members.length; k++) {
-      for (const o of nb) {
+      for (let ko = 0; ko < 8; ko++) {
+        const o = nb[ko];
         const q = members[k] + o;
         if (skeleton[q] && degree[q] >= 3 && nodeOf[q] === -1) { nodeOf[q] = -2; members.push(q); }
       }
     }
     addNode(members);
   }
-  for (const p of pixels) if (degree[p] <= 1) addNode([p]);
+  for (let k = 0; k < count; k++) if (degree[pixels[k]] <= 1) addNode([pixels[k]]);
 
   // Edges between nodes.
   const edges: Edge[] = [];
@@ -132,7 +135,8 @@ function buildGraph(input: SkeletonInput): Graph {
     for (;;) {
       if (nodeOf[cur] >= 0) break;
       let next = -1;
-      for (const o of nb) {
+      for (let ko = 0; ko < 8; ko++) {
+        const o = nb[ko];
         const q = cur + o;
         if (q === prev || !skeleton[q]) continue;
         if (nodeOf[q] >= 0 && !(nodeOf[q] === startNode && run.length <= 2)) { next = q; break; }
@@ -149,8 +153,11 @@ function buildGraph(input: SkeletonInput): Graph {
     edges.push(newEdge(startNode, end, run, stride));
   };
   for (let n = 0; n < nodePixels.length; n++) {
-    for (const p of nodePixels[n]) {
-      for (const o of nb) {
+    const members = nodePixels[n];
+    for (let k = 0; k < members.length; k++) {
+      const p = members[k];
+      for (let ko = 0; ko < 8; ko++) {
+        const o = nb[ko];
         const q = p + o;
         if (!skeleton[q] || nodeOf[q] === n) continue;
         if (nodeOf[q] >= 0) {
@@ -167,14 +174,16 @@ function buildGraph(input: SkeletonInput): Graph {
     }
   }
   // Closed loops with no node on them.
-  for (const p of pixels) {
+  for (let k = 0; k < count; k++) {
+    const p = pixels[k];
     if (visited[p] || nodeOf[p] >= 0) continue;
     const run = [p];
     visited[p] = 1;
     let prev = -1, cur = p;
     for (;;) {
       let next = -1;
-      for (const o of nb) {
+      for (let ko = 0; ko < 8; ko++) {
+        const o = nb[ko];
         const q = cur + o;
         if (q !== prev && skeleton[q] && !visited[q]) { next = q; break; }
       }
@@ -217,7 +226,8 @@ function cleanGraph(graph: Graph, input: SkeletonInput): void {
   const attachHere = (n: number, i: number) => attach(incident, n, i);
   const degreeOf = (n: number) => {
     let d = 0;
-    for (const i of incident[n]) if (edges[i].alive) d += edges[i].a === edges[i].b ? 2 : 1;
+    const inc = incident[n];
+    for (let k = 0; k < inc.length; k++) { const e = edges[inc[k]]; if (e.alive) d += e.a === e.b ? 2 : 1; }
     return d;
   };
   
@@ -307,7 +317,8 @@ function pairEnds(graph: Graph, stride: number): Int32Array {
   for (let n = 0; n < nodePixels.length; n++) {
     // Most nodes are line ends: nothing to pair, so no allocation for them.
     let live = 0;
-    for (const i of incident[n]) if (edges[i].alive) live += edges[i].a === edges[i].b ? 2 : 1;
+    const inc = incident[n];
+    for (let k = 0; k < inc.length; k++) { const e = edges[inc[k]]; if (e.alive) live += e.a === e.b ? 2 : 1; }
     if (live < 2) continue;
     const ends: { key: number; dx: number; dy: number; edge: Edge }[] = [];
     for (const i of incident[n]) {

@@ -141,7 +141,7 @@ function typicalHalfWidth(mask: Uint8Array, distance: Float32Array, stride: numb
     const d = distance[p];
     if (d >= THICK_MARGIN) deep.push(p);
     let top = true;
-    for (const o of nb) if (distance[p + o] > d) { top = false; break; }
+    for (let ko = 0; ko < 8; ko++) { const o = nb[ko]; if (distance[p + o] > d) { top = false; break; } }
     if (!top) continue;
     hist[Math.min(63, Math.round(d * 2))]++;
     ridges++;
@@ -173,7 +173,7 @@ function thickParts(mask: Uint8Array, distance: Float32Array, deep: number[], st
     cores++;
     filled[p] = 1;
     let rim = false;
-    for (const o of nb) if (distance[p + o] < limit) { rim = true; break; }
+    for (let ko = 0; ko < 8; ko++) { const o = nb[ko]; if (distance[p + o] < limit) { rim = true; break; } }
     if (!rim) continue;
     const x = p % stride, y = (p - x) / stride;
     for (let k = 0; k < discX.length; k++) {
@@ -192,7 +192,7 @@ function thickParts(mask: Uint8Array, distance: Float32Array, deep: number[], st
   for (let p = stride; p < mask.length - stride; p++) {
     const id = parts.labels[p];
     if (!id || touches[id]) continue;
-    for (const o of nb) if (filled[p + o]) { touches[id] = 1; break; }
+    for (let ko = 0; ko < 8; ko++) { const o = nb[ko]; if (filled[p + o]) { touches[id] = 1; break; } }
   }
   const sliver = 2 * limit * limit;
   for (let p = 0; p < mask.length; p++) {
@@ -227,7 +227,7 @@ function keepVanishedParts(parts: Components, filled: Uint8Array | null, skeleto
     while (stack.length) {
       const p = stack.pop()!;
       if (distance[p] > distance[deepest] || (distance[p] === distance[deepest] && p < deepest)) deepest = p;
-      for (const o of nb) if (labels[p + o] === id) { labels[p + o] = -id; stack.push(p + o); }
+      for (let ko = 0; ko < 8; ko++) { const o = nb[ko]; if (labels[p + o] === id) { labels[p + o] = -id; stack.push(p + o); } }
     }
     skeleton[deepest] = 1;
     dots.push(deepest);

@@ -234,14 +234,15 @@ export function fillPinholes(mask: Uint8Array, distance: Float32Array, stride: n
     if (x < 2 || x >= stride - 2) continue;
     // Walled in: every neighbour is ink but at most one, and that one is walled in by ink too.
     let open = -1, walled = true;
-    for (const o of nb) {
+    for (let ko = 0; ko < 8; ko++) {
+      const o = nb[ko];
       if (mask[p + o]) continue;
       if (open >= 0) { walled = false; break; }
       open = p + o;
     }
     if (!walled) continue;
     if (open >= 0) {
-      for (const o of nb) if (!mask[open + o] && open + o !== p) { walled = false; break; }
+      for (let ko = 0; ko < 8; ko++) { const o = nb[ko]; if (!mask[open + o] && open + o !== p) { walled = false; break; } }
       if (!walled) continue;
     }
     let deep = false;
