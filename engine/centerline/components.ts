@@ -13,17 +13,21 @@ export interface Components {
   start: Int32Array;
 }
 
-export function labelComponents(mask: Uint8Array, stride: number): Components {
+/**
+ * Components of `mask`, or of `mask` minus the pixels set in `minus` (without making that mask).
+ * The stack grows on demand instead of being sized by a counting pass over the page.
+ */
+export function labelComponents(mask: Uint8Array, stride: number, minus?: Uint8Array): Components {
   const n = mask.length;
   const labels = new Int32Array(n);
-  let inMask = 0;
-  for (let i = 0; i < n; i++) inMask += mask[i];
-  const stack = new Int32Array(inMask + 1);
+  const without = minus ?? new Uint8Array(0);
+  const hasMinus = minus !== undefined;
+  let stack = new Int32Array(4096);
   const nb = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1];
   const areas: number[] = [0], starts: number[] = [0];
   let count = 0;
   for (let start = 0; start < n; start++) {
-    if (!mask[start] || labels[start]) continue;
+    if (!mask[start] || labels[start] || (hasMinus && without[start])) continue;
     const id = ++count;
     let top = 0;
     stack[top++] = start;
@@ -32,9 +36,10 @@ export function labelComponents(mask: Uint8Array, stride: number): Components {
     while (top > 0) {
       const p = stack[--top];
       area++;
+      if (top + 8 > stack.length) { const bigger = new Int32Array(stack.length * 2); bigger.set(stack); stack = bigger; }
       for (let k = 0; k < 8; k++) {
         const q = p + nb[k];
-        if (mask[q] && !labels[q]) { labels[q] = id; stack[top++] = q; }
+        if (mask[q] && !labels[q] && !(hasMinus && without[q])) { labels[q] = id; stack[top++] = q; }
       }
     }
     areas.push(area);

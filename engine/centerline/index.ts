@@ -185,9 +185,7 @@ function thickParts(mask: Uint8Array, distance: Float32Array, deep: number[], st
   }
   if (!cores) return null;
   // Slivers of line left at the rim of a filled part (its corners) belong to it.
-  const rest = new Uint8Array(mask.length);
-  for (let p = 0; p < mask.length; p++) rest[p] = mask[p] && !filled[p] ? 1 : 0;
-  const parts = labelComponents(rest, stride);
+  const parts = labelComponents(mask, stride, filled);
   const touches = new Uint8Array(parts.count + 1);
   for (let p = stride; p < mask.length - stride; p++) {
     const id = parts.labels[p];
