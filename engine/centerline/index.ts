@@ -81,7 +81,7 @@ export async function traceCenterline(image: RgbaImage, hooks: CenterlineHooks =
   const filled = thickParts(padded, distance, deep, stride, rows, half);
   await step(STAGES.thick);
 
-  const thinned = thin(padded, stride, filled ?? undefined);
+  const thinned = thin(padded, stride, filled ?? undefined, inkParts.inkLeft);
   const skeleton = thinned.skeleton;
   const pixels = keepVanishedParts(inkParts, filled, skeleton, thinned.pixels, distance, stride);
   await step(STAGES.skeleton);

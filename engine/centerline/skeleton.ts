@@ -12,12 +12,13 @@ function ring(stride: number): Int32Array {
 /**
  * The skeleton of `padded` minus the pixels set in `minus` (the filled parts), as a new mask, and
  * the skeleton's pixels in increasing order. The difference, the copy and the list of pixels to
- * thin are made in one pass over the page.
+ * thin are made in one pass over the page; `inkCount` (at least the ink pixels in `padded`) sizes
+ * that list.
  */
-export function thin(padded: Uint8Array, stride: number, minus?: Uint8Array): { skeleton: Uint8Array; pixels: Int32Array } {
+export function thin(padded: Uint8Array, stride: number, minus?: Uint8Array, inkCount = padded.length): { skeleton: Uint8Array; pixels: Int32Array } {
   const m = new Uint8Array(padded.length);
   const nb = ring(stride);
-  let active = new Int32Array(m.length);
+  let active = new Int32Array(inkCount);
   let count = 0;
   if (minus) {
     for (let i = 0; i < m.length; i++) if (padded[i] && !minus[i]) { m[i] = 1; active[count++] = i; }
