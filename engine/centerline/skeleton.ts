@@ -15,6 +15,24 @@ function ring(stride: number): Int32Array {
  * thin are made in one pass over the page; `inkCount` (at least the ink pixels in `padded`) sizes
  * that list.
  */
+/**
+ * Zhang–Suen's test, decided once for each of the 256 neighbourhoods: DELETABLE[pass * 256 + bits]
+ * where bit r is set when neighbour P(r + 2) is ink (P2 north, clockwise). 2 <= B <= 6 ink
+ * neighbours, exactly one 0→1 step around the ring (A = 1), and the pass's two products zero.
+ */
+const DELETABLE = (() => {
+  const table = new Uint8Array(512);
+  for (let bits = 0; bits < 256; bits++) {
+    const p = (r: number) => (bits >> (r - 2)) & 1;
+    let b = 0, a = 0;
+    for (let r = 2; r <= 9; r++) { b += p(r); if (!p(r) && p(r === 9 ? 2 : r + 1)) a++; }
+    if (b < 2 || b > 6 || a !== 1) continue;
+    if (!((p(2) & p(4) & p(6)) || (p(4) & p(6) & p(8)))) table[bits] = 1;
+    if (!((p(2) & p(4) & p(8)) || (p(2) & p(6) & p(8)))) table[256 + bits] = 1;
+  }
+  return table;
+})();
+
 export function thin(padded: Uint8Array, stride: number, minus?: Uint8Array, inkCount = padded.length): { skeleton: Uint8Array; pixels: Int32Array } {
   const m = new Uint8Array(padded.length);
   const nb = ring(stride);
@@ -29,19 +47,15 @@ export function thin(padded: Uint8Array, stride: number, minus?: Uint8Array, ink
   let changed = true;
   while (changed) {
     changed = false;
+    const n0 = nb[0], n1 = nb[1], n2 = nb[2], n3 = nb[3], n4 = nb[4], n5 = nb[5], n6 = nb[6], n7 = nb[7];
     for (let pass = 0; pass < 2; pass++) {
       let nd = 0;
+      const base = pass << 8;
       for (let k = 0; k < count; k++) {
         const p = active[k];
-        const p2 = m[p + nb[0]], p3 = m[p + nb[1]], p4 = m[p + nb[2]], p5 = m[p + nb[3]];
-        const p6 = m[p + nb[4]], p7 = m[p + nb[5]], p8 = m[p + nb[6]], p9 = m[p + nb[7]];
-        const b = p2 + p3 + p4 + p5 + p6 + p7 + p8 + p9;
-        if (b < 2 || b > 6) continue;
-        const a = (+(!p2 && p3)) + (+(!p3 && p4)) + (+(!p4 && p5)) + (+(!p5 && p6))
-          + (+(!p6 && p7)) + (+(!p7 && p8)) + (+(!p8 && p9)) + (+(!p9 && p2));
-        if (a !== 1) continue;
-        if (pass === 0 ? (p2 & p4 & p6) || (p4 & p6 & p8) : (p2 & p4 & p8) || (p2 & p6 & p8)) continue;
-        doomed[nd++] = p;
+        const bits = m[p + n0] | (m[p + n1] << 1) | (m[p + n2] << 2) | (m[p + n3] << 3)
+          | (m[p + n4] << 4) | (m[p + n5] << 5) | (m[p + n6] << 6) | (m[p + n7] << 7);
+        if (DELETABLE[base + bits]) doomed[nd++] = p;
       }
       if (nd) {
         changed = true;
