@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --class clipart,photo] [--ids a,b] [--trace-style centerline] [--auto] [--peers vtracer,potrace-cli] [--cold]`
+ * `npm run bench [-- --class clipart,photo] [--ids a,b] [--trace-style centerline] [--auto] [--peers vtracer,potrace-cli] [--cold] [--source]`
  *
  * Our engine beside VTracer and potrace on the public corpus, in one run, with the shared harness
  * (../shared/bench/measure.mjs, never copied into this repo). Three harness runs (ours in-process
@@ -10,6 +10,11 @@
  * (as bench/speed.ts does), so no class pays for V8 compiling the engine while it is measured. The
  * harness's own warm-up is one trace of the smallest image, which leaves most of the engine to
  * compile during whichever class comes first. `--cold` leaves our pass out.
+ *
+ * And it is timed as the server runs it: tsc's output, not the TypeScript through tsx (whose
+ * keepNames transform wraps every closure, ~10-15 % slower on the centerline scans). engine/ is
+ * compiled by the project's tsc (emit only) into node_modules/.cache/vectorize-bench, as
+ * bench/speed.ts does; `--source` traces the TypeScript through tsx instead.
  *
  * The harness needs sharp, @resvg/resvg-js and @neplex/vectorizer; when ../shared/bench has no
  * node_modules of its own (it is read-only here) they are resolved from this project's
@@ -38,6 +43,7 @@ const { values } = parseArgs({
     'keep-svg': { type: 'boolean', default: false },
     'no-latest': { type: 'boolean', default: false },
     cold: { type: 'boolean', default: false },
+    source: { type: 'boolean', default: false },
   },
 });
 
@@ -63,6 +69,23 @@ if (!values.cold) {
   env.VECTORIZE_BENCH_WARMUP = JSON.stringify(manifest.images
     .filter((m) => (!classes || classes.includes(m.class)) && (!ids || ids.includes(m.id)))
     .map((m) => ({ file: path.join(BENCH_DIR, 'corpus', m.file), class: m.class })));
+}
+
+if (!values.source) {
+  const compiled = path.join(ROOT, 'node_modules', '.cache', 'vectorize-bench');
+  mkdirSync(compiled, { recursive: true });
+  const config = path.join(compiled, 'tsconfig.json');
+  writeFileSync(config, JSON.stringify({
+    extends: path.join(ROOT, 'tsconfig.json'),
+    compilerOptions: { rootDir: ROOT, outDir: compiled, sourceMap: false, noEmitOnError: false },
+    include: [path.join(ROOT, 'engine')],
+  }));
+  const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--noCheck'], { cwd: ROOT, encoding: 'utf8' });
+  if (tsc.status !== 0) {
+    console.error(`tsc failed:\n${tsc.stdout}${tsc.stderr}`);
+    process.exit(1);
+  }
+  env.VECTORIZE_BENCH_ENGINE = path.join(compiled, 'engine');
 }
 
 const selection: string[] = ['--timeout', values.timeout];
@@ -106,7 +129,7 @@ const report = `# Benchmark: latest run
 - date: ${new Date().toISOString()}
 - commit: ${commit || 'unknown'}; host: ${results.host ?? os.cpus()[0]?.model}; node ${process.version}
 - command: \`${command}\`
-- ours: image type = ${values.auto ? 'auto (classifier)' : "the corpus manifest's class"}, trace style ${values['trace-style']}, other options default; ${values.cold ? 'cold (no warm-up pass of ours)' : 'warm (one untimed pass over the selected images first)'}
+- ours: image type = ${values.auto ? 'auto (classifier)' : "the corpus manifest's class"}, trace style ${values['trace-style']}, other options default; ${values.cold ? 'cold (no warm-up pass of ours)' : 'warm (one untimed pass over the selected images first)'}; ${values.source ? 'TypeScript through tsx' : "tsc's output (as the server runs)"}
 - per-image results: ${path.join(runDir, 'all', 'results.json')}
 
 ${summary}`;

@@ -8,10 +8,18 @@
  *   VECTORIZE_BENCH_TRACE_STYLE fill (default) | centerline
  *   VECTORIZE_BENCH_WARMUP      JSON list of {file, class}: traced once, untimed, when the harness
  *                               loads this module (bench/engine.ts sets it unless --cold)
+ *   VECTORIZE_BENCH_ENGINE      folder of tsc's output of engine/ to trace with (bench/engine.ts
+ *                               sets it unless --source); unset: the TypeScript in ../engine
  */
 import { readFile } from 'node:fs/promises';
-import { vectorize } from '../engine/index.js';
-import { parseTraceOptions } from '../engine/options.js';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+type Engine = typeof import('../engine/index.js') & typeof import('../engine/options.js');
+const compiled = process.env.VECTORIZE_BENCH_ENGINE;
+const { vectorize, parseTraceOptions } = (compiled
+  ? { ...(await import(pathToFileURL(path.join(compiled, 'index.js')).href)), ...(await import(pathToFileURL(path.join(compiled, 'options.js')).href)) }
+  : { ...(await import('../engine/index.js')), ...(await import('../engine/options.js')) }) as Engine;
 
 export async function trace(inputPath: string, info: { class: string }): Promise<string> {
   const imageType = process.env.VECTORIZE_BENCH_IMAGE_TYPE ?? 'class';
