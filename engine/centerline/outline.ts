@@ -14,17 +14,17 @@ export interface Ring {
 const DX = [1, 0, -1, 0];
 const DY = [0, 1, 0, -1];
 
+/** `mask` must have an empty 1-pixel border (the padded masks of this tracer), so neighbours need no bounds checks. */
 export function traceRings(mask: Uint8Array, width: number, height: number): Ring[] {
   const vw = width + 1;
   const out = new Uint8Array(vw * (height + 1));
-  const inside = (x: number, y: number) => x >= 0 && y >= 0 && x < width && y < height && mask[y * width + x] === 1;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      if (!mask[y * width + x]) continue;
-      if (!inside(x, y - 1)) out[y * vw + x] |= 1; // east along the top
-      if (!inside(x + 1, y)) out[y * vw + x + 1] |= 2; // south along the right
-      if (!inside(x, y + 1)) out[(y + 1) * vw + x + 1] |= 4; // west along the bottom
-      if (!inside(x - 1, y)) out[(y + 1) * vw + x] |= 8; // north along the left
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1, p = y * width + 1; x < width - 1; x++, p++) {
+      if (mask[p] !== 1) continue;
+      if (mask[p - width] !== 1) out[y * vw + x] |= 1; // east along the top
+      if (mask[p + 1] !== 1) out[y * vw + x + 1] |= 2; // south along the right
+      if (mask[p + width] !== 1) out[(y + 1) * vw + x + 1] |= 4; // west along the bottom
+      if (mask[p - 1] !== 1) out[(y + 1) * vw + x] |= 8; // north along the left
     }
   }
   const rings: Ring[] = [];
