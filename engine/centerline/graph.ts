@@ -53,8 +53,6 @@ const SPUR_RADII = 1.5;
 const SPUR_MIN = 1.5;
 /** Junctions closer than this many radii are one crossing seen twice (the X of thick lines). */
 const MERGE_RADII = 1.2;
-/** Continue a stroke through a junction only when the turn is gentler than this (cosine of the deviation from straight). */
-const STRAIGHT_COS = Math.cos((50 * Math.PI) / 180);
 /** Strokes chained through a junction must agree in colour (RGB distance) and width (px). */
 const JOIN_COLOUR = 60;
 
@@ -314,46 +312,48 @@ function cleanGraph(graph: Graph, input: SkeletonInput): void {
 function pairEnds(graph: Graph, stride: number): Int32Array {
   const { nodeR, nodePixels, edges, incident } = graph;
   const partner = new Int32Array(2 * edges.length).fill(-1);
+  // Per-junction scratch, reused (a junction has a handful of ends): plain arrays and loops, no
+  // objects per end or pair, so this stays a small function for the compiler.
+  const keys: number[] = [], dxs: number[] = [], dys: number[] = [], owners: Edge[] = [];
+  const pairCos: number[] = [], pairS: number[] = [], pairT: number[] = [], order: number[] = [];
+  const used: number[] = [];
   for (let n = 0; n < nodePixels.length; n++) {
-    // Most nodes are line ends: nothing to pair, so no allocation for them.
+    // Most nodes are line ends: nothing to pair.
     let live = 0;
     const inc = incident[n];
     for (let k = 0; k < inc.length; k++) { const e = edges[inc[k]]; if (e.alive) live += e.a === e.b ? 2 : 1; }
     if (live < 2) continue;
-    const ends: { key: number; dx: number; dy: number; edge: Edge }[] = [];
-    for (const i of incident[n]) {
-      const e = edges[i];
+    keys.length = 0; dxs.length = 0; dys.length = 0; owners.length = 0;
+    for (let k = 0; k < inc.length; k++) {
+      const i = inc[k], e = edges[i];
       if (!e.alive) continue;
-      if (e.a === n) ends.push({ key: 2 * i, ...direction(e, true, nodeR[n], stride), edge: e });
-      if (e.b === n) ends.push({ key: 2 * i + 1, ...direction(e, false, nodeR[n], stride), edge: e });
+      if (e.a === n) { direction(e, true, nodeR[n], stride); keys.push(2 * i); dxs.push(dirX); dys.push(dirY); owners.push(e); }
+      if (e.b === n) { direction(e, false, nodeR[n], stride); keys.push(2 * i + 1); dxs.push(dirX); dys.push(dirY); owners.push(e); }
     }
-    if (ends.length < 2) continue;
-    const pairs: { cos: number; s: number; t: number }[] = [];
-    for (let s = 0; s < ends.length; s++) for (let t = s + 1; t < ends.length; t++) {
-      const u = ends[s], v = ends[t];
-      const cos = -(u.dx * v.dx + u.dy * v.dy);
-      if (colourDistance(u.edge.rgb, v.edge.rgb) > JOIN_COLOUR) continue;
-      if (Math.abs(u.edge.width - v.edge.width) > Math.max(1.5, 0.35 * Math.max(u.edge.width, v.edge.width))) continue;
-      pairs.push({ cos, s, t });
+    const m = keys.length;
+    if (m < 2) continue;
+    pairCos.length = 0; pairS.length = 0; pairT.length = 0; order.length = 0;
+    for (let s = 0; s < m; s++) for (let t = s + 1; t < m; t++) {
+      const u = owners[s], v = owners[t];
+      if (colourDistance(u.rgb, v.rgb) > JOIN_COLOUR) continue;
+      if (Math.abs(u.width - v.width) > Math.max(1.5, 0.35 * Math.max(u.width, v.width))) continue;
+      order.push(pairCos.length);
+      pairCos.push(-(dxs[s] * dxs[t] + dys[s] * dys[t])); pairS.push(s); pairT.push(t);
     }
-    pairs.sort((p, q) => q.cos - p.cos || p.s - q.s || p.t - q.t);
-    const used = new Set<number>();
-    // Straight continuations first; then pair what is left, sharpest turn last: with round caps and
-    // joins a stroke turning at the junction paints exactly what two strokes ending there would, and
-    // saves a move. The stem of a T is never left with a partner (its bar took both arms).
-    const straight = pairs.filter((p) => p.cos >= STRAIGHT_COS);
-    const rest = pairs.filter((p) => p.cos < STRAIGHT_COS);
-    for (const p of straight) {
-      if (used.has(p.s) || used.has(p.t)) continue;
-      used.add(p.s); used.add(p.t);
-      partner[ends[p.s].key] = ends[p.t].key;
-      partner[ends[p.t].key] = ends[p.s].key;
-    }
-    for (const p of rest) {
-      if (used.has(p.s) || used.has(p.t)) continue;
-      used.add(p.s); used.add(p.t);
-      partner[ends[p.s].key] = ends[p.t].key;
-      partner[ends[p.t].key] = ends[p.s].key;
+    order.sort((a, b) => pairCos[b] - pairCos[a] || pairS[a] - pairS[b] || pairT[a] - pairT[b]);
+    // Straightest pair first, sharpest turn last: straight continuations go through, then what is
+    // left pairs up (with round caps and joins a stroke turning at the junction paints exactly what
+    // two strokes ending there would, and saves a move). The stem of a T is never left with a
+    // partner (its bar took both arms). (This order alone is what a separate "straight first" pass
+    // with a 50° limit did: every pair it took came first in this order anyway.)
+    used.length = 0;
+    for (let k = 0; k < m; k++) used.push(0);
+    for (let k = 0; k < order.length; k++) {
+      const s = pairS[order[k]], t = pairT[order[k]];
+      if (used[s] || used[t]) continue;
+      used[s] = 1; used[t] = 1;
+      partner[keys[s]] = keys[t];
+      partner[keys[t]] = keys[s];
     }
   }
 
@@ -439,17 +439,18 @@ function traceStrokes(graph: Graph, partner: Int32Array, input: SkeletonInput): 
   return strokes;
 }
 
-function direction(e: Edge, fromA: boolean, radius: number, stride: number): { dx: number; dy: number } {
+/** direction's answer (module scratch, as halfWidthAt's): the unit vector from the node down the edge. */
+let dirX = 0, dirY = 0;
+function direction(e: Edge, fromA: boolean, radius: number, stride: number): void {
   // Look a few radii down the edge: the first pixels near a junction bend towards it.
   const px = e.pixels;
   const reach = Math.max(4, Math.round(2.5 * radius));
   const s = fromA ? px[0] : px[px.length - 1];
   const k = Math.min(reach, px.length - 1);
   const t = fromA ? px[k] : px[px.length - 1 - k];
-  let dx = (t % stride) - (s % stride), dy = Math.floor(t / stride) - Math.floor(s / stride);
+  const dx = (t % stride) - (s % stride), dy = Math.floor(t / stride) - Math.floor(s / stride);
   const len = hypot(dx, dy) || 1;
-  dx /= len; dy /= len;
-  return { dx, dy };
+  dirX = dx / len; dirY = dy / len;
 }
 
 function pixelRgbIndex(p: number, input: SkeletonInput): number {
