@@ -3,6 +3,7 @@
  * is reused between jobs (its engine module stays loaded); canceling a job terminates its worker,
  * which is the only way to stop CPU-bound work at once, and a fresh worker replaces it on demand.
  */
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { VectorizeError, ERROR_CODES, type ErrorCode } from '../../engine/errors.js';
 import type { EngineOutcome, EnginePool, EngineProgress, EngineRun, EngineTask } from './engine.js';
@@ -17,6 +18,17 @@ export interface WorkerPoolOptions {
   /** Replaces engine/index.js inside the workers (VECTORIZE_ENGINE_MODULE). */
   engineModule?: string | null;
   device?: string;
+  /** Fitting threads each trace may add (engine fitConcurrency); default fitWorkersPerTrace(size). */
+  fitWorkers?: number;
+}
+
+/**
+ * The engine can fit a trace's curves on extra threads. The pool already runs `size` traces at
+ * once, so a trace gets extra threads only from cores the pool leaves idle: with as many traces as
+ * cores (the default) none, or every job would share its cores with others' fitting threads.
+ */
+export function fitWorkersPerTrace(size: number, cores = availableParallelism()): number {
+  return Math.max(0, Math.min(3, Math.floor(cores / size) - 1));
 }
 
 interface Slot {
@@ -42,7 +54,11 @@ export function workerPool(options: WorkerPoolOptions): EnginePool {
   let closed = false;
 
   const spawn = (): Slot => {
-    const worker = createWorker({ engineModule: options.engineModule ?? null, device: options.device ?? 'auto' });
+    const worker = createWorker({
+      engineModule: options.engineModule ?? null,
+      device: options.device ?? 'auto',
+      fitWorkers: options.fitWorkers ?? fitWorkersPerTrace(options.size),
+    });
     // A pooled idle worker must not keep the process alive on shutdown.
     worker.unref();
     const slot: Slot = { worker, busy: false };

@@ -12,8 +12,9 @@ import type { WorkerMessage } from './engine-pool.js';
 import type { Progress, TraceHooks, TraceOptions, TraceResult } from '../../engine/types.js';
 
 type Vectorize = (input: Uint8Array, options: TraceOptions, hooks: TraceHooks) => Promise<TraceResult>;
+type EngineModule = { vectorize: Vectorize; fitConcurrency?: (workers?: number) => number };
 
-const { engineModule } = workerData as { engineModule: string | null; device: string };
+const { engineModule, fitWorkers } = workerData as { engineModule: string | null; device: string; fitWorkers: number };
 
 /**
  * Tracing is batch work; accepting uploads and answering polls is interactive. On Linux a nice
@@ -29,7 +30,11 @@ try {
 }
 const fromSource = import.meta.url.endsWith('.ts');
 const specifier = engineModule ? pathToFileURL(engineModule).href : new URL(fromSource ? '../../engine/index.ts' : '../../engine/index.js', import.meta.url).href;
-const engine = import(specifier) as Promise<{ vectorize: Vectorize }>;
+const engine = (import(specifier) as Promise<EngineModule>).then((module) => {
+  // A stand-in engine (VECTORIZE_ENGINE_MODULE) need not fit on threads of its own.
+  module.fitConcurrency?.(fitWorkers);
+  return module;
+});
 
 function post(message: WorkerMessage) {
   parentPort!.postMessage(message);
