@@ -156,3 +156,107 @@ export function crackPolyline(points: Float64Array, closed: boolean): FittedPath
   }
   return { start: { x: points[2 * first], y: points[2 * first + 1] }, segments };
 }
+
+/**
+ * Fitted chains packed into two growing typed arrays, one slice per chain: a composed image holds
+ * tens of thousands of segments until it is written, and as objects they would all be copied by
+ * every young-generation collection on the way (a tenth of a trace went to that). Chain c's
+ * coordinates are coords[coordAt[c]..]: its start x, y, then x, y per line or x1, y1, x2, y2, x, y
+ * per curve, whose kinds are kinds[kindAt[c]..] (0 line, 1 curve), count[c] of them. A segment's
+ * previous end point (the start, for the first) is always the two numbers just before its own.
+ */
+export class FittedChains {
+  coords: Float64Array;
+  kinds: Uint8Array;
+  readonly coordAt: Int32Array;
+  readonly kindAt: Int32Array;
+  readonly count: Int32Array;
+  private coordsUsed = 0;
+  private kindsUsed = 0;
+
+  constructor(chains: number, expectedSegments = 1024) {
+    this.coords = new Float64Array(Math.max(64, 6 * expectedSegments));
+    this.kinds = new Uint8Array(Math.max(16, expectedSegments));
+    this.coordAt = new Int32Array(chains).fill(-1);
+    this.kindAt = new Int32Array(chains);
+    this.count = new Int32Array(chains);
+  }
+
+  has(c: number): boolean {
+    return this.coordAt[c] >= 0;
+  }
+
+  /** Stores (or replaces) chain c's fit. */
+  set(c: number, path: FittedPath): void {
+    const segs = path.segments;
+    let coordsNeeded = 2;
+    for (const s of segs) coordsNeeded += s.kind === 'L' ? 2 : 6;
+    this.reserve(coordsNeeded, segs.length);
+    const coords = this.coords, kinds = this.kinds;
+    let p = this.coordsUsed, k = this.kindsUsed;
+    this.coordAt[c] = p;
+    this.kindAt[c] = k;
+    this.count[c] = segs.length;
+    coords[p++] = path.start.x;
+    coords[p++] = path.start.y;
+    for (const s of segs) {
+      if (s.kind === 'L') {
+        kinds[k++] = 0;
+        coords[p++] = s.x; coords[p++] = s.y;
+      } else {
+        kinds[k++] = 1;
+        coords[p++] = s.x1; coords[p++] = s.y1; coords[p++] = s.x2; coords[p++] = s.y2; coords[p++] = s.x; coords[p++] = s.y;
+      }
+    }
+    this.coordsUsed = p;
+    this.kindsUsed = k;
+  }
+
+  /** Stores chain c's fit from packed arrays (a worker's reply): `segments` kinds at kinds[kindFrom..], coordinates at coords[coordFrom..]. */
+  setPacked(c: number, segments: number, kinds: Uint8Array, kindFrom: number, coords: Float64Array, coordFrom: number): number {
+    let coordsNeeded = 2;
+    for (let i = 0; i < segments; i++) coordsNeeded += kinds[kindFrom + i] === 0 ? 2 : 6;
+    this.reserve(coordsNeeded, segments);
+    this.coordAt[c] = this.coordsUsed;
+    this.kindAt[c] = this.kindsUsed;
+    this.count[c] = segments;
+    this.coords.set(coords.subarray(coordFrom, coordFrom + coordsNeeded), this.coordsUsed);
+    this.kinds.set(kinds.subarray(kindFrom, kindFrom + segments), this.kindsUsed);
+    this.coordsUsed += coordsNeeded;
+    this.kindsUsed += segments;
+    return coordsNeeded;
+  }
+
+  /** Chain c's fit as objects (tests, debugging). */
+  path(c: number): FittedPath | undefined {
+    if (!this.has(c)) return undefined;
+    const coords = this.coords;
+    let p = this.coordAt[c];
+    const start = { x: coords[p], y: coords[p + 1] };
+    p += 2;
+    const segments: Segment[] = [];
+    for (let i = 0; i < this.count[c]; i++) {
+      if (this.kinds[this.kindAt[c] + i] === 0) {
+        segments.push({ kind: 'L', x: coords[p], y: coords[p + 1] });
+        p += 2;
+      } else {
+        segments.push({ kind: 'C', x1: coords[p], y1: coords[p + 1], x2: coords[p + 2], y2: coords[p + 3], x: coords[p + 4], y: coords[p + 5] });
+        p += 6;
+      }
+    }
+    return { start, segments };
+  }
+
+  private reserve(coords: number, kinds: number): void {
+    if (this.coordsUsed + coords > this.coords.length) {
+      const bigger = new Float64Array(Math.max(2 * this.coords.length, this.coordsUsed + coords));
+      bigger.set(this.coords.subarray(0, this.coordsUsed));
+      this.coords = bigger;
+    }
+    if (this.kindsUsed + kinds > this.kinds.length) {
+      const bigger = new Uint8Array(Math.max(2 * this.kinds.length, this.kindsUsed + kinds));
+      bigger.set(this.kinds.subarray(0, this.kindsUsed));
+      this.kinds = bigger;
+    }
+  }
+}

@@ -7,8 +7,8 @@
  * the workers take the next chunk from one shared counter (Atomics.add on a SharedArrayBuffer)
  * until none is left, so a worker that is slow to start or starved of CPU by other processes just
  * takes fewer chunks, and this thread never waits for one that has not begun. Workers send their
- * fits back packed in typed arrays (transferred, not copied); this thread unpacks them by chain
- * index.
+ * fits back packed in typed arrays (transferred, not copied), in FittedChains' layout, so this
+ * thread copies them into place without making an object per segment.
  *
  * The workers are one small pool per process (per thread that traces), started on first use and
  * kept for later traces; they hold the process open only while a job is in flight. A worker that
@@ -18,8 +18,8 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { BoundaryGraph } from '../boundary/index.js';
 import { VectorizeError } from '../errors.js';
-import { fitBoundaryChain, type ChainFitSettings } from '../fit/chain.js';
-import type { FittedPath, Segment } from '../fit/index.js';
+import { FittedChains, fitBoundaryChain, type ChainFitSettings } from '../fit/chain.js';
+import type { FittedPath } from '../fit/index.js';
 import { checkAbort, type StageContext } from '../stage.js';
 
 /** Chains are handed out in chunks of about this many points (a few milliseconds of fitting). */
@@ -79,7 +79,7 @@ type WorkerReply = ChunkMessage | { type: 'error'; job: number; message: string 
 
 export interface ChainFitting {
   /** Fits on this thread whatever the workers have not taken, then waits for theirs. */
-  finish(context: StageContext): Promise<Array<FittedPath | undefined>>;
+  finish(context: StageContext): Promise<FittedChains>;
 }
 
 /**
@@ -93,7 +93,6 @@ export function startChainFits(
   options: ChainFitOptions = {},
 ): ChainFitting {
   const { chains } = graph;
-  const fitted: Array<FittedPath | undefined> = new Array(chains.length);
   const chainOf: number[] = [];
   let total = 0;
   for (let c = 0; c < chains.length; c++) {
@@ -102,13 +101,15 @@ export function startChainFits(
     chainOf.push(c);
     total += chains[c].points.length;
   }
+  // about one segment per eight crack points
+  const fitted = new FittedChains(chains.length, total >> 4);
   const workerCount = options.workers ?? fitWorkerCount;
   if (workerCount <= 0 || (total < 2 * MIN_PARALLEL_POINTS && !options.workersOnly)) {
     return {
       async finish(context) {
         for (let i = 0; i < chainOf.length; i++) {
           if ((i & 1023) === 0) checkAbort(context);
-          fitted[chainOf[i]] = fitOne(graph, chainOf[i], settings);
+          fitted.set(chainOf[i], fitOne(graph, chainOf[i], settings));
         }
         return fitted;
       },
@@ -171,7 +172,7 @@ export function startChainFits(
         if (!options.workersOnly) {
           for (let k = Atomics.add(claim, 0, 1); k < chunks; k = Atomics.add(claim, 0, 1)) {
             checkAbort(context);
-            for (let i = chunkStart[k]; i < chunkStart[k + 1]; i++) fitted[chainOf[i]] = fitOne(graph, chainOf[i], settings);
+            for (let i = chunkStart[k]; i < chunkStart[k + 1]; i++) fitted.set(chainOf[i], fitOne(graph, chainOf[i], settings));
             mine++;
           }
         }
@@ -227,24 +228,13 @@ export function runFitJob(message: JobMessage, post: (reply: WorkerReply, transf
   }
 }
 
-function unpackChunk(reply: ChunkMessage, chunkStart: Int32Array, chainOf: number[], fitted: Array<FittedPath | undefined>): void {
+function unpackChunk(reply: ChunkMessage, chunkStart: Int32Array, chainOf: number[], fitted: FittedChains): void {
   const { counts, kinds, coords } = reply;
   const first = chunkStart[reply.chunk];
-  let s = 0, p = 0;
+  let k = 0, p = 0;
   for (let j = 0; j < counts.length; j++) {
-    const start = { x: coords[p], y: coords[p + 1] };
-    p += 2;
-    const segments: Segment[] = new Array(counts[j]);
-    for (let m = 0; m < counts[j]; m++, s++) {
-      if (kinds[s] === 0) {
-        segments[m] = { kind: 'L', x: coords[p], y: coords[p + 1] };
-        p += 2;
-      } else {
-        segments[m] = { kind: 'C', x1: coords[p], y1: coords[p + 1], x2: coords[p + 2], y2: coords[p + 3], x: coords[p + 4], y: coords[p + 5] };
-        p += 6;
-      }
-    }
-    fitted[chainOf[first + j]] = { start, segments };
+    p += fitted.setPacked(chainOf[first + j], counts[j], kinds, k, coords, p);
+    k += counts[j];
   }
 }
 

@@ -15,8 +15,7 @@
  * cut and the later shapes cover it; that closes the seam around it completely and writes its
  * boundary once instead of twice.
  */
-import { crackPolyline } from '../fit/chain.js';
-import type { FittedPath } from '../fit/index.js';
+import { crackPolyline, type FittedChains } from '../fit/chain.js';
 import { fitGradient, type GradientFill } from '../fit/gradient.js';
 import type { BoundaryGraph, ChainRef } from '../boundary/index.js';
 import type { PreparedImage } from '../prepare/index.js';
@@ -80,7 +79,7 @@ export function paintRegions(image: PreparedImage, segmentation: Segmentation, s
 
 /**
  * Paint order, rings and underlap strokes from the regions, their paints and the fitted chains
- * (`fitted[c]`: chain c fitted forwards, for every chain a painted region uses; see
+ * (chain c fitted forwards, for every chain a painted region uses; see
  * engine/parallel/chain-fits.ts). Rings that lose too much area are set back to their exact
  * cracks in `fitted` itself.
  */
@@ -89,7 +88,7 @@ export function composeShapes(
   segmentation: Segmentation,
   graph: BoundaryGraph,
   paints: RegionPaints,
-  fitted: Array<FittedPath | undefined>,
+  fitted: FittedChains,
   settings: EngineSettings,
   context: StageContext,
 ): ComposedShapes {
@@ -103,12 +102,8 @@ export function composeShapes(
   order.forEach((r, i) => (rank[r] = i));
 
   // Each chain is fitted once, forwards; a ring that walks it backwards reads it backwards
-  // (appendReversed, signedArea2Reversed) instead of keeping a reversed copy.
-  const fittedChain = (c: number): FittedPath => fitted[c]!;
-  const append = (writer: PathWriter, ref: ChainRef, continuing: boolean): void => {
-    if (ref & 1) writer.appendReversed(fittedChain(ref >> 1), continuing);
-    else writer.append(fittedChain(ref >> 1), continuing);
-  };
+  // (appendChain's reversed walk, signedArea2Reversed) instead of keeping a reversed copy.
+  const append = (writer: PathWriter, ref: ChainRef, continuing: boolean): void => writer.appendChain(fitted, ref >> 1, (ref & 1) === 1, continuing);
   const otherSide = (ref: ChainRef): number => {
     const chain = graph.chains[ref >> 1];
     return ref & 1 ? chain.right : chain.left;
@@ -123,12 +118,12 @@ export function composeShapes(
     outline.rings.forEach((ring, k) => {
       // Ring by ring: a one-pixel diagonal stroke is a string of tiny rings inside a large region.
       let fittedArea = 0;
-      for (const ref of ring) fittedArea += (ref & 1 ? signedArea2Reversed(fittedChain(ref >> 1)) : signedArea2(fittedChain(ref >> 1))) / 2;
+      for (const ref of ring) fittedArea += (ref & 1 ? signedArea2Reversed(fitted, ref >> 1) : signedArea2(fitted, ref >> 1)) / 2;
       const exact = outline.ringArea[k];
       if (Math.abs(fittedArea - exact) <= lostAreaShare * Math.abs(exact) + LOST_AREA_PIXELS) return;
       for (const ref of ring) {
         const chain = graph.chains[ref >> 1];
-        fitted[ref >> 1] = crackPolyline(chain.points, chain.closed);
+        fitted.set(ref >> 1, crackPolyline(chain.points, chain.closed));
       }
     });
   }
@@ -231,39 +226,54 @@ function addGradients(
 const LOST_AREA_PIXELS = 0.5;
 
 /**
- * Twice the signed area a path sweeps against the origin: the shoelace sum, with each cubic's exact
- * contribution ∫(x dy − y dx) written out in its control points.
+ * Twice the signed area chain c's fit sweeps against the origin: the shoelace sum, with each
+ * cubic's exact contribution ∫(x dy − y dx) written out in its control points.
  */
-function signedArea2(path: FittedPath): number {
+function signedArea2(fitted: FittedChains, c: number): number {
+  const { coords, kinds } = fitted;
+  let p = fitted.coordAt[c];
+  const k0 = fitted.kindAt[c], n = fitted.count[c];
   let sum = 0;
-  let x0 = path.start.x, y0 = path.start.y;
-  for (const s of path.segments) {
-    if (s.kind === 'L') sum += x0 * s.y - s.x * y0;
-    else {
-      const { x1, y1, x2, y2, x: x3, y: y3 } = s;
+  let x0 = coords[p], y0 = coords[p + 1];
+  p += 2;
+  for (let i = 0; i < n; i++) {
+    let x3: number, y3: number;
+    if (kinds[k0 + i] === 0) {
+      x3 = coords[p]; y3 = coords[p + 1];
+      p += 2;
+      sum += x0 * y3 - x3 * y0;
+    } else {
+      const x1 = coords[p], y1 = coords[p + 1], x2 = coords[p + 2], y2 = coords[p + 3];
+      x3 = coords[p + 4]; y3 = coords[p + 5];
+      p += 6;
       sum += (3 * ((y3 - y0) * (x1 + x2) - (x3 - x0) * (y1 + y2) + y1 * (x0 - x2) - x1 * (y0 - y2) + y3 * (x2 + x0 / 3) - x3 * (y2 + y0 / 3))) / 10;
     }
-    x0 = s.x; y0 = s.y;
+    x0 = x3; y0 = y3;
   }
   return sum;
 }
 
 /**
- * signedArea2(reversePath(path)), operation for operation (so the same number to the last bit),
- * without building the reversed path.
+ * signedArea2 of chain c walked backwards, operation for operation what the forward sum of the
+ * reversed path gives (so the same number to the last bit), without building the reversed path.
  */
-function signedArea2Reversed(path: FittedPath): number {
-  const segs = path.segments;
-  if (segs.length === 0) return 0;
+function signedArea2Reversed(fitted: FittedChains, c: number): number {
+  const { coords, kinds } = fitted;
+  const k0 = fitted.kindAt[c], n = fitted.count[c];
+  if (n === 0) return 0;
+  // end of chain c's coordinates
+  let p = fitted.coordAt[c] + 2;
+  for (let i = 0; i < n; i++) p += kinds[k0 + i] === 0 ? 2 : 6;
   let sum = 0;
-  let x0 = segs[segs.length - 1].x, y0 = segs[segs.length - 1].y;
-  for (let i = segs.length - 1; i >= 0; i--) {
-    const s = segs[i];
-    const prev = i > 0 ? segs[i - 1] : path.start;
-    const x3 = prev.x, y3 = prev.y;
-    if (s.kind === 'L') sum += x0 * y3 - x3 * y0;
+  let x0 = coords[p - 2], y0 = coords[p - 1];
+  for (let i = n - 1; i >= 0; i--) {
+    const size = kinds[k0 + i] === 0 ? 2 : 6;
+    p -= size;
+    // the previous segment's end (or the start) sits just before this segment's numbers
+    const x3 = coords[p - 2], y3 = coords[p - 1];
+    if (size === 2) sum += x0 * y3 - x3 * y0;
     else {
-      const x1 = s.x2, y1 = s.y2, x2 = s.x1, y2 = s.y1;
+      const x1 = coords[p + 2], y1 = coords[p + 3], x2 = coords[p], y2 = coords[p + 1];
       sum += (3 * ((y3 - y0) * (x1 + x2) - (x3 - x0) * (y1 + y2) + y1 * (x0 - x2) - x1 * (y0 - y2) + y3 * (x2 + x0 / 3) - x3 * (y2 + y0 / 3))) / 10;
     }
     x0 = x3; y0 = y3;

@@ -8,6 +8,7 @@
  * - Axis-aligned lines use h/v; a repeated command letter is left out; leading zeros are dropped.
  * - Colours are short hex; gradients go to <defs> with short ids.
  */
+import type { FittedChains } from '../fit/chain.js';
 import type { FittedPath } from '../fit/index.js';
 import type { GradientFill } from '../fit/gradient.js';
 
@@ -158,6 +159,47 @@ export class PathWriter {
       const prev = i > 0 ? segs[i - 1] : path.start;
       if (s.kind === 'L') this.lineTo(prev.x, prev.y);
       else this.curveTo(s.x2, s.y2, s.x1, s.y1, prev.x, prev.y);
+    }
+  }
+
+  /**
+   * Appends chain c of packed fits, forwards or walked backwards: the same pen moves as append()
+   * and appendReversed() of that chain's path.
+   */
+  appendChain(fitted: FittedChains, c: number, reversed: boolean, continuing: boolean): void {
+    const { coords, kinds } = fitted;
+    const k0 = fitted.kindAt[c], n = fitted.count[c];
+    let p = fitted.coordAt[c];
+    if (!reversed) {
+      if (!continuing) this.moveTo(coords[p], coords[p + 1]);
+      p += 2;
+      for (let i = 0; i < n; i++) {
+        if (kinds[k0 + i] === 0) {
+          this.lineTo(coords[p], coords[p + 1]);
+          p += 2;
+        } else {
+          this.curveTo(coords[p], coords[p + 1], coords[p + 2], coords[p + 3], coords[p + 4], coords[p + 5]);
+          p += 6;
+        }
+      }
+      return;
+    }
+    if (n === 0) {
+      if (!continuing) this.moveTo(coords[p], coords[p + 1]);
+      return;
+    }
+    p += 2;
+    for (let i = 0; i < n; i++) p += kinds[k0 + i] === 0 ? 2 : 6;
+    if (!continuing) this.moveTo(coords[p - 2], coords[p - 1]);
+    for (let i = n - 1; i >= 0; i--) {
+      // the previous segment's end (or the start) sits just before this segment's numbers
+      if (kinds[k0 + i] === 0) {
+        p -= 2;
+        this.lineTo(coords[p - 2], coords[p - 1]);
+      } else {
+        p -= 6;
+        this.curveTo(coords[p + 2], coords[p + 3], coords[p], coords[p + 1], coords[p - 2], coords[p - 1]);
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { reversePath, type FittedPath } from '../../engine/fit/index.js';
+import { FittedChains } from '../../engine/fit/chain.js';
 import { PathWriter, hexColour, writeSvg } from '../../engine/svg/index.js';
 
 t.test('paths are written relative, on a 0.1 px grid, with h/v for axis-aligned lines', async (t) => {
@@ -63,6 +64,38 @@ t.test('appendReversed writes exactly what append(reversePath()) writes, without
   const lonely = new PathWriter();
   lonely.appendReversed({ start: { x: 5, y: 6 }, segments: [] }, false);
   t.equal(lonely.toString(), 'M5 6');
+});
+
+t.test('appendChain writes from packed fits exactly what append and appendReversed write', async (t) => {
+  const paths: FittedPath[] = [
+    { start: { x: 3.33, y: 4 }, segments: [
+      { kind: 'L', x: 8, y: 4 },
+      { kind: 'C', x1: 9.1, y1: 4.2, x2: 10.27, y2: 6.8, x: 10, y: 9.05 },
+      { kind: 'L', x: 2, y: 12.5 },
+    ] },
+    { start: { x: 5, y: 6 }, segments: [] },
+    { start: { x: 0, y: 0 }, segments: [{ kind: 'C', x1: 1, y1: 2, x2: 3, y2: 2, x: 4, y: 0 }, { kind: 'C', x1: 5, y1: -2, x2: 7, y2: -2, x: 8, y: 0 }] },
+  ];
+  const fitted = new FittedChains(4, 1); // tiny, so storing has to grow the arrays
+  paths.forEach((path, c) => fitted.set(c + 1, path));
+  t.notOk(fitted.has(0));
+  for (let c = 1; c <= paths.length; c++) {
+    t.strictSame(fitted.path(c), paths[c - 1], 'stored as given');
+    for (const reversed of [false, true]) {
+      for (const continuing of [false, true]) {
+        const objects = new PathWriter(), packed = new PathWriter();
+        objects.moveTo(1, 1); packed.moveTo(1, 1);
+        if (reversed) objects.appendReversed(paths[c - 1], continuing);
+        else objects.append(paths[c - 1], continuing);
+        packed.appendChain(fitted, c, reversed, continuing);
+        t.equal(packed.toString(), objects.toString());
+        t.equal(packed.segments, objects.segments);
+      }
+    }
+  }
+  // replacing a chain's fit (compose's exact fallback) points it at the new slice
+  fitted.set(1, paths[2]);
+  t.strictSame(fitted.path(1), paths[2]);
 });
 
 t.test('short hex colours where they exist', async (t) => {

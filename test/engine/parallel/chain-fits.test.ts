@@ -1,5 +1,7 @@
 import t from 'tap';
 import { buildBoundaryGraph } from '../../../engine/boundary/index.js';
+import type { FittedChains } from '../../../engine/fit/chain.js';
+import type { FittedPath } from '../../../engine/fit/index.js';
 import { fitConcurrency, vectorize } from '../../../engine/index.js';
 import { replaceFitWorkersForTest, startChainFits } from '../../../engine/parallel/chain-fits.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
@@ -33,6 +35,10 @@ function shapes(width: number, height: number): { labels: Int32Array; count: num
   return { labels, count };
 }
 
+function paths(fitted: FittedChains, chains: number): Array<FittedPath | undefined> {
+  return Array.from({ length: chains }, (_, c) => fitted.path(c));
+}
+
 const settings = engineSettingsFor(DEFAULT_TRACE_OPTIONS, 'clipart');
 const chainSettings = { fit: settings.fit, guardChains: settings.exactness.guardChains, guardSlack: settings.exactness.guardSlack };
 
@@ -40,11 +46,12 @@ t.test('chains fitted with 0, 1 and 3 worker threads are the same to the last bi
   const { labels, count } = shapes(300, 220);
   const graph = buildBoundaryGraph(labels, 300, 220, count, NO_CONTEXT);
   const transparent = new Uint8Array(count);
-  transparent[5] = 1; // chains between two transparent regions are left out, the rest fitted
-  const alone = await startChainFits(graph, transparent, chainSettings, { workers: 0 }).finish(NO_CONTEXT);
+  transparent[0] = transparent[5] = 1; // chains between transparent regions (or one and the frame) are left out
+  const alone = paths(await startChainFits(graph, transparent, chainSettings, { workers: 0 }).finish(NO_CONTEXT), graph.chains.length);
   t.ok(alone.filter(Boolean).length > 100, 'many chains fitted');
+  t.ok(alone.some((p) => p === undefined), 'chains between transparent regions are not');
   for (const [workers, workersOnly] of [[1, true], [3, true], [3, false]] as const) {
-    const shared = await startChainFits(graph, transparent, chainSettings, { workers, workersOnly }).finish(NO_CONTEXT);
+    const shared = paths(await startChainFits(graph, transparent, chainSettings, { workers, workersOnly }).finish(NO_CONTEXT), graph.chains.length);
     t.strictSame(shared, alone, `${workers} workers${workersOnly ? ', every chunk on a worker' : ', this thread too'}`);
   }
 });
@@ -87,8 +94,8 @@ t.test('a fitting worker that fails turns the trace into internal_error, and the
   await t.rejects(startChainFits(graph, transparent, chainSettings, { workers: 1, workersOnly: true }).finish(NO_CONTEXT), { code: 'internal_error' });
 
   await replaceFitWorkersForTest(null);
-  const alone = await startChainFits(graph, transparent, chainSettings, { workers: 0 }).finish(NO_CONTEXT);
-  const again = await startChainFits(graph, transparent, chainSettings, { workers: 1, workersOnly: true }).finish(NO_CONTEXT);
+  const alone = paths(await startChainFits(graph, transparent, chainSettings, { workers: 0 }).finish(NO_CONTEXT), graph.chains.length);
+  const again = paths(await startChainFits(graph, transparent, chainSettings, { workers: 1, workersOnly: true }).finish(NO_CONTEXT), graph.chains.length);
   t.strictSame(again, alone, 'a fresh worker fits again');
 });
 
