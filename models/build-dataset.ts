@@ -47,6 +47,8 @@ export const PACKAGES = [
   'valgrind', 'nettle-dev', 'gri-pdf-doc', 'fontconfig', 'libtasn1-doc', 'zlib1g-dev', 'ghostscript-doc', 'camlidl-doc', 'shared-mime-info',
   // blueprint
   'fritzing-parts', 'librecad-data', 'xfig-libs', 'graphviz-doc',
+  // added in the second round: more photographs, and figures of a plotting language's manual
+  'hugin-data', 'asymptote-doc',
 ] as const;
 
 /** Files the benchmark corpus was made from: never in the training or held-out sets. */
@@ -379,8 +381,18 @@ async function clipartAugment(image: RgbaImage, random: () => number): Promise<R
   return img;
 }
 
+/** A wide strip from the upper part of a picture: mostly sky, with little in it (a kite, a roof line). */
+async function upperStrip(image: RgbaImage, random: () => number): Promise<RgbaImage> {
+  const width = Math.max(16, Math.round(image.width * (0.5 + random() * 0.5)));
+  const height = Math.max(16, Math.round(image.height * (0.25 + random() * 0.3)));
+  const left = Math.floor(random() * (image.width - width + 1));
+  const top = Math.min(image.height - height, Math.floor(random() * image.height * 0.2));
+  return viaSharp(image, (s) => s.extract({ left, top, width, height }));
+}
+
 async function photoAugment(image: RgbaImage, random: () => number, variant: number): Promise<RgbaImage> {
-  let img = variant === 0 ? image : await crop(image, random, 0.4);
+  const r = random();
+  let img = variant === 0 ? image : r < 0.2 ? await upperStrip(image, random) : await crop(image, random, 0.4);
   img = await resizeLong(img, Math.round(200 + random() * 1400));
   if (random() < 0.1) img = grayscale(img);
   if (random() < 0.2) img = await viaSharp(img, (s) => s.blur(0.5 + random() * 2));
@@ -402,11 +414,51 @@ async function scanAugment(image: RgbaImage, random: () => number): Promise<Rgba
     const height = Math.max(40, Math.round(img.height * (0.1 + random() * 0.25)));
     const top = Math.floor(random() * (img.height - height));
     img = await viaSharp(img, (s) => s.extract({ left: 0, top, width: img.width, height }));
+  } else if (r < 0.65) {
+    // A close-up: a few lines of a paragraph filling the frame, so the letters are large (a
+    // phone picture of a passage, a scanned snippet); the thumbnail then sees words, not rows of grey.
+    img = await resizeLong(img, Math.round(img.width * (1.5 + random() * 1.5)));
+    const width = Math.max(40, Math.round(img.width * (0.25 + random() * 0.35)));
+    const height = Math.max(40, Math.min(img.height, Math.round(width * (0.35 + random() * 0.6))));
+    const left = Math.floor(random() * (img.width - width + 1)), top = Math.floor(random() * (img.height - height + 1));
+    img = await viaSharp(img, (s) => s.extract({ left, top, width, height }));
   }
   if (random() < 0.3) img = await resizeLong(img, Math.round(300 + random() * 500));
+  // A page photographed rather than scanned (phone or camera over a book): small, soft, lit
+  // from one side, low contrast. Ruled-out by the plain scanner branch's gentle light fall-off.
+  if (random() < 0.2) return photographedPage(img, random);
   if (random() < 0.2) return scanBorder(binarise(await scanLike(img, random, 0.5 + random()), random), random);
   img = await scanLike(img, random, 0.5 + random());
   return random() < 0.25 ? scanBorder(img, random) : img;
+}
+
+/** Strong one-sided light and a vignette over a dim, low-contrast page, as a camera sees a book. */
+async function photographedPage(image: RgbaImage, random: () => number): Promise<RgbaImage> {
+  let img = flattenOn(image, [255, 255, 255]);
+  const gray = random() < 0.6;
+  if (gray) img = grayscale(img);
+  img = await resizeLong(img, Math.round(250 + random() * 450));
+  const angle = (random() - 0.5) * 5;
+  if (Math.abs(angle) > 0.2) img = await viaSharp(img, (s) => s.rotate(angle, { background: { r: 255, g: 255, b: 255, alpha: 1 } }));
+  img = await viaSharp(img, (s) => s.blur(0.4 + random() * 0.9));
+  const paper = 170 + random() * 70, warm = random() * 25;
+  const tint = [paper, paper - warm * 0.4, paper - warm];
+  const black = 20 + random() * 60;
+  const fall = 0.3 + random() * 0.45, angleLight = random() * 2 * Math.PI, vignette = random() * 0.4;
+  const out = new Uint8Array(img.data.length);
+  const { width, height } = img;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 4;
+      const u = x / width - 0.5, v = y / height - 0.5;
+      const t = u * Math.cos(angleLight) + v * Math.sin(angleLight) + 0.5;
+      const light = (1 - fall * t) * (1 - vignette * 2 * (u * u + v * v));
+      for (let c = 0; c < 3; c++) out[i + c] = Math.max(0, Math.min(255, Math.round((black + (img.data[i + c] / 255) * (tint[c] - black)) * light)));
+      out[i + 3] = 255;
+    }
+  }
+  img = addNoise({ ...img, data: out }, random, 2 + random() * 5, gray);
+  return random() < 0.7 ? jpeg(img, Math.round(60 + random() * 35)) : img;
 }
 
 /** A bilevel (fax or 1-bit) scan: everything becomes black or white. */
@@ -460,6 +512,12 @@ const OPENCV_PHOTOS = ['aero1.jpg', 'aero3.jpg', 'apple.jpg', 'baboon.jpg', 'bas
 const PLASMA_PHOTOS = ['BytheWater', 'ColdRipple', 'DarkestHour', 'EveningGlow', 'Grey', 'OneStandsOut', 'Path', 'Volna', 'summer_1am'];
 const PLASMA_ILLUSTRATIONS = ['Altai', 'Canopee', 'Cascade', 'FlyingKonqui', 'IceCold', 'Kay', 'PastelHills', 'Patak', 'SafeLanding'];
 const XFIG_TECHNICAL = /^usr\/share\/xfig\/Libraries\/(Examples|Flowchart|ProcessFlowsheet|ERD|UML|Logic|DSP|Mechanical_DIN|Structural_Analysis|Welding|Optics|Fasteners|Buildings|Electronic\/Schematic\/(Metric|Imperial))\//;
+// Hugin's manual: photographs (panoramas, projections, lens defects); not its screenshots
+// (Celeste, 100px-PC_*), flat-field or interpolation test patterns, checkerboards or icons.
+const HUGIN_PHOTO = /^usr\/share\/hugin\/xrc\/data\/help_en_EN\/(?!100px-|120px-|Celeste|Interpolate|RatingStar|CA_artifical|.*-distortion|.*Orientation-plate)[^/]+\.(jpg|JPG)$/;
+// Asymptote's manual: the line figures (graphs, axes, splines, flowchart, CAD, trees, contours),
+// not its colour images, density plots, logos or filled shapes.
+const ASYMPTOTE_FIGURES = ['Bode', 'CAD1', 'HermiteSpline', 'Hobbycontrol', 'Hobbydir', 'axis3', 'bezier2', 'beziercurve', 'binarytreetest', 'brokenaxis', 'cube', 'cylinderskeleton', 'datagraph', 'diatom', 'eetomumu', 'elliptic', 'errorbars', 'exp', 'filegraph', 'flow', 'flowchartdemo', 'generalaxis', 'generalaxis3', 'graphmarkers', 'graphwithderiv', 'grid3xyz', 'hatch', 'helix', 'irregularcontour', 'knots', 'labelsquare', 'leastsquares', 'legend', 'lineargraph', 'lineargraph0', 'linetype', 'log2graph', 'loggraph', 'loggrid', 'logticks', 'markers1', 'markers2', 'mexicanhat', 'monthaxis', 'multicontour', 'onecontour', 'parametricgraph', 'quartercircle', 'saddle', 'scaledgraph', 'secondaryaxis', 'slopefield1', 'triangulate', 'unitcircle3', 'vectorfield', 'westnile'];
 const UKUI_FLAT = ['city.png', 'desert.png', 'focal-ubuntukylin.png', 'calla.png', 'goldfish.png', '2004default.jpg'];
 
 /** The largest image of each Plasma wallpaper folder. */
@@ -499,6 +557,7 @@ function sources(): Source[] {
     { id: 'opencv', package: 'opencv-doc', class: 'photo', split: 'train', limit: 50, variants: 6, match: (p) => OPENCV_PHOTOS.some((f) => p === OPENCV + f), load: raster, augment: photoAugment },
     { id: 'plasma-photos', package: 'plasma-workspace-wallpapers', class: 'photo', split: 'train', limit: 20, variants: 12, match: plasmaImage(PLASMA_PHOTOS), load: raster, augment: photoAugment },
     { id: 'lomiri-16.04', package: 'lomiri-wallpapers-16.04', class: 'photo', split: 'train', limit: 20, variants: 10, match: (p) => p.endsWith('.jpg') && !/(umang|analogpattern)_by_/.test(p), load: raster, augment: photoAugment },
+    { id: 'hugin-photos', package: 'hugin-data', class: 'photo', split: 'train', limit: 60, variants: 3, match: (p) => HUGIN_PHOTO.test(p), load: raster, augment: photoAugment },
     { id: 'mate-nature', package: 'mate-backgrounds', class: 'photo', split: 'heldout', limit: 20, variants: 3, match: (p) => p.startsWith('usr/share/backgrounds/mate/nature/'), load: raster, augment: heldOutPhoto },
     { id: 'lomiri', package: 'lomiri-wallpapers-20.04', class: 'photo', split: 'heldout', limit: 5, variants: 3, match: (p) => /(Fossa|Kleiber)_by_.*\.jpg$/.test(p), load: raster, augment: heldOutPhoto },
     // scan
@@ -516,6 +575,7 @@ function sources(): Source[] {
     { id: 'librecad-library', package: 'librecad-data', class: 'blueprint', split: 'train', limit: 380, variants: 1, match: (p) => p.endsWith('.dxf'), svg: dxfFile, augment: blueprintAugment },
     // xfig's technical libraries: drawings, flowcharts, UML, mechanical and structural parts.
     { id: 'xfig-technical', package: 'xfig-libs', class: 'blueprint', split: 'train', limit: 320, variants: 1, match: (p) => p.endsWith('.fig') && XFIG_TECHNICAL.test(p), svg: xfigFile, augment: blueprintAugment },
+    { id: 'asymptote-figures', package: 'asymptote-doc', class: 'blueprint', split: 'train', limit: 60, variants: 4, match: (p) => ASYMPTOTE_FIGURES.some((f) => p === `usr/share/doc/asymptote/html/${f}.png`), load: raster, augment: blueprintAugment },
     { id: 'graphviz-graphs', package: 'graphviz-doc', class: 'blueprint', split: 'heldout', limit: 80, variants: 1, match: (p) => p.endsWith('.gv'), svg: graphvizFile, augment: asIs },
   ];
 }

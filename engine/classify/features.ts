@@ -59,6 +59,18 @@ export const FEATURE_NAMES: readonly string[] = Object.freeze([
   'ink_in_mid_components',
   'ink_in_large_components',
   ...range(5).map((i) => `stroke_width_${i}`),
+  'local_ink_share',
+  'local_ink_row_cv',
+  'local_ink_row_empty',
+  'local_ink_long_runs',
+  'local_ink_components_log',
+  'local_ink_in_small_components',
+  'local_ink_in_mid_components',
+  'local_ink_in_large_components',
+  'light_range',
+  'light_roughness',
+  'flat_share',
+  'smooth_share',
 ]);
 
 export const FEATURE_COUNT = FEATURE_NAMES.length;
@@ -368,6 +380,146 @@ export function featuresOfThumbnail(thumb: Thumbnail): Float32Array {
   }
   for (let i = 0; i < 5; i++) f.push(widths[i] / inkTotal);
 
+  localInkFeatures(luma, width, height, f);
+  smoothnessFeatures(luma, width, height, f);
+
   if (f.length !== FEATURE_COUNT) throw new Error(`feature vector has ${f.length} entries, expected ${FEATURE_COUNT}`);
   return Float32Array.from(f);
+}
+
+/** 8-connected components of a mask: their count and the mask's share in small, mid and large ones. */
+function componentStats(mask: Uint8Array, width: number, height: number): { count: number; small: number; mid: number; large: number } {
+  const n = width * height;
+  const seen = new Uint8Array(n);
+  const stack = new Int32Array(n);
+  let count = 0, small = 0, mid = 0, large = 0;
+  for (let start = 0; start < n; start++) {
+    if (!mask[start] || seen[start]) continue;
+    let top = 0, size = 0;
+    stack[top++] = start;
+    seen[start] = 1;
+    while (top > 0) {
+      const p = stack[--top];
+      size++;
+      const px = p % width, py = (p - px) / width;
+      const xa = px > 0 ? px - 1 : 0, xb = px < width - 1 ? px + 1 : px;
+      const ya = py > 0 ? py - 1 : 0, yb = py < height - 1 ? py + 1 : py;
+      for (let y = ya; y <= yb; y++) {
+        for (let q = y * width + xa, end = y * width + xb; q <= end; q++) {
+          if (mask[q] && !seen[q]) { seen[q] = 1; stack[top++] = q; }
+        }
+      }
+    }
+    count++;
+    if (size < 8) small += size; else if (size < 64) mid += size; else large += size;
+  }
+  return { count, small, mid, large };
+}
+
+/**
+ * Ink against the local background instead of one global threshold. A photographed or unevenly
+ * lit page has a dark side that a global (Otsu) split calls ink, which reads as big fills or long
+ * strokes; measured against the brightness around each pixel, its text is rows of small blobs again.
+ * The background is the brightest of a block's 8×8 cells (paper is the lightest thing on a page),
+ * interpolated between blocks; how much it varies says how uneven the light is.
+ */
+function localInkFeatures(luma: Float32Array, width: number, height: number, f: number[]): void {
+  const cell = 8;
+  const bw = Math.max(1, Math.ceil(width / cell)), bh = Math.max(1, Math.ceil(height / cell));
+  const blockMax = new Float32Array(bw * bh);
+  for (let y = 0; y < height; y++) {
+    const by = Math.floor(y / cell);
+    for (let x = 0; x < width; x++) {
+      const b = by * bw + Math.floor(x / cell);
+      if (luma[y * width + x] > blockMax[b]) blockMax[b] = luma[y * width + x];
+    }
+  }
+  // A cell full of ink (a thick stroke, a dark photo patch) is not paper: take the 3×3 cells' max.
+  const background = new Float32Array(bw * bh);
+  for (let by = 0; by < bh; by++) {
+    for (let bx = 0; bx < bw; bx++) {
+      let m = 0;
+      for (let y = Math.max(0, by - 1); y <= Math.min(bh - 1, by + 1); y++) for (let x = Math.max(0, bx - 1); x <= Math.min(bw - 1, bx + 1); x++) m = Math.max(m, blockMax[y * bw + x]);
+      background[by * bw + bx] = m;
+    }
+  }
+  const n = width * height;
+  const ink = new Uint8Array(n);
+  const rowInk = new Float64Array(height);
+  let inkCount = 0;
+  // Bilinear weights per column, computed once.
+  const colX0 = new Int32Array(width), colX1 = new Int32Array(width), colFx = new Float32Array(width);
+  for (let x = 0; x < width; x++) {
+    const gx = Math.min(bw - 1, Math.max(0, (x + 0.5) / cell - 0.5));
+    colX0[x] = Math.floor(gx);
+    colX1[x] = Math.min(bw - 1, colX0[x] + 1);
+    colFx[x] = gx - colX0[x];
+  }
+  for (let y = 0; y < height; y++) {
+    const gy = Math.min(bh - 1, Math.max(0, (y + 0.5) / cell - 0.5));
+    const y0 = Math.floor(gy), y1 = Math.min(bh - 1, y0 + 1), fy = gy - y0;
+    for (let x = 0; x < width; x++) {
+      const x0 = colX0[x], x1 = colX1[x], fx = colFx[x];
+      const bg = (background[y0 * bw + x0] * (1 - fx) + background[y0 * bw + x1] * fx) * (1 - fy)
+        + (background[y1 * bw + x0] * (1 - fx) + background[y1 * bw + x1] * fx) * fy;
+      // Ink is clearly darker than the paper around it: a third of the way to black, at least 24 levels.
+      if (luma[y * width + x] < bg - Math.max(24, bg / 3)) { ink[y * width + x] = 1; inkCount++; rowInk[y]++; }
+    }
+  }
+  let s = 0, s2 = 0, empty = 0;
+  for (let y = 0; y < height; y++) { s += rowInk[y]; s2 += rowInk[y] * rowInk[y]; if (rowInk[y] <= width * 0.005) empty++; }
+  const m = s / height;
+  const cv = m > 0 ? Math.min(4, Math.sqrt(Math.max(0, s2 / height - m * m)) / m) / 4 : 0;
+  let long = 0;
+  for (let y = 0; y < height; y++) {
+    let len = 0;
+    for (let x = 0; x <= width; x++) {
+      if (x < width && ink[y * width + x]) len++;
+      else { if (len >= 17) long += len; len = 0; }
+    }
+  }
+  for (let x = 0; x < width; x++) {
+    let len = 0;
+    for (let y = 0; y <= height; y++) {
+      if (y < height && ink[y * width + x]) len++;
+      else { if (len >= 17) long += len; len = 0; }
+    }
+  }
+  const total = Math.max(1, inkCount);
+  const parts = componentStats(ink, width, height);
+  f.push(inkCount / n, cv, empty / height, long / (2 * total), Math.log2(1 + parts.count) / 14, parts.small / total, parts.mid / total, parts.large / total);
+  // Light: spread (5th to 95th percentile) of the paper level, and how much it jumps from one
+  // block to the next (smooth on a lit page, rough where the "paper" is really a scene).
+  const sorted = Float32Array.from(background).sort();
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  let jumps = 0, pairs = 0;
+  for (let by = 0; by < bh; by++) {
+    for (let bx = 0; bx < bw; bx++) {
+      const v = blockMax[by * bw + bx];
+      if (bx + 1 < bw) { jumps += Math.abs(v - blockMax[by * bw + bx + 1]); pairs++; }
+      if (by + 1 < bh) { jumps += Math.abs(v - blockMax[(by + 1) * bw + bx]); pairs++; }
+    }
+  }
+  f.push((at(0.95) - at(0.05)) / 255, pairs ? jumps / pairs / 255 : 0);
+}
+
+/**
+ * Flat versus smooth: clip art's areas are one exact colour (zero change between neighbours),
+ * a photographed sky or a shaded wall changes by a level or two everywhere. Counted only away from
+ * edges (all four neighbours within 3 levels), so edges and texture do not weigh in.
+ */
+function smoothnessFeatures(luma: Float32Array, width: number, height: number, f: number[]): void {
+  let flat = 0, smooth = 0;
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1; x < width - 1; x++) {
+      const i = y * width + x;
+      const v = luma[i];
+      const a = Math.abs(luma[i - 1] - v), b = Math.abs(luma[i + 1] - v), c = Math.abs(luma[i - width] - v), d = Math.abs(luma[i + width] - v);
+      const most = Math.max(a, b, c, d);
+      if (most > 3) continue;
+      if (most < 0.5) flat++; else smooth++;
+    }
+  }
+  const inner = Math.max(1, (width - 2) * (height - 2));
+  f.push(flat / inner, smooth / inner);
 }

@@ -48,3 +48,34 @@ t.test('the result does not depend on resolution much: a 4x upscale gives nearly
   const worst = Math.max(...Array.from(a, (v, i) => Math.abs(v - b[i])));
   t.ok(worst < 0.1, `largest difference ${worst}`);
 });
+
+t.test('ink measured against the local paper level survives uneven light; the light spread shows it', async (t) => {
+  const even = syntheticPage(400, 400, 11, false);
+  // The same page lit from the right: the left edge at 35 % brightness, as a photographed book page.
+  const uneven = { ...even, data: new Uint8Array(even.data) };
+  for (let y = 0; y < 400; y++) for (let x = 0; x < 400; x++) {
+    const light = 0.35 + 0.65 * (x / 399);
+    const i = (y * 400 + x) * 4;
+    for (let c = 0; c < 3; c++) uneven.data[i + c] = Math.round(even.data[i + c] * light);
+  }
+  const a = extractFeatures(even), b = extractFeatures(uneven);
+  t.ok(feature(b, 'ink_share') > feature(a, 'ink_share') + 0.1, `a global threshold calls the dark side ink (${feature(a, 'ink_share')} -> ${feature(b, 'ink_share')})`);
+  t.ok(Math.abs(feature(b, 'local_ink_share') - feature(a, 'local_ink_share')) < 0.05, `local ink barely moves (${feature(a, 'local_ink_share')} -> ${feature(b, 'local_ink_share')})`);
+  t.ok(feature(b, 'local_ink_row_cv') > 0.5 * feature(a, 'local_ink_row_cv'), 'text rows are still rows');
+  t.ok(feature(b, 'light_range') > feature(a, 'light_range') + 0.3, `light spread ${feature(a, 'light_range')} -> ${feature(b, 'light_range')}`);
+});
+
+t.test('flat fills and smooth shading are told apart', async (t) => {
+  const flat = { width: 300, height: 200, data: new Uint8Array(300 * 200 * 4) };
+  const sky = { width: 300, height: 200, data: new Uint8Array(300 * 200 * 4) };
+  for (let y = 0; y < 200; y++) for (let x = 0; x < 300; x++) {
+    const i = (y * 300 + x) * 4;
+    flat.data.set([60, 120, 220, 255], i);
+    // A sky: blue brightening by about half a level per thumbnail pixel towards the horizon.
+    sky.data.set([60 + Math.round(y * 0.5), 120 + Math.round(y * 0.4), 220, 255], i);
+  }
+  const f = extractFeatures(flat), s = extractFeatures(sky);
+  t.ok(feature(f, 'flat_share') > 0.95, `flat fill: ${feature(f, 'flat_share')}`);
+  t.ok(feature(s, 'smooth_share') > 0.5, `sky: ${feature(s, 'smooth_share')}`);
+  t.ok(feature(s, 'flat_share') < 0.5, `sky is not flat: ${feature(s, 'flat_share')}`);
+});
