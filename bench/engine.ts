@@ -26,6 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { compileEngine } from './compile-engine.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BENCH_DIR = path.resolve(ROOT, '..', 'shared', 'bench');
@@ -72,20 +73,12 @@ if (!values.cold) {
 }
 
 if (!values.source) {
-  const compiled = path.join(ROOT, 'node_modules', '.cache', 'vectorize-bench');
-  mkdirSync(compiled, { recursive: true });
-  const config = path.join(compiled, 'tsconfig.json');
-  writeFileSync(config, JSON.stringify({
-    extends: path.join(ROOT, 'tsconfig.json'),
-    compilerOptions: { rootDir: ROOT, outDir: compiled, sourceMap: false, noEmitOnError: false },
-    include: [path.join(ROOT, 'engine')],
-  }));
-  const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--noCheck'], { cwd: ROOT, encoding: 'utf8' });
-  if (tsc.status !== 0) {
-    console.error(`tsc failed:\n${tsc.stdout}${tsc.stderr}`);
+  try {
+    env.VECTORIZE_BENCH_ENGINE = compileEngine('vectorize-bench');
+  } catch (error) {
+    console.error((error as Error).message);
     process.exit(1);
   }
-  env.VECTORIZE_BENCH_ENGINE = path.join(compiled, 'engine');
 }
 
 const selection: string[] = ['--timeout', values.timeout];

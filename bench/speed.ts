@@ -27,6 +27,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
+import { compileEngine } from './compile-engine.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
@@ -45,28 +46,13 @@ const { values: args } = parseArgs({
 });
 const rounds = Math.max(1, Number(args.rounds));
 
-/**
- * The engine as the server runs it: `npm start` runs tsc's output in dist/, not the TypeScript
- * through tsx (whose esbuild transform keeps function names by wrapping every closure in a helper
- * call, which costs measurably in the fitter's inner closures). So unless --source, engine/ is
- * compiled here by the same tsc with the project's tsconfig (emit only) into a cache folder inside
- * node_modules (so the engine's own imports resolve) and imported from there; dist/ is left alone.
- */
-const COMPILED = path.join(ROOT, 'node_modules', '.cache', 'vectorize-speed');
+/** Unless --source, the compiled engine, as the server runs it (./compile-engine.ts says why). */
+const COMPILED_ENGINE = path.join(ROOT, 'node_modules', '.cache', 'vectorize-speed', 'engine');
 async function loadEngine(): Promise<{ vectorize: typeof import('../engine/index.js').vectorize; parseTraceOptions: typeof import('../engine/options.js').parseTraceOptions }> {
   if (args.source) return { ...(await import('../engine/index.js')), ...(await import('../engine/options.js')) };
-  if (!args['memory-child']) {
-    mkdirSync(COMPILED, { recursive: true });
-    const config = path.join(COMPILED, 'tsconfig.json');
-    writeFileSync(config, JSON.stringify({
-      extends: path.join(ROOT, 'tsconfig.json'),
-      compilerOptions: { rootDir: ROOT, outDir: COMPILED, sourceMap: false, noEmitOnError: false },
-      include: [path.join(ROOT, 'engine')],
-    }));
-    const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--noCheck'], { cwd: ROOT, encoding: 'utf8' });
-    if (tsc.status !== 0) throw new Error(`tsc failed: ${tsc.stdout}${tsc.stderr}`);
-  }
-  const at = (file: string) => pathToFileURL(path.join(COMPILED, 'engine', file)).href;
+  // --memory's child reuses what its parent compiled.
+  if (!args['memory-child']) compileEngine('vectorize-speed');
+  const at = (file: string) => pathToFileURL(path.join(COMPILED_ENGINE, file)).href;
   return { ...(await import(at('index.js'))), ...(await import(at('options.js'))) };
 }
 const { vectorize, parseTraceOptions } = await loadEngine();
