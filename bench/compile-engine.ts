@@ -12,8 +12,13 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/** Where compileEngine(cacheName) puts the engine (a child process can import it without compiling). */
+export function compiledEnginePath(cacheName: string): string {
+  return path.join(ROOT, 'node_modules', '.cache', cacheName, 'engine');
+}
+
 export function compileEngine(cacheName: string): string {
-  const outDir = path.join(ROOT, 'node_modules', '.cache', cacheName);
+  const outDir = path.dirname(compiledEnginePath(cacheName));
   mkdirSync(outDir, { recursive: true });
   const config = path.join(outDir, 'tsconfig.json');
   writeFileSync(config, JSON.stringify({
@@ -23,5 +28,5 @@ export function compileEngine(cacheName: string): string {
   }));
   const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--noCheck'], { cwd: ROOT, encoding: 'utf8' });
   if (tsc.status !== 0) throw new Error(`tsc failed:\n${tsc.stdout}${tsc.stderr}`);
-  return path.join(outDir, 'engine');
+  return compiledEnginePath(cacheName);
 }

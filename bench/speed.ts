@@ -27,7 +27,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { compileEngine } from './compile-engine.js';
+import { compileEngine, compiledEnginePath } from './compile-engine.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
@@ -47,12 +47,11 @@ const { values: args } = parseArgs({
 const rounds = Math.max(1, Number(args.rounds));
 
 /** Unless --source, the compiled engine, as the server runs it (./compile-engine.ts says why). */
-const COMPILED_ENGINE = path.join(ROOT, 'node_modules', '.cache', 'vectorize-speed', 'engine');
 async function loadEngine(): Promise<{ vectorize: typeof import('../engine/index.js').vectorize; parseTraceOptions: typeof import('../engine/options.js').parseTraceOptions }> {
   if (args.source) return { ...(await import('../engine/index.js')), ...(await import('../engine/options.js')) };
   // --memory's child reuses what its parent compiled.
-  if (!args['memory-child']) compileEngine('vectorize-speed');
-  const at = (file: string) => pathToFileURL(path.join(COMPILED_ENGINE, file)).href;
+  const engineDir = args['memory-child'] ? compiledEnginePath('vectorize-speed') : compileEngine('vectorize-speed');
+  const at = (file: string) => pathToFileURL(path.join(engineDir, file)).href;
   return { ...(await import(at('index.js'))), ...(await import(at('options.js'))) };
 }
 const { vectorize, parseTraceOptions } = await loadEngine();
