@@ -44,7 +44,7 @@ export function segmentImage(image: PreparedImage, settings: SegmentSettings, co
   const { width, height } = image;
   const seeds = floodSeeds(image, settings.seedTolerance, context);
   // the seeds' areas and colour sums (whole numbers, exact in any order) come from the flood fill
-  foldSinglePixels(image, seeds.labels, seeds.area, seeds.sum, settings.foldDistance);
+  foldSinglePixels(image, seeds.labels, seeds.area, seeds.sum, seeds.singles, settings.foldDistance);
   context.progress(0.25);
   const merged = mergeRegions(image, seeds.labels, seeds.count, seeds.transparent, settings, context);
   context.progress(1);
@@ -58,18 +58,26 @@ export function segmentImage(image: PreparedImage, settings: SegmentSettings, co
  * popped segment grows left and right along its row, then the rows above and below are scanned one
  * pixel past both ends (the diagonals) and every stretch of accepted pixels found there is labelled
  * at once and pushed. Each pixel's colour is then compared about once, not once per neighbour.
+ * A segment also remembers the run it was found from (its parent, one row over): that run is
+ * labelled already, so the scan back into the parent's row skips it instead of re-reading every
+ * pixel of it. Skipped pixels would all have been refused, so the labels and the order of pushes
+ * stay those of the full scan.
  */
 function floodSeeds(image: PreparedImage, tolerance: number, context: StageContext) {
   const { width, height, rgb, transparent } = image;
   const n = width * height;
   const labels = new Int32Array(n).fill(-1);
-  // (row, first x, last x) per segment; grows when it must, rarely past a few rows' worth
-  let stack = new Int32Array(Math.max(3072, width * 12));
+  // (row, first x, last x, parent's row, parent's first x, parent's last x) per segment; grows when
+  // it must, rarely past a few rows' worth
+  let stack = new Int32Array(Math.max(6144, width * 24));
   const tol2 = tolerance * tolerance;
   let regionTransparent = new Uint8Array(1024);
   // pixel count and colour sums per seed, gathered while each seed floods (foldSinglePixels needs them)
   let seedArea = new Int32Array(1024);
   let seedSum = new Float64Array(3 * 1024);
+  // the pixel of every painted one-pixel seed, in scan order (what foldSinglePixels visits)
+  let singles = new Int32Array(1024);
+  let singleCount = 0;
   let count = 0;
   for (let start = 0; start < n; start++) {
     if (labels[start] !== -1) continue;
@@ -94,7 +102,11 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
     const y0 = (start / width) | 0;
     let top = 0;
     stack[top++] = y0; stack[top++] = start - y0 * width; stack[top++] = start - y0 * width;
+    stack[top++] = -1; stack[top++] = 0; stack[top++] = -1;
     while (top > 0) {
+      const parentLast = stack[--top];
+      const parentFirst = stack[--top];
+      const parentRow = stack[--top];
       let xr = stack[--top];
       let xl = stack[--top];
       const y = stack[--top];
@@ -128,53 +140,77 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
       for (let ny = y - 1; ny <= y + 1; ny += 2) {
         if (ny < 0 || ny >= height) continue;
         const nrow = ny * width;
-        let runStart = -1;
-        for (let x = sx; x <= ex + 1; x++) {
-          let ok = false;
-          if (x <= ex) {
-            const q = nrow + x;
-            ok = labels[q] === -1 && transparent[q] === clear;
-            if (ok && !clear) {
-              const dr = rgb[q * 3] - r0, dg = rgb[q * 3 + 1] - g0, db = rgb[q * 3 + 2] - b0;
-              ok = dr * dr + dg * dg + db * db <= tol2;
+        // up to two stretches: the scan minus the parent's run when this is the parent's row
+        const parentHere = ny === parentRow;
+        for (let part = 0; part < 2; part++) {
+          let from = sx, to = ex;
+          if (parentHere) {
+            if (part === 0) to = to < parentFirst - 1 ? to : parentFirst - 1;
+            else from = from > parentLast + 1 ? from : parentLast + 1;
+          } else if (part === 1) break;
+          let runStart = -1;
+          for (let x = from; x <= to + 1; x++) {
+            let ok = false;
+            if (x <= to) {
+              const q = nrow + x;
+              ok = labels[q] === -1 && transparent[q] === clear;
+              if (ok && !clear) {
+                const dr = rgb[q * 3] - r0, dg = rgb[q * 3 + 1] - g0, db = rgb[q * 3 + 2] - b0;
+                ok = dr * dr + dg * dg + db * db <= tol2;
+              }
+              if (ok) {
+                labels[q] = label;
+                area++; sr += rgb[q * 3]; sg += rgb[q * 3 + 1]; sb += rgb[q * 3 + 2];
+                if (runStart < 0) runStart = x;
+              }
             }
-            if (ok) {
-              labels[q] = label;
-              area++; sr += rgb[q * 3]; sg += rgb[q * 3 + 1]; sb += rgb[q * 3 + 2];
-              if (runStart < 0) runStart = x;
+            if (!ok && runStart >= 0) {
+              if (top + 6 > stack.length) {
+                const bigger = new Int32Array(stack.length * 2);
+                bigger.set(stack);
+                stack = bigger;
+              }
+              stack[top++] = ny; stack[top++] = runStart; stack[top++] = x - 1;
+              stack[top++] = y; stack[top++] = xl; stack[top++] = xr;
+              runStart = -1;
             }
-          }
-          if (!ok && runStart >= 0) {
-            if (top + 3 > stack.length) {
-              const bigger = new Int32Array(stack.length * 2);
-              bigger.set(stack);
-              stack = bigger;
-            }
-            stack[top++] = ny; stack[top++] = runStart; stack[top++] = x - 1;
-            runStart = -1;
           }
         }
       }
     }
     seedArea[label] = area;
     seedSum[3 * label] = sr; seedSum[3 * label + 1] = sg; seedSum[3 * label + 2] = sb;
+    if (area === 1 && !clear) {
+      if (singleCount === singles.length) {
+        const bigger = new Int32Array(2 * singleCount);
+        bigger.set(singles);
+        singles = bigger;
+      }
+      singles[singleCount++] = start;
+    }
   }
-  return { labels, count, transparent: regionTransparent.slice(0, count), area: seedArea, sum: seedSum };
+  return {
+    labels, count, transparent: regionTransparent.slice(0, count), area: seedArea, sum: seedSum,
+    singles: singles.subarray(0, singleCount),
+  };
 }
 
 /**
  * Most seeds are single pixels: anti-aliased edge pixels and noise. Each one joins the neighbouring
  * seed (of two or more pixels) whose mean colour is closest, which is where the merging below would
  * put it first anyway; doing it in one linear pass spares the heap most of its work. A pixel whose
- * neighbours are all single pixels too is left to the merging.
+ * neighbours are all single pixels too is left to the merging. Only the one-pixel seeds the flood
+ * listed are visited, in scan order: folding one never changes another's seed size, so these are
+ * exactly the pixels a pass over the whole image would pick.
  */
-function foldSinglePixels(image: PreparedImage, labels: Int32Array, area: Int32Array, sum: Float64Array, foldDistance: number): void {
+function foldSinglePixels(image: PreparedImage, labels: Int32Array, area: Int32Array, sum: Float64Array, singles: Int32Array, foldDistance: number): void {
   const { width, height, rgb } = image;
-  const n = width * height;
   const transparent = image.transparent;
-  for (let p = 0; p < n; p++) {
-    if (area[labels[p]] !== 1 || transparent[p]) continue;
-    const x = p % width, y = (p - x) / width;
+  const limit = foldDistance * foldDistance;
+  for (let i = 0; i < singles.length; i++) {
+    const p = singles[i];
+    const y = (p / width) | 0, x = p - y * width;
+    const r = rgb[p * 3], g = rgb[p * 3 + 1], b = rgb[p * 3 + 2];
     let best = -1, bestDistance = Infinity;
     for (let k = 0; k < 4; k++) {
       const q = k === 0 ? (x > 0 ? p - 1 : -1) : k === 1 ? (x < width - 1 ? p + 1 : -1) : k === 2 ? (y > 0 ? p - width : -1) : y < height - 1 ? p + width : -1;
@@ -182,11 +218,11 @@ function foldSinglePixels(image: PreparedImage, labels: Int32Array, area: Int32A
       const l = labels[q];
       const a = area[l];
       if (a < 2) continue;
-      const dr = sum[l * 3] / a - rgb[p * 3], dg = sum[l * 3 + 1] / a - rgb[p * 3 + 1], db = sum[l * 3 + 2] / a - rgb[p * 3 + 2];
+      const dr = sum[l * 3] / a - r, dg = sum[l * 3 + 1] / a - g, db = sum[l * 3 + 2] / a - b;
       const d = dr * dr + dg * dg + db * db;
       if (d < bestDistance) { bestDistance = d; best = l; }
     }
-    if (best >= 0 && bestDistance <= foldDistance * foldDistance) {
+    if (best >= 0 && bestDistance <= limit) {
       // The region's mean is not updated: a folded pixel must not pull the next one's choice.
       area[labels[p]] = 0;
       labels[p] = best;
