@@ -62,6 +62,8 @@ export function buildBoundaryGraph(
   return { width, height, chains, outlines };
 }
 
+const NO_POINTS = new Float64Array(0);
+
 /** Number of boundary cracks at a vertex, by its 4-bit crack mask. */
 const DEGREE = Uint8Array.from({ length: 16 }, (_, m) => (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1));
 /** Lowest set direction bit of a mask (the one way on at a degree-2 vertex once `back` is removed). */
@@ -111,10 +113,22 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
   };
 
   const chains: Chain[] = [];
-  let buffer = new Float64Array(1024);
+  // Every chain's points go into one growing buffer and become views of it at the end: a copy per
+  // chain would give each its own backing store, which costs more than tracing a short chain.
+  // Its size is known: a point per boundary crack, plus the last point of each open chain (at most
+  // half the cracks that leave junctions).
+  let degrees = 0, junctionDegrees = 0;
+  for (let v = 0; v < cracks.length; v++) {
+    const degree = DEGREE[cracks[v]];
+    degrees += degree;
+    if (degree >= 3) junctionDegrees += degree;
+  }
+  let buffer = new Float64Array(Math.max(64, degrees + junctionDegrees + 4));
+  let used = 0;
+  const ends: number[] = [];
 
   const walk = (sx: number, sy: number, startDir: number, closedLoop: boolean): void => {
-    let x = sx, y = sy, d = startDir, len = 0, area2 = 0;
+    let x = sx, y = sy, d = startDir, len = used, area2 = 0;
     let v = sy * V + sx;
     const sv = v;
     const right = rightOf(x, y, d), left = leftOf(x, y, d);
@@ -142,7 +156,9 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
       buffer[len++] = x;
       buffer[len++] = y;
     }
-    chains.push({ points: buffer.slice(0, len), closed: closedLoop, right, left, firstDir: startDir, lastDir: d, area2 });
+    chains.push({ points: NO_POINTS, closed: closedLoop, right, left, firstDir: startDir, lastDir: d, area2 });
+    ends.push(len);
+    used = len;
   };
 
   for (let y = 0; y <= H; y++) {
@@ -157,6 +173,10 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
   for (let y = 0; y <= H; y++) {
     if ((y & 127) === 0) checkAbort(context);
     for (let x = 0, v = y * V; x < W; x++, v++) if (untraced[v] & 1) walk(x, y, 0, true);
+  }
+  for (let i = 0, from = 0; i < chains.length; i++) {
+    chains[i].points = buffer.subarray(from, ends[i]);
+    from = ends[i];
   }
   return chains;
 }

@@ -4,6 +4,10 @@
  * parallel (engine/parallel) run exactly the same code as the main thread.
  */
 import { fitChain, type FitSettings, type FittedPath, type Segment } from './index.js';
+import { scratchFloat64 } from './scratch.js';
+
+/** Scratch slots (./scratch.ts) of the guard, apart from fitChain's own. */
+const enum GuardSlot { Loop = 40, Flat, Dense }
 
 export interface ChainFitSettings {
   fit: FitSettings;
@@ -84,7 +88,7 @@ function loopFrom(points: Float64Array, x: number, y: number): Float64Array {
     const d = (points[2 * i] - x) ** 2 + (points[2 * i + 1] - y) ** 2;
     if (d < best) { best = d; start = i; }
   }
-  const out = new Float64Array(2 * n + 2);
+  const out = scratchFloat64(GuardSlot.Loop, 2 * n + 2);
   for (let k = 0; k <= n; k++) {
     const i = (start + k) % n;
     out[2 * k] = points[2 * i];
@@ -97,7 +101,7 @@ function loopFrom(points: Float64Array, x: number, y: number): Float64Array {
 function densify(line: Float64Array): Float64Array {
   let total = 1;
   for (let i = 2; i < line.length; i += 2) total += Math.max(1, Math.ceil(Math.hypot(line[i] - line[i - 2], line[i + 1] - line[i - 1]) / 2));
-  const out = new Float64Array(2 * total);
+  const out = scratchFloat64(GuardSlot.Dense, 2 * total);
   out[0] = line[0];
   out[1] = line[1];
   let m = 2;
@@ -116,7 +120,7 @@ function densify(line: Float64Array): Float64Array {
 function flatten(path: FittedPath): Float64Array {
   let count = 1;
   for (const s of path.segments) count += s.kind === 'C' ? 8 : 1;
-  const out = new Float64Array(2 * count);
+  const out = scratchFloat64(GuardSlot.Flat, 2 * count);
   out[0] = path.start.x;
   out[1] = path.start.y;
   let m = 2;

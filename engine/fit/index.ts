@@ -20,6 +20,12 @@
  * Everything is typed-array arithmetic; no per-point objects until the (few) output segments.
  */
 import type { Smoothing } from '../types.js';
+import { scratchFloat64, scratchInt32, scratchUint8 } from './scratch.js';
+
+/** Scratch slots (./scratch.ts): one per call site, none alive twice at once. */
+const enum F64 { Mids, SumX, SumY, SumXX, SumXY, SumYY, PolyX, PolyY, LineX, LineY, LineUx, LineUy, MovedX, MovedY, SharpX, SharpY, Alpha, Turn, StartCut, EndCut, EdgeLen, Pieces, SampleX, SampleY, Turned, Params, Bezier }
+const enum I32 { PolyAt, SharpAt, SampleCounts }
+const enum U8 { Keep, Corner, PieceKind, BreakBefore }
 
 export interface FitSettings {
   /** A vertex whose interior angle is at most this (degrees) stays a corner: 180 keeps every polygon vertex, 0 none by angle. */
@@ -148,7 +154,7 @@ function staircaseMidpoints(crack: Float64Array, closed: boolean): Float64Array 
   const steps = closed ? n : n - 1;
   let total = 0;
   for (let i = 0; i < steps; i++) total += unitCount(crack, i, (i + 1) % n);
-  const out = new Float64Array(2 * total);
+  const out = scratchFloat64(F64.Mids, 2 * total);
   let m = 0;
   for (let i = 0; i < steps; i++) {
     const j = (i + 1) % n;
@@ -195,7 +201,7 @@ interface RunSums {
 function runSums(mx: Float64Array, closed: boolean): RunSums {
   const n = mx.length >> 1;
   const len = closed ? 2 * n : n;
-  const sx = new Float64Array(len + 1), sy = new Float64Array(len + 1), sxx = new Float64Array(len + 1), sxy = new Float64Array(len + 1), syy = new Float64Array(len + 1);
+  const sx = scratchFloat64(F64.SumX, len + 1), sy = scratchFloat64(F64.SumY, len + 1), sxx = scratchFloat64(F64.SumXX, len + 1), sxy = scratchFloat64(F64.SumXY, len + 1), syy = scratchFloat64(F64.SumYY, len + 1);
   const ox = mx[0], oy = mx[1];
   for (let i = 0, q = 0; i < len; i++, q++) {
     if (q === n) q = 0;
@@ -293,7 +299,7 @@ function buildPolygon(mx: Float64Array, closed: boolean): Polygon {
   }
   if (!closed) at.push(n - 1);
   const m = at.length;
-  const vx = new Float64Array(m), vy = new Float64Array(m), idx = new Int32Array(m);
+  const vx = scratchFloat64(F64.PolyX, m), vy = scratchFloat64(F64.PolyY, m), idx = scratchInt32(I32.PolyAt, m);
   for (let k = 0; k < m; k++) {
     const q = at[k] % n;
     vx[k] = mx[2 * q]; vy[k] = mx[2 * q + 1]; idx[k] = at[k];
@@ -316,7 +322,7 @@ function adjustVertices(poly: Polygon, mx: Float64Array, closed: boolean): void 
   const n = mx.length >> 1;
   const edges = closed ? m : m - 1;
   if (edges < 2) return;
-  const cx = new Float64Array(edges), cy = new Float64Array(edges), ux = new Float64Array(edges), uy = new Float64Array(edges);
+  const cx = scratchFloat64(F64.LineX, edges), cy = scratchFloat64(F64.LineY, edges), ux = scratchFloat64(F64.LineUx, edges), uy = scratchFloat64(F64.LineUy, edges);
   for (let e = 0; e < edges; e++) {
     let from = at[e];
     let to = e + 1 < m ? at[e + 1] : at[0] + n;
@@ -352,7 +358,7 @@ function adjustVertices(poly: Polygon, mx: Float64Array, closed: boolean): void 
     cx[e] = mxc - shift * dirY; cy[e] = myc + shift * dirX; ux[e] = dirX; uy[e] = dirY;
   }
   const first = closed ? 0 : 1, last = closed ? m - 1 : m - 2;
-  const nx = new Float64Array(m), ny = new Float64Array(m);
+  const nx = scratchFloat64(F64.MovedX, m), ny = scratchFloat64(F64.MovedY, m);
   nx.set(poly.vx); ny.set(poly.vy);
   for (let v = first; v <= last; v++) {
     const a = (v + edges - 1) % edges, b = v % edges;
@@ -375,8 +381,9 @@ function collapseChamfers(poly: Polygon, closed: boolean, settings: FitSettings)
   const { m, vx, vy } = poly;
   if (m < 4) return poly;
   const maxInterior = settings.cornerAngleDeg * (Math.PI / 180) + 1e-3;
-  const keep = new Uint8Array(m).fill(1);
-  const nx = Float64Array.from(vx), ny = Float64Array.from(vy);
+  const keep = scratchUint8(U8.Keep, m).fill(1);
+  const nx = scratchFloat64(F64.MovedX, m), ny = scratchFloat64(F64.MovedY, m);
+  nx.set(vx); ny.set(vy);
   const edges = closed ? m : m - 1;
   const edgeLen = (e: number) => Math.hypot(vx[(e + 1) % m] - vx[e], vy[(e + 1) % m] - vy[e]);
   for (let e = 0; e < edges; e++) {
@@ -416,7 +423,7 @@ function collapseChamfers(poly: Polygon, closed: boolean, settings: FitSettings)
   let count = 0;
   for (let v = 0; v < m; v++) count += keep[v];
   if (count === m) return poly;
-  const out: Polygon = { vx: new Float64Array(count), vy: new Float64Array(count), at: new Int32Array(count), m: count };
+  const out: Polygon = { vx: scratchFloat64(F64.SharpX, count), vy: scratchFloat64(F64.SharpY, count), at: scratchInt32(I32.SharpAt, count), m: count };
   let k = 0;
   for (let v = 0; v < m; v++) {
     if (!keep[v]) continue;
@@ -442,7 +449,7 @@ interface VertexShape {
 
 function classifyVertices(poly: Polygon, closed: boolean, settings: FitSettings): VertexShape {
   const { m, vx, vy } = poly;
-  const corner = new Uint8Array(m), alpha = new Float64Array(m), turn = new Float64Array(m);
+  const corner = scratchUint8(U8.Corner, m), alpha = scratchFloat64(F64.Alpha, m), turn = scratchFloat64(F64.Turn, m);
   const { alphaMax } = ROUNDING[settings.smoothing];
   const minInterior = settings.cornerAngleDeg * (Math.PI / 180) + 1e-3;
   for (let j = 0; j < m; j++) {
@@ -488,7 +495,7 @@ function buildPieces(poly: Polygon, shape: VertexShape, closed: boolean, roundin
     return half < 1e-6 ? Infinity : roundingReach / half;
   };
   // where each edge's straight part starts and ends (distance from its start / end vertex)
-  const startCut = new Float64Array(edges), endCut = new Float64Array(edges), len = new Float64Array(edges);
+  const startCut = scratchFloat64(F64.StartCut, edges), endCut = scratchFloat64(F64.EndCut, edges), len = scratchFloat64(F64.EdgeLen, edges);
   for (let e = 0; e < edges; e++) {
     const a = e, b = (e + 1) % m;
     len[e] = Math.hypot(vx[b] - vx[a], vy[b] - vy[a]);
@@ -513,7 +520,7 @@ function buildPieces(poly: Polygon, shape: VertexShape, closed: boolean, roundin
     }
   }
   const cap = 2 * edges;
-  const kind = new Uint8Array(cap), c = new Float64Array(cap * 8), breakBefore = new Uint8Array(cap);
+  const kind = scratchUint8(U8.PieceKind, cap), c = scratchFloat64(F64.Pieces, cap * 8), breakBefore = scratchUint8(U8.BreakBefore, cap);
   let count = 0;
   // eight named numbers, not a rest array: this runs for every piece of every chain
   const push = (k: number, brk: boolean, x0: number, y0: number, x1: number, y1: number, x2: number, y2: number, x3: number, y3: number) => {
@@ -580,14 +587,14 @@ function fitPieces(pieces: Pieces, closed: boolean, settings: FitSettings): Fitt
 /** Samples pieces [s, e) about once per pixel and fits cubics with Schneider's method. */
 function fitRun(c: Float64Array, s: number, e: number, settings: FitSettings, out: Segment[]): void {
   let total = 1;
-  const counts = new Int32Array(e - s);
+  const counts = scratchInt32(I32.SampleCounts, e - s);
   for (let p = s; p < e; p++) {
     const o = p * 8;
     const approx = Math.hypot(c[o + 2] - c[o], c[o + 3] - c[o + 1]) + Math.hypot(c[o + 4] - c[o + 2], c[o + 5] - c[o + 3]) + Math.hypot(c[o + 6] - c[o + 4], c[o + 7] - c[o + 5]);
     counts[p - s] = Math.max(2, Math.ceil(approx));
     total += counts[p - s];
   }
-  const px = new Float64Array(total), py = new Float64Array(total);
+  const px = scratchFloat64(F64.SampleX, total), py = scratchFloat64(F64.SampleY, total);
   px[0] = c[s * 8]; py[0] = c[s * 8 + 1];
   let k = 1;
   for (let p = s; p < e; p++) {
@@ -604,7 +611,7 @@ function fitRun(c: Float64Array, s: number, e: number, settings: FitSettings, ou
   const [t1x, t1y] = tangentOf(c[so], c[so + 1], c[so + 2], c[so + 3], c[so + 4], c[so + 5], c[so + 6], c[so + 7]);
   const [t2x, t2y] = tangentOf(c[eo + 6], c[eo + 7], c[eo + 4], c[eo + 5], c[eo + 2], c[eo + 3], c[eo], c[eo + 1]);
   // cumulative turning along the samples: a cubic spans at most MAX_ARC_TURN of it
-  const turned = new Float64Array(total);
+  const turned = scratchFloat64(F64.Turned, total);
   for (let i = 1; i < total - 1; i++) {
     turned[i] = turned[i - 1] + Math.abs(turnAngle(px[i - 1], py[i - 1], px[i], py[i], px[i + 1], py[i + 1]));
   }
@@ -650,12 +657,12 @@ function fitCubic(px: Float64Array, py: Float64Array, turned: Float64Array, firs
     return;
   }
   const count = last - first + 1;
-  const u = new Float64Array(count);
+  const u = scratchFloat64(F64.Params, count);
   for (let i = 1; i < count; i++) u[i] = u[i - 1] + Math.hypot(px[first + i] - px[first + i - 1], py[first + i] - py[first + i - 1]);
   const arc = u[count - 1];
   if (arc <= 1e-12) return;
   for (let i = 1; i < count; i++) u[i] /= arc;
-  const bez = new Float64Array(8);
+  const bez = scratchFloat64(F64.Bezier, 8);
   let worst = generateAndMeasure(px, py, first, last, u, t1x, t1y, t2x, t2y, bez);
   if (worst.error > tol && worst.error < tol * 4) {
     for (let iter = 0; iter < 4 && worst.error > tol; iter++) {

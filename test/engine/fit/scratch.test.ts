@@ -1,0 +1,49 @@
+import t from 'tap';
+import { scratchFloat64, scratchInt32, scratchUint8 } from '../../../engine/fit/scratch.js';
+import { FIT_PRESETS, fitChain } from '../../../engine/fit/index.js';
+import { boundaryChain, polygonContains, rasterise } from './raster.js';
+
+// Slots 90+ are unused by the fitter, so these tests cannot disturb (or be disturbed by) a fit.
+t.test('a slot hands back a zeroed view of the asked length, whatever was written before', async (t) => {
+  const first = scratchFloat64(90, 10);
+  first.fill(7);
+  const again = scratchFloat64(90, 6);
+  t.equal(again.length, 6);
+  t.same([...again], [0, 0, 0, 0, 0, 0]);
+  t.equal(again.buffer, first.buffer, 'the same memory is reused, not a new backing store');
+});
+
+t.test('a slot grows to a longer request and keeps the longer buffer', async (t) => {
+  const small = scratchFloat64(91, 4);
+  const big = scratchFloat64(91, 5000);
+  t.equal(big.length, 5000);
+  t.not(big.buffer, small.buffer);
+  t.ok(big.every((v) => v === 0));
+  t.equal(scratchFloat64(91, 100).buffer, big.buffer);
+});
+
+t.test('slots are independent, and each element type has its own', async (t) => {
+  const a = scratchFloat64(92, 8);
+  const b = scratchFloat64(93, 8);
+  a.fill(1);
+  t.ok(b.every((v) => v === 0));
+  const ints = scratchInt32(92, 3);
+  const bytes = scratchUint8(92, 3);
+  ints.fill(-5);
+  bytes.fill(200);
+  t.same([...scratchInt32(92, 3)], [0, 0, 0]);
+  t.same([...scratchUint8(92, 3)], [0, 0, 0]);
+  t.ok(a.every((v) => v === 1), 'other types did not touch the float slot');
+});
+
+t.test('fits share no state through the scratch slots: a chain fits the same before and after a bigger one', async (t) => {
+  const settings = FIT_PRESETS.light;
+  const small = boundaryChain(rasterise(30, 30, (x, y) => (x - 15) ** 2 + (y - 15) ** 2 < 64));
+  const big = boundaryChain(rasterise(220, 160, polygonContains([[10, 10], [200, 30], [150, 150], [40, 120]])));
+  const before = fitChain(small, true, settings);
+  const other = fitChain(big, true, settings);
+  const after = fitChain(small, true, settings);
+  t.ok(big.length > 4 * small.length, 'the other chain is much longer, so the slots grow between the fits');
+  t.same(after, before);
+  t.same(fitChain(big, true, settings), other);
+});
