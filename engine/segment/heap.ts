@@ -22,6 +22,16 @@ export class PairHeap {
     return this.keys[0];
   }
 
+  /** Id of the smallest entry (only valid while length > 0). */
+  get topId(): number {
+    return this.ids[0];
+  }
+
+  /** Removes the smallest entry and adds (key, id) in one sift: the same as pop() then push(). */
+  replaceTop(key: number, id: number): void {
+    this.siftDown(0, key, id);
+  }
+
   /** Adds an entry without ordering; call heapify() once afterwards. */
   pushUnordered(key: number, id: number): void {
     this.keys[this.size] = key;

@@ -35,6 +35,8 @@ export interface Segmentation {
 
 const FLAT_STRIDE = 4; // n, Σr, Σg, Σb
 const PLANE_STRIDE = 16; // n, Σx, Σy, Σxx, Σxy, Σyy, Σr, Σg, Σb, Σrx, Σgx, Σbx, Σry, Σgy, Σby, Σ(r²+g²+b²)
+/** Seeds per chunk of moment sums while the flood does not know how many seeds there will be. */
+const SEED_CHUNK = 8192;
 const PAIR_CACHE_BITS = 14;
 const PAIR_CACHE_SIZE = 1 << PAIR_CACHE_BITS;
 /** Ridge on the plane's slope (per pixel) so thin or tiny regions fall back towards a flat fit. */
@@ -43,10 +45,9 @@ const PLANE_RIDGE = 0.25;
 export function segmentImage(image: PreparedImage, settings: SegmentSettings, context: StageContext): Segmentation {
   const { width, height } = image;
   const seeds = floodSeeds(image, settings.seedTolerance, context);
-  // the seeds' areas and colour sums (whole numbers, exact in any order) come from the flood fill
-  foldSinglePixels(image, seeds.labels, seeds.area, seeds.sum, seeds.singles, settings.foldDistance);
+  foldSinglePixels(image, seeds.labels, seeds.stats, seeds.singles, settings.foldDistance);
   context.progress(0.25);
-  const merged = mergeRegions(image, seeds.labels, seeds.count, seeds.transparent, settings, context);
+  const merged = mergeRegions(image, seeds.labels, seeds.count, seeds.transparent, seeds.stats, settings, context);
   context.progress(1);
   return { width, height, ...merged };
 }
@@ -72,9 +73,12 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
   let stack = new Int32Array(Math.max(6144, width * 24));
   const tol2 = tolerance * tolerance;
   let regionTransparent = new Uint8Array(1024);
-  // pixel count and colour sums per seed, gathered while each seed floods (foldSinglePixels needs them)
-  let seedArea = new Int32Array(1024);
-  let seedSum = new Float64Array(3 * 1024);
+  // Each seed's moment sums (PLANE_STRIDE per seed), summed while it floods, so no later pass over
+  // the pixels has to gather them. They are whole numbers far below 2^53, exact in any order, so
+  // they equal sums taken pixel by pixel. Kept in fixed chunks while the count is unknown, then
+  // copied once into one array (growing one array would copy and clear it again and again).
+  const chunks: Float64Array[] = [];
+  let chunk = new Float64Array(0);
   // the pixel of every painted one-pixel seed, in scan order (what foldSinglePixels visits)
   let singles = new Int32Array(1024);
   let singleCount = 0;
@@ -88,20 +92,25 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
       const bigger = new Uint8Array(2 * label);
       bigger.set(regionTransparent);
       regionTransparent = bigger;
-      const biggerArea = new Int32Array(2 * label);
-      biggerArea.set(seedArea);
-      seedArea = biggerArea;
-      const biggerSum = new Float64Array(6 * label);
-      biggerSum.set(seedSum);
-      seedSum = biggerSum;
+    }
+    if ((label & (SEED_CHUNK - 1)) === 0) {
+      chunk = new Float64Array(SEED_CHUNK * PLANE_STRIDE);
+      chunks.push(chunk);
     }
     regionTransparent[label] = clear;
     const r0 = rgb[start * 3], g0 = rgb[start * 3 + 1], b0 = rgb[start * 3 + 2];
     labels[start] = label;
-    let area = 1, sr = r0, sg = g0, sb = b0;
-    const y0 = (start / width) | 0;
+    const y0 = (start / width) | 0, x0 = start - y0 * width;
+    // x-moments are summed pixel by pixel; y is fixed along a row, so the y-moments are added once
+    // per row pass from what that pass added to the x-moments
+    let area = 1, sumX = x0, sumXX = x0 * x0;
+    let sumY = y0, sumXY = x0 * y0, sumYY = y0 * y0;
+    let sr = r0, sg = g0, sb = b0;
+    let srx = r0 * x0, sgx = g0 * x0, sbx = b0 * x0;
+    let sry = r0 * y0, sgy = g0 * y0, sby = b0 * y0;
+    let sq = r0 * r0 + g0 * g0 + b0 * b0;
     let top = 0;
-    stack[top++] = y0; stack[top++] = start - y0 * width; stack[top++] = start - y0 * width;
+    stack[top++] = y0; stack[top++] = x0; stack[top++] = x0;
     stack[top++] = -1; stack[top++] = 0; stack[top++] = -1;
     while (top > 0) {
       const parentLast = stack[--top];
@@ -111,28 +120,40 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
       let xl = stack[--top];
       const y = stack[--top];
       const row = y * width;
+      let area0 = area, sumX0 = sumX, sr0 = sr, sg0 = sg, sb0 = sb;
       // grow the segment left and right along its row
       while (xl > 0) {
         const q = row + xl - 1;
         if (labels[q] !== -1 || transparent[q] !== clear) break;
+        const r = rgb[q * 3], g = rgb[q * 3 + 1], b = rgb[q * 3 + 2];
         if (!clear) {
-          const dr = rgb[q * 3] - r0, dg = rgb[q * 3 + 1] - g0, db = rgb[q * 3 + 2] - b0;
+          const dr = r - r0, dg = g - g0, db = b - b0;
           if (dr * dr + dg * dg + db * db > tol2) break;
         }
         labels[q] = label;
-        area++; sr += rgb[q * 3]; sg += rgb[q * 3 + 1]; sb += rgb[q * 3 + 2];
-        xl--;
+        const x = --xl;
+        area++; sumX += x; sumXX += x * x;
+        sr += r; sg += g; sb += b; srx += r * x; sgx += g * x; sbx += b * x;
+        sq += r * r + g * g + b * b;
       }
       while (xr < width - 1) {
         const q = row + xr + 1;
         if (labels[q] !== -1 || transparent[q] !== clear) break;
+        const r = rgb[q * 3], g = rgb[q * 3 + 1], b = rgb[q * 3 + 2];
         if (!clear) {
-          const dr = rgb[q * 3] - r0, dg = rgb[q * 3 + 1] - g0, db = rgb[q * 3 + 2] - b0;
+          const dr = r - r0, dg = g - g0, db = b - b0;
           if (dr * dr + dg * dg + db * db > tol2) break;
         }
         labels[q] = label;
-        area++; sr += rgb[q * 3]; sg += rgb[q * 3 + 1]; sb += rgb[q * 3 + 2];
-        xr++;
+        const x = ++xr;
+        area++; sumX += x; sumXX += x * x;
+        sr += r; sg += g; sb += b; srx += r * x; sgx += g * x; sbx += b * x;
+        sq += r * r + g * g + b * b;
+      }
+      if (area !== area0) {
+        const dn = area - area0;
+        sumY += y * dn; sumXY += y * (sumX - sumX0); sumYY += y * y * dn;
+        sry += y * (sr - sr0); sgy += y * (sg - sg0); sby += y * (sb - sb0);
       }
       // Eight neighbours: a one-pixel diagonal stroke (thin text, hatching) stays one region
       // instead of falling apart into specks that would be merged into the paper.
@@ -140,6 +161,7 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
       for (let ny = y - 1; ny <= y + 1; ny += 2) {
         if (ny < 0 || ny >= height) continue;
         const nrow = ny * width;
+        area0 = area; sumX0 = sumX; sr0 = sr; sg0 = sg; sb0 = sb;
         // up to two stretches: the scan minus the parent's run when this is the parent's row
         const parentHere = ny === parentRow;
         for (let part = 0; part < 2; part++) {
@@ -154,14 +176,19 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
             if (x <= to) {
               const q = nrow + x;
               ok = labels[q] === -1 && transparent[q] === clear;
-              if (ok && !clear) {
-                const dr = rgb[q * 3] - r0, dg = rgb[q * 3 + 1] - g0, db = rgb[q * 3 + 2] - b0;
-                ok = dr * dr + dg * dg + db * db <= tol2;
-              }
               if (ok) {
-                labels[q] = label;
-                area++; sr += rgb[q * 3]; sg += rgb[q * 3 + 1]; sb += rgb[q * 3 + 2];
-                if (runStart < 0) runStart = x;
+                const r = rgb[q * 3], g = rgb[q * 3 + 1], b = rgb[q * 3 + 2];
+                if (!clear) {
+                  const dr = r - r0, dg = g - g0, db = b - b0;
+                  ok = dr * dr + dg * dg + db * db <= tol2;
+                }
+                if (ok) {
+                  labels[q] = label;
+                  area++; sumX += x; sumXX += x * x;
+                  sr += r; sg += g; sb += b; srx += r * x; sgx += g * x; sbx += b * x;
+                  sq += r * r + g * g + b * b;
+                  if (runStart < 0) runStart = x;
+                }
               }
             }
             if (!ok && runStart >= 0) {
@@ -176,10 +203,20 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
             }
           }
         }
+        if (area !== area0) {
+          const dn = area - area0;
+          sumY += ny * dn; sumXY += ny * (sumX - sumX0); sumYY += ny * ny * dn;
+          sry += ny * (sr - sr0); sgy += ny * (sg - sg0); sby += ny * (sb - sb0);
+        }
       }
     }
-    seedArea[label] = area;
-    seedSum[3 * label] = sr; seedSum[3 * label + 1] = sg; seedSum[3 * label + 2] = sb;
+    const o = (label & (SEED_CHUNK - 1)) * PLANE_STRIDE;
+    chunk[o] = area; chunk[o + 1] = sumX; chunk[o + 2] = sumY;
+    chunk[o + 3] = sumXX; chunk[o + 4] = sumXY; chunk[o + 5] = sumYY;
+    chunk[o + 6] = sr; chunk[o + 7] = sg; chunk[o + 8] = sb;
+    chunk[o + 9] = srx; chunk[o + 10] = sgx; chunk[o + 11] = sbx;
+    chunk[o + 12] = sry; chunk[o + 13] = sgy; chunk[o + 14] = sby;
+    chunk[o + 15] = sq;
     if (area === 1 && !clear) {
       if (singleCount === singles.length) {
         const bigger = new Int32Array(2 * singleCount);
@@ -189,10 +226,12 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
       singles[singleCount++] = start;
     }
   }
-  return {
-    labels, count, transparent: regionTransparent.slice(0, count), area: seedArea, sum: seedSum,
-    singles: singles.subarray(0, singleCount),
-  };
+  const stats = new Float64Array(count * PLANE_STRIDE);
+  for (let i = 0; i < chunks.length; i++) {
+    const at = i * SEED_CHUNK * PLANE_STRIDE;
+    stats.set(chunks[i].subarray(0, Math.min(chunks[i].length, stats.length - at)), at);
+  }
+  return { labels, count, transparent: regionTransparent.slice(0, count), stats, singles: singles.subarray(0, singleCount) };
 }
 
 /**
@@ -203,10 +242,14 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
  * listed are visited, in scan order: folding one never changes another's seed size, so these are
  * exactly the pixels a pass over the whole image would pick.
  */
-function foldSinglePixels(image: PreparedImage, labels: Int32Array, area: Int32Array, sum: Float64Array, singles: Int32Array, foldDistance: number): void {
+function foldSinglePixels(image: PreparedImage, labels: Int32Array, stats: Float64Array, singles: Int32Array, foldDistance: number): void {
   const { width, height, rgb } = image;
   const transparent = image.transparent;
   const limit = foldDistance * foldDistance;
+  // (seed, region it joined) per folded pixel; applied to the sums only at the end, because a
+  // folded pixel must not pull the next one's choice
+  const moves = new Int32Array(2 * singles.length);
+  let moveCount = 0;
   for (let i = 0; i < singles.length; i++) {
     const p = singles[i];
     const y = (p / width) | 0, x = p - y * width;
@@ -216,16 +259,25 @@ function foldSinglePixels(image: PreparedImage, labels: Int32Array, area: Int32A
       const q = k === 0 ? (x > 0 ? p - 1 : -1) : k === 1 ? (x < width - 1 ? p + 1 : -1) : k === 2 ? (y > 0 ? p - width : -1) : y < height - 1 ? p + width : -1;
       if (q < 0 || transparent[q]) continue;
       const l = labels[q];
-      const a = area[l];
+      const o = l * PLANE_STRIDE;
+      const a = stats[o];
       if (a < 2) continue;
-      const dr = sum[l * 3] / a - r, dg = sum[l * 3 + 1] / a - g, db = sum[l * 3 + 2] / a - b;
+      const dr = stats[o + 6] / a - r, dg = stats[o + 7] / a - g, db = stats[o + 8] / a - b;
       const d = dr * dr + dg * dg + db * db;
       if (d < bestDistance) { bestDistance = d; best = l; }
     }
     if (best >= 0 && bestDistance <= limit) {
-      // The region's mean is not updated: a folded pixel must not pull the next one's choice.
-      area[labels[p]] = 0;
+      moves[moveCount++] = labels[p];
+      moves[moveCount++] = best;
       labels[p] = best;
+    }
+  }
+  // A one-pixel seed's sums are its pixel's own terms: they move whole into the region it joined.
+  for (let i = 0; i < moveCount; i += 2) {
+    const from = moves[i] * PLANE_STRIDE, to = moves[i + 1] * PLANE_STRIDE;
+    for (let k = 0; k < PLANE_STRIDE; k++) {
+      stats[to + k] += stats[from + k];
+      stats[from + k] = 0;
     }
   }
 }
@@ -235,19 +287,22 @@ function mergeRegions(
   labels: Int32Array,
   count: number,
   regionTransparent: Uint8Array,
+  seedStats: Float64Array,
   settings: SegmentSettings,
   context: StageContext,
 ): { labels: Int32Array; regionCount: number; area: Int32Array; transparent: Uint8Array } {
-  const { width, height, rgb } = image;
+  const { width, height } = image;
   const n = width * height;
   const plane = settings.gradientModel;
   const stride = plane ? PLANE_STRIDE : FLAT_STRIDE;
-  const stats = new Float64Array(count * stride);
-  if (plane) accumulatePlaneStats(stats, labels, rgb, width, height);
-  else {
-    for (let p = 0; p < n; p++) {
-      const o = labels[p] * FLAT_STRIDE;
-      stats[o] += 1; stats[o + 1] += rgb[p * 3]; stats[o + 2] += rgb[p * 3 + 1]; stats[o + 3] += rgb[p * 3 + 2];
+  let stats = seedStats;
+  if (!plane) {
+    stats = new Float64Array(count * FLAT_STRIDE);
+    for (let r = 0, o = 0; r < count; r++, o += PLANE_STRIDE) {
+      stats[r * FLAT_STRIDE] = seedStats[o];
+      stats[r * FLAT_STRIDE + 1] = seedStats[o + 6];
+      stats[r * FLAT_STRIDE + 2] = seedStats[o + 7];
+      stats[r * FLAT_STRIDE + 3] = seedStats[o + 8];
     }
   }
 
@@ -313,27 +368,16 @@ function mergeRegions(
   // Plane model: each region's own error is cached, so pricing a pair costs one plane fit.
   const ownError = new Float64Array(plane ? count : 0);
   if (plane) for (let r = 0; r < count; r++) ownError[r] = planeError(stats, r * stride);
-  const scratch = new Float64Array(stride);
-  const cost = (a: number, b: number): number => {
-    const oa = a * stride, ob = b * stride;
-    if (!plane) {
-      const na = stats[oa], nb = stats[ob];
-      const dr = stats[oa + 1] / na - stats[ob + 1] / nb;
-      const dg = stats[oa + 2] / na - stats[ob + 2] / nb;
-      const db = stats[oa + 3] / na - stats[ob + 3] / nb;
-      return ((na * nb) / (na + nb)) * (dr * dr + dg * dg + db * db);
-    }
-    for (let k = 0; k < PLANE_STRIDE; k++) scratch[k] = stats[oa + k] + stats[ob + k];
-    const grown = planeError(scratch, 0) - ownError[a] - ownError[b];
-    return grown > 0 ? grown : 0;
-  };
 
   const stampA = new Int32Array(pairCount);
   const stampB = new Int32Array(pairCount);
   const heap = new PairHeap(pairCount);
-  for (let e = 0; e < pairCount; e++) heap.pushUnordered(cost(edgeA[e], edgeB[e]), e);
+  for (let e = 0; e < pairCount; e++) heap.pushUnordered(pairCost(stats, ownError, plane, edgeA[e], edgeB[e]), e);
   heap.heapify();
 
+  // Every pair sits in the heap at most once and ties break on its id, so the order of pops is
+  // fixed by the keys alone, whatever the heap's inner layout; a stale pair that goes back in
+  // replaces the top instead of being popped and pushed (one sift instead of two).
   const maxCost = settings.mergeCost;
   const minArea = settings.minArea;
   let pops = 0;
@@ -343,22 +387,23 @@ function mergeRegions(
       context.progress(0.25 + 0.7 * (1 - heap.length / Math.max(1, pairCount)));
     }
     const key = heap.topKey;
-    const e = heap.pop();
+    const e = heap.topId;
     let a = edgeA[e];
     while (parent[a] !== a) a = parent[a] = parent[parent[a]];
     let b = edgeB[e];
     while (parent[b] !== b) b = parent[b] = parent[parent[b]];
-    if (a === b) continue;
+    if (a === b) { heap.pop(); continue; }
     const na = stats[a * stride], nb = stats[b * stride];
     const small = na < minArea || nb < minArea;
     if (a !== edgeA[e] || b !== edgeB[e] || version[a] !== stampA[e] || version[b] !== stampB[e]) {
       // Stale: one side grew since this pair was queued; re-price and queue it again.
-      const c = cost(a, b);
-      if (c > maxCost && !small) continue;
+      const c = pairCost(stats, ownError, plane, a, b);
+      if (c > maxCost && !small) { heap.pop(); continue; }
       edgeA[e] = a; edgeB[e] = b; stampA[e] = version[a]; stampB[e] = version[b];
-      heap.push(c, e);
+      heap.replaceTop(c, e);
       continue;
     }
+    heap.pop();
     if (key > maxCost && !small) continue;
     // Join the smaller into the larger; equal sizes join into the lower id (determinism).
     let keep = a, gone = b;
@@ -370,64 +415,72 @@ function mergeRegions(
     version[keep]++;
   }
 
-  // Compact labels in scan order.
+  // Compact labels in scan order. A region's area is its root's pixel count (whole numbers, exact).
   const compact = new Int32Array(count).fill(-1);
   let regionCount = 0;
   const areaOf = new Int32Array(count);
   const clearOf = new Uint8Array(count);
   // each seed's final label, found once per seed instead of one union-find walk per pixel
   const finalOf = new Int32Array(count).fill(-1);
+  let lastSeed = -1, lastLabel = -1;
   for (let p = 0; p < n; p++) {
     const seed = labels[p];
-    let l = finalOf[seed];
-    if (l === -1) {
-      const root = find(seed);
-      l = compact[root];
+    if (seed !== lastSeed) {
+      let l = finalOf[seed];
       if (l === -1) {
-        l = compact[root] = regionCount++;
-        clearOf[l] = regionTransparent[root];
+        const root = find(seed);
+        l = compact[root];
+        if (l === -1) {
+          l = compact[root] = regionCount++;
+          clearOf[l] = regionTransparent[root];
+          areaOf[l] = stats[root * stride];
+        }
+        finalOf[seed] = l;
       }
-      finalOf[seed] = l;
+      lastSeed = seed;
+      lastLabel = l;
     }
-    areaOf[l]++;
-    labels[p] = l;
+    labels[p] = lastLabel;
   }
   return { labels, regionCount, area: areaOf.slice(0, regionCount), transparent: clearOf.slice(0, regionCount) };
 }
 
-/**
- * Moment sums for the plane model, gathered per run of equal labels along a row so the running
- * sums stay in registers and each region's slot is touched once per run, not once per pixel.
- */
-function accumulatePlaneStats(stats: Float64Array, labels: Int32Array, rgb: Uint8Array, width: number, height: number): void {
-  for (let y = 0; y < height; y++) {
-    let x = 0;
-    while (x < width) {
-      const p0 = y * width + x;
-      const l = labels[p0];
-      let end = x + 1;
-      while (end < width && labels[p0 + end - x] === l) end++;
-      let sr = 0, sg = 0, sb = 0, srx = 0, sgx = 0, sbx = 0, sq = 0;
-      for (let xx = x, p = p0; xx < end; xx++, p++) {
-        const r = rgb[p * 3], g = rgb[p * 3 + 1], b = rgb[p * 3 + 2];
-        sr += r; sg += g; sb += b;
-        srx += r * xx; sgx += g * xx; sbx += b * xx;
-        sq += r * r + g * g + b * b;
-      }
-      const len = end - x;
-      const sx = ((x + end - 1) * len) / 2;
-      // Σx² over x..end-1 = S(end-1) - S(x-1), S(k) = k(k+1)(2k+1)/6.
-      const sxx = ((end - 1) * end * (2 * end - 1) - (x - 1) * x * (2 * x - 1)) / 6;
-      const o = l * PLANE_STRIDE;
-      stats[o] += len; stats[o + 1] += sx; stats[o + 2] += y * len;
-      stats[o + 3] += sxx; stats[o + 4] += y * sx; stats[o + 5] += y * y * len;
-      stats[o + 6] += sr; stats[o + 7] += sg; stats[o + 8] += sb;
-      stats[o + 9] += srx; stats[o + 10] += sgx; stats[o + 11] += sbx;
-      stats[o + 12] += sr * y; stats[o + 13] += sg * y; stats[o + 14] += sb * y;
-      stats[o + 15] += sq;
-      x = end;
-    }
+/** What joining regions a and b adds to the summed squared error of their models. */
+function pairCost(stats: Float64Array, ownError: Float64Array, plane: boolean, a: number, b: number): number {
+  if (!plane) {
+    const oa = a * FLAT_STRIDE, ob = b * FLAT_STRIDE;
+    const na = stats[oa], nb = stats[ob];
+    const dr = stats[oa + 1] / na - stats[ob + 1] / nb;
+    const dg = stats[oa + 2] / na - stats[ob + 2] / nb;
+    const db = stats[oa + 3] / na - stats[ob + 3] / nb;
+    return ((na * nb) / (na + nb)) * (dr * dr + dg * dg + db * db);
   }
+  const grown = joinedPlaneError(stats, a * PLANE_STRIDE, b * PLANE_STRIDE) - ownError[a] - ownError[b];
+  return grown > 0 ? grown : 0;
+}
+
+/**
+ * planeError of the sums of two regions' moments, without writing the sums anywhere: the same
+ * operations in the same order, so the same number to the last bit.
+ */
+function joinedPlaneError(s: Float64Array, oa: number, ob: number): number {
+  const n = s[oa] + s[ob];
+  if (n <= 0) return 0;
+  const s1 = s[oa + 1] + s[ob + 1], s2 = s[oa + 2] + s[ob + 2];
+  const mx = s1 / n, my = s2 / n;
+  const cxx = s[oa + 3] + s[ob + 3] - s1 * mx + PLANE_RIDGE * n;
+  const cxy = s[oa + 4] + s[ob + 4] - s1 * my;
+  const cyy = s[oa + 5] + s[ob + 5] - s2 * my + PLANE_RIDGE * n;
+  const det = cxx * cyy - cxy * cxy;
+  let total = s[oa + 15] + s[ob + 15];
+  for (let c = 0; c < 3; c++) {
+    const sc = s[oa + 6 + c] + s[ob + 6 + c];
+    const scx = s[oa + 9 + c] + s[ob + 9 + c] - sc * mx;
+    const scy = s[oa + 12 + c] + s[ob + 12 + c] - sc * my;
+    total -= (sc * sc) / n;
+    if (det > 1e-9) total -= (scx * scx * cyy - 2 * scx * scy * cxy + scy * scy * cxx) / det;
+  }
+  return total;
 }
 
 /** Summed squared error of the best colour plane through a region's pixels, from its moment sums. */
