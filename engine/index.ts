@@ -20,7 +20,8 @@ import { segmentImage } from './segment/index.js';
 import { engineSettingsFor } from './settings.js';
 import { checkAbort, type StageContext } from './stage.js';
 import { startChainFits } from './parallel/chain-fits.js';
-import { composeShapes, paintRegions } from './svg/compose.js';
+import { startRegionPaints } from './parallel/region-paints.js';
+import { composeShapes } from './svg/compose.js';
 import { writeSvg } from './svg/index.js';
 import {
   DEFAULT_TRACE_OPTIONS,
@@ -102,18 +103,27 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
   step.done();
 
   step = stage('fit');
-  const graph = buildBoundaryGraph(segmentation.labels, image.width, image.height, segmentation.regionCount, step);
-  step.progress(0.2);
-  // Worker threads start fitting the chains at once; this thread works out the fills meanwhile,
-  // then fits what the workers have not taken.
-  const fitting = startChainFits(graph, segmentation.transparent, {
-    fit: settings.fit,
-    guardChains: settings.exactness.guardChains,
-    guardSlack: settings.exactness.guardSlack,
-  });
-  const paints = paintRegions(prepared, segmentation, settings);
-  const fitted = await fitting.finish(step);
-  const painted = composeShapes(prepared, segmentation, graph, paints, fitted, settings, step);
+  // With a spare core, a worker colours the regions (gradient fits) while this thread traces the
+  // boundaries; the chain fits are shared out after that. Without one, everything runs here.
+  const painting = startRegionPaints(prepared, segmentation, settings);
+  let painted;
+  try {
+    const graph = buildBoundaryGraph(segmentation.labels, image.width, image.height, segmentation.regionCount, step);
+    step.progress(0.2);
+    // Worker threads start fitting the chains at once; this thread colours the regions meanwhile
+    // (unless a worker does), then fits what the workers have not taken.
+    const fitting = startChainFits(graph, segmentation.transparent, {
+      fit: settings.fit,
+      guardChains: settings.exactness.guardChains,
+      guardSlack: settings.exactness.guardSlack,
+    });
+    const paintedHere = painting.onWorker ? null : await painting.finish();
+    const fitted = await fitting.finish(step);
+    const paints = paintedHere ?? (await painting.finish());
+    painted = composeShapes(prepared, segmentation, graph, paints, fitted, settings, step);
+  } finally {
+    painting.abandon();
+  }
   step.done();
 
   step = stage('write');

@@ -10,38 +10,22 @@
  * fits back packed in typed arrays (transferred, not copied), in FittedChains' layout, so this
  * thread copies them into place without making an object per segment.
  *
- * The workers are one small pool per process (per thread that traces), started on first use and
- * kept for later traces; they hold the process open only while a job is in flight. A worker that
- * throws or dies turns the trace into VectorizeError('internal_error') and is replaced next time.
+ * The workers are the engine's pool (./pool.ts): a worker that throws or dies turns the trace into
+ * VectorizeError('internal_error').
  */
-import os from 'node:os';
-import { Worker } from 'node:worker_threads';
 import type { BoundaryGraph } from '../boundary/index.js';
 import { VectorizeError } from '../errors.js';
 import { FittedChains, fitBoundaryChain, type ChainFitSettings } from '../fit/chain.js';
 import type { FittedPath } from '../fit/index.js';
 import { checkAbort, type StageContext } from '../stage.js';
+import { fitConcurrency, openJob, type JobErrorReply } from './pool.js';
+
+export { fitConcurrency, replaceFitWorkersForTest } from './pool.js';
 
 /** Chains are handed out in chunks of about this many points (a few milliseconds of fitting). */
 const CHUNK_POINTS = 8192;
 /** Below this many points in all, posting to a worker costs more than it saves: this thread fits them. */
 const MIN_PARALLEL_POINTS = 40_000;
-/** Worker threads besides this one: one per further core, at most three (fitting is ~a third of a trace). */
-export const DEFAULT_FIT_WORKERS = Math.max(0, Math.min(3, os.availableParallelism() - 1));
-let fitWorkerCount = DEFAULT_FIT_WORKERS;
-
-/**
- * Process-wide number of fitting workers besides the tracing thread (like sharp.concurrency()):
- * 0 fits on the tracing thread alone. Returns the number in use.
- */
-export function fitConcurrency(workers?: number): number {
-  if (workers !== undefined) {
-    if (!Number.isInteger(workers) || workers < 0 || workers > 64) throw new VectorizeError('invalid_parameter', `fit workers must be a whole number from 0 to 64, got ${workers}`);
-    fitWorkerCount = workers;
-  }
-  return fitWorkerCount;
-}
-
 export interface ChainFitOptions {
   /** Worker threads to use besides this one (default fitConcurrency(); 0 = this thread only). */
   workers?: number;
@@ -75,7 +59,7 @@ interface ChunkMessage {
   kinds: Uint8Array;
   coords: Float64Array;
 }
-type WorkerReply = ChunkMessage | { type: 'error'; job: number; message: string };
+type WorkerReply = ChunkMessage | JobErrorReply;
 
 export interface ChainFitting {
   /** Fits on this thread whatever the workers have not taken, then waits for theirs. */
@@ -103,7 +87,7 @@ export function startChainFits(
   }
   // about one segment per eight crack points
   const fitted = new FittedChains(chains.length, total >> 4);
-  const workerCount = options.workers ?? fitWorkerCount;
+  const workerCount = options.workers ?? fitConcurrency();
   if (workerCount <= 0 || (total < 2 * MIN_PARALLEL_POINTS && !options.workersOnly)) {
     return {
       async finish(context) {
@@ -140,13 +124,11 @@ export function startChainFits(
   const chunkStart = Int32Array.from(starts);
   const chunks = chunkStart.length - 1;
   const claim = new Int32Array(new SharedArrayBuffer(4));
-  const job = nextJob++;
-  const message: JobMessage = { type: 'job', job, points, offsets, flags, chunkStart, claim, settings };
 
   let received = 0;
   let failure: VectorizeError | null = null;
   let wake: (() => void) | null = null;
-  const listener: JobListener = {
+  const { job, workers, end } = openJob<ChunkMessage>(workerCount, {
     onReply(reply) {
       if (reply.type === 'error') failure ??= new VectorizeError('internal_error', `A fitting worker failed: ${reply.message}`);
       else {
@@ -159,10 +141,8 @@ export function startChainFits(
       failure ??= error;
       wake?.();
     },
-  };
-  const workers = fitWorkers(workerCount);
-  jobs.set(job, listener);
-  holdPool(+1);
+  });
+  const message: JobMessage = { type: 'job', job, points, offsets, flags, chunkStart, claim, settings };
   for (const worker of workers) worker.postMessage(message);
 
   return {
@@ -184,8 +164,7 @@ export function startChainFits(
       } finally {
         // On an error or a cancel, workers stop at their next chunk.
         Atomics.store(claim, 0, chunks);
-        jobs.delete(job);
-        holdPool(-1);
+        end();
       }
     },
   };
@@ -237,64 +216,3 @@ function unpackChunk(reply: ChunkMessage, chunkStart: Int32Array, chainOf: numbe
     k += counts[j];
   }
 }
-
-// ---------------------------------------------------------------------------------------------
-// the pool
-
-interface JobListener {
-  onReply(reply: WorkerReply): void;
-  onFailure(error: VectorizeError): void;
-}
-const jobs = new Map<number, JobListener>();
-let nextJob = 1;
-const pool: Worker[] = [];
-let inFlight = 0;
-
-/** Workers keep the process alive only while a job waits on them. */
-function holdPool(delta: number): void {
-  inFlight += delta;
-  for (const worker of pool) {
-    if (inFlight > 0) worker.ref();
-    else worker.unref();
-  }
-}
-
-function fitWorkers(count: number): Worker[] {
-  while (pool.length < count) {
-    const worker = spawnFitWorker();
-    const retire = (error: VectorizeError) => {
-      const index = pool.indexOf(worker);
-      if (index < 0) return;
-      pool.splice(index, 1);
-      void worker.terminate();
-      for (const listener of jobs.values()) listener.onFailure(error);
-    };
-    worker.on('message', (reply: WorkerReply) => jobs.get(reply.job)?.onReply(reply));
-    worker.on('error', (error) => retire(new VectorizeError('internal_error', `A fitting worker failed: ${error.message}`, {}, { cause: error })));
-    worker.on('exit', (code) => retire(new VectorizeError('internal_error', `A fitting worker stopped (exit code ${code}).`)));
-    if (inFlight === 0) worker.unref();
-    pool.push(worker);
-  }
-  return pool.slice(0, count);
-}
-
-/**
- * From the build the worker is fit-worker.js beside this file. From source (tsx: tests, benches)
- * it is a .ts file and a worker does not inherit the parent's tsx loader, so a tiny bootstrap
- * registers tsx inside the worker before importing it (as server/adapters/engine-pool.ts does).
- */
-function spawnFitWorker(): Worker {
-  if (testScript) return new Worker(testScript, { eval: true });
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./fit-worker.js', import.meta.url));
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./fit-worker.ts', import.meta.url).href;
-  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`, { eval: true });
-}
-
-/** Tests only: a worker script to use instead of the fitting worker, to see how failures surface. */
-export function replaceFitWorkersForTest(script: string | null): Promise<void> {
-  const closing = pool.splice(0, pool.length).map((worker) => worker.terminate());
-  testScript = script;
-  return Promise.all(closing).then(() => undefined);
-}
-let testScript: string | null = null;

@@ -1,14 +1,19 @@
 /**
- * A chain-fitting worker thread (see chain-fits.ts): fits the chunks it takes from each job it is
- * sent. A fit that throws is reported as an error reply for that job; the worker stays usable.
+ * The engine's worker thread (see pool.ts): fits the chunks it takes from each chain-fitting job
+ * (chain-fits.ts) and colours the regions of each paint job (region-paints.ts). A job that throws
+ * is reported as an error reply for that job; the worker stays usable.
  */
 import { parentPort } from 'node:worker_threads';
 import { runFitJob } from './chain-fits.js';
+import { runPaintJob, type PaintJobMessage } from './region-paints.js';
+
+type Message = Parameters<typeof runFitJob>[0] | PaintJobMessage;
 
 const port = parentPort!;
-port.on('message', (message: Parameters<typeof runFitJob>[0]) => {
+port.on('message', (message: Message) => {
   try {
-    runFitJob(message, (reply, transfer) => port.postMessage(reply, transfer));
+    if (message.type === 'paint') runPaintJob(message, (reply) => port.postMessage(reply));
+    else runFitJob(message, (reply, transfer) => port.postMessage(reply, transfer));
   } catch (error) {
     port.postMessage({ type: 'error', job: message.job, message: error instanceof Error ? error.message : String(error) });
   }

@@ -40,7 +40,12 @@ export interface RegionPaints {
  * The fill of every region: its mean colour from the untouched source pixels, or (gradients=smooth)
  * a gradient where the region's colour ramps and the fitter finds one that matches.
  */
-export function paintRegions(image: PreparedImage, segmentation: Segmentation, settings: EngineSettings): RegionPaints {
+/** What paintRegions reads (all of it can be sent to a worker thread: engine/parallel/region-paints.ts). */
+export type PaintImage = Pick<PreparedImage, 'source'>;
+export type PaintSegmentation = Pick<Segmentation, 'regionCount' | 'area' | 'labels' | 'transparent'>;
+export type PaintSettings = Pick<EngineSettings, 'gradients'>;
+
+export function paintRegions(image: PaintImage, segmentation: PaintSegmentation, settings: PaintSettings): RegionPaints {
   const { regionCount, area, labels } = segmentation;
   const { data } = image.source;
 
@@ -195,9 +200,9 @@ export function composeShapes(
 
 /** Large regions whose colour ramps get a gradient fill when the fitter finds one that matches. */
 function addGradients(
-  image: PreparedImage,
-  segmentation: Segmentation,
-  settings: EngineSettings,
+  image: PaintImage,
+  segmentation: PaintSegmentation,
+  settings: PaintSettings,
   paint: string[],
   gradients: Array<{ id: string; fill: GradientFill }>,
   flatEnough: Uint8Array,
