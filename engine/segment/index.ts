@@ -110,8 +110,9 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
     let sry = r0 * y0, sgy = g0 * y0, sby = b0 * y0;
     let sq = r0 * r0 + g0 * g0 + b0 * b0;
     let top = 0;
+    // every pixel before the seed is labelled, so its whole row above counts as the parent's run
     stack[top++] = y0; stack[top++] = x0; stack[top++] = x0;
-    stack[top++] = -1; stack[top++] = 0; stack[top++] = -1;
+    stack[top++] = y0 - 1; stack[top++] = 0; stack[top++] = width - 1;
     while (top > 0) {
       const parentLast = stack[--top];
       const parentFirst = stack[--top];
@@ -170,37 +171,41 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
             if (part === 0) to = to < parentFirst - 1 ? to : parentFirst - 1;
             else from = from > parentLast + 1 ? from : parentLast + 1;
           } else if (part === 1) break;
-          let runStart = -1;
-          for (let x = from; x <= to + 1; x++) {
-            let ok = false;
-            if (x <= to) {
-              const q = nrow + x;
-              ok = labels[q] === -1 && transparent[q] === clear;
-              if (ok) {
-                const r = rgb[q * 3], g = rgb[q * 3 + 1], b = rgb[q * 3 + 2];
-                if (!clear) {
-                  const dr = r - r0, dg = g - g0, db = b - b0;
-                  ok = dr * dr + dg * dg + db * db <= tol2;
-                }
-                if (ok) {
-                  labels[q] = label;
-                  area++; sumX += x; sumXX += x * x;
-                  sr += r; sg += g; sb += b; srx += r * x; sgx += g * x; sbx += b * x;
-                  sq += r * r + g * g + b * b;
-                  if (runStart < 0) runStart = x;
-                }
+          let x = from;
+          while (x <= to) {
+            // refused pixels (labelled, the other kind, too far from the seed's colour) are passed over
+            let q = nrow + x;
+            if (labels[q] !== -1 || transparent[q] !== clear) { x++; continue; }
+            let r = rgb[q * 3], g = rgb[q * 3 + 1], b = rgb[q * 3 + 2];
+            if (!clear) {
+              const dr = r - r0, dg = g - g0, db = b - b0;
+              if (dr * dr + dg * dg + db * db > tol2) { x++; continue; }
+            }
+            // a stretch of accepted pixels, labelled up to the first refused one or the scan's end
+            const runStart = x;
+            for (;;) {
+              labels[q] = label;
+              area++; sumX += x; sumXX += x * x;
+              sr += r; sg += g; sb += b; srx += r * x; sgx += g * x; sbx += b * x;
+              sq += r * r + g * g + b * b;
+              x++;
+              if (x > to) break;
+              q++;
+              if (labels[q] !== -1 || transparent[q] !== clear) break;
+              r = rgb[q * 3]; g = rgb[q * 3 + 1]; b = rgb[q * 3 + 2];
+              if (!clear) {
+                const dr = r - r0, dg = g - g0, db = b - b0;
+                if (dr * dr + dg * dg + db * db > tol2) break;
               }
             }
-            if (!ok && runStart >= 0) {
-              if (top + 6 > stack.length) {
-                const bigger = new Int32Array(stack.length * 2);
-                bigger.set(stack);
-                stack = bigger;
-              }
-              stack[top++] = ny; stack[top++] = runStart; stack[top++] = x - 1;
-              stack[top++] = y; stack[top++] = xl; stack[top++] = xr;
-              runStart = -1;
+            if (top + 6 > stack.length) {
+              const bigger = new Int32Array(stack.length * 2);
+              bigger.set(stack);
+              stack = bigger;
             }
+            stack[top++] = ny; stack[top++] = runStart; stack[top++] = x - 1;
+            stack[top++] = y; stack[top++] = xl; stack[top++] = xr;
+            x++; // x was refused (or lies past the end)
           }
         }
         if (area !== area0) {
