@@ -39,7 +39,7 @@ export interface SvgDocument {
 const SCALE = 10; // 0.1 px grid
 
 /** Number in tenths → shortest SVG number text. */
-function tenths(v: number): string {
+function tenthsText(v: number): string {
   if (v % SCALE === 0) return String(v / SCALE);
   const neg = v < 0;
   const a = neg ? -v : v;
@@ -47,6 +47,20 @@ function tenths(v: number): string {
   const frac = a % SCALE;
   return (neg ? '-' : '') + (whole === 0 ? '' : String(whole)) + '.' + String(frac);
 }
+
+/**
+ * Path numbers are mostly small steps between neighbouring points: their text is looked up, not
+ * built (formatting numbers was a tenth of composing), with whether it has a '.' beside it.
+ */
+const TABLE_LIMIT = 8192;
+const TENTHS_TABLE: string[] = [];
+const TENTHS_HAS_DOT = new Uint8Array(2 * TABLE_LIMIT + 1);
+for (let v = -TABLE_LIMIT; v <= TABLE_LIMIT; v++) {
+  const text = tenthsText(v);
+  TENTHS_TABLE.push(text);
+  TENTHS_HAS_DOT[v + TABLE_LIMIT] = text.includes('.') ? 1 : 0;
+}
+const MINUS = 45, DOT = 46;
 
 function number(v: number, digits = 2): string {
   const s = Number(v.toFixed(digits)).toString();
@@ -72,35 +86,60 @@ export class PathWriter {
     return this.parts.length === 0;
   }
 
-  private emit(command: string, values: number[]): void {
-    // A repeated command letter may be left out (SVG's implicit repetition); numbers then need a
-    // separator unless the next one starts with '-', or with '.' after a number that has its own '.'.
-    let text = '';
-    let separated = false;
-    if (command !== this.last) {
-      text = command;
-      separated = true;
-    }
-    for (const v of values) {
-      const s = tenths(v);
-      if (!separated && !(s[0] === '-' || (s[0] === '.' && this.lastHadDot))) text += ' ';
-      text += s;
-      separated = false;
-      this.lastHadDot = s.includes('.');
-    }
-    this.parts.push(text);
+  // A repeated command letter may be left out (SVG's implicit repetition); numbers then need a
+  // separator unless the next one starts with '-', or with '.' after a number that has its own '.'.
+  // The emitters take their numbers one by one (no array per command: this runs for every segment).
+
+  /** The command letter, or '' when it repeats the previous one. */
+  private command(command: string): string {
+    if (command === this.last) return '';
     // After a moveto, further pairs are linetos.
     this.last = command === 'M' ? 'L' : command === 'm' ? 'l' : command;
+    return command;
+  }
+
+  /** `v`'s text, after a space when it needs one (`separated`: right after a command letter). */
+  private value(v: number, separated: boolean): string {
+    let s: string, dot: boolean;
+    if (v >= -TABLE_LIMIT && v <= TABLE_LIMIT) {
+      s = TENTHS_TABLE[v + TABLE_LIMIT];
+      dot = TENTHS_HAS_DOT[v + TABLE_LIMIT] === 1;
+    } else {
+      s = tenthsText(v);
+      dot = s.includes('.');
+    }
+    const first = s.charCodeAt(0);
+    const spaced = !separated && !(first === MINUS || (first === DOT && this.lastHadDot));
+    this.lastHadDot = dot;
+    return spaced ? ' ' + s : s;
+  }
+
+  private emit1(command: string, a: number): void {
+    const letter = this.command(command);
+    this.parts.push(letter + this.value(a, letter !== ''));
+  }
+
+  private emit2(command: string, a: number, b: number): void {
+    const letter = this.command(command);
+    const first = letter + this.value(a, letter !== '');
+    this.parts.push(first + this.value(b, false));
+  }
+
+  private emit6(command: string, a: number, b: number, c: number, d: number, e: number, f: number): void {
+    const letter = this.command(command);
+    const first = letter + this.value(a, letter !== '');
+    const bText = this.value(b, false), cText = this.value(c, false), dText = this.value(d, false), eText = this.value(e, false);
+    this.parts.push(first + bText + cText + dText + eText + this.value(f, false));
   }
 
   moveTo(x: number, y: number): void {
     const tx = Math.round(x * SCALE), ty = Math.round(y * SCALE);
     if (!this.started) {
-      this.emit('M', [tx, ty]);
+      this.emit2('M', tx, ty);
       this.started = true;
     } else {
       this.last = '';
-      this.emit('m', [tx - this.cx, ty - this.cy]);
+      this.emit2('m', tx - this.cx, ty - this.cy);
     }
     this.cx = this.sx = tx;
     this.cy = this.sy = ty;
@@ -110,9 +149,9 @@ export class PathWriter {
     const tx = Math.round(x * SCALE), ty = Math.round(y * SCALE);
     const dx = tx - this.cx, dy = ty - this.cy;
     if (dx === 0 && dy === 0) return;
-    if (dy === 0) this.emit('h', [dx]);
-    else if (dx === 0) this.emit('v', [dy]);
-    else this.emit('l', [dx, dy]);
+    if (dy === 0) this.emit1('h', dx);
+    else if (dx === 0) this.emit1('v', dy);
+    else this.emit2('l', dx, dy);
     this.cx = tx;
     this.cy = ty;
     this.segments++;
@@ -127,7 +166,7 @@ export class PathWriter {
       this.lineTo(x, y);
       return;
     }
-    this.emit('c', [ax - this.cx, ay - this.cy, bx - this.cx, by - this.cy, tx - this.cx, ty - this.cy]);
+    this.emit6('c', ax - this.cx, ay - this.cy, bx - this.cx, by - this.cy, tx - this.cx, ty - this.cy);
     this.cx = tx;
     this.cy = ty;
     this.segments++;

@@ -46,6 +46,19 @@ t.test('a repeated command letter is left out and numbers stay separable', async
   t.equal(w.toString(), 'M0 0l1 1 1-.5 1.5.5');
 });
 
+t.test('long steps (past the table of common numbers) are written like short ones', async (t) => {
+  const w = new PathWriter();
+  w.append({ start: { x: 1234.56, y: 0 }, segments: [
+    { kind: 'L', x: 2134.86, y: 0 }, // +900.3: beyond the looked-up range of ±819.2
+    { kind: 'L', x: 2134.86, y: -850 },
+    { kind: 'L', x: 1235.06, y: 0.5 },
+    { kind: 'L', x: 1234.56, y: 0.05 }, // short steps again, from the table
+  ] }, false);
+  t.equal(w.toString(), 'M1234.6 0h900.3v-850l-899.8 850.5-.5-.4');
+  const [x, y] = penEnd(w.toString());
+  t.ok(Math.abs(x - 1234.6) < 1e-9 && Math.abs(y - 0.1) < 1e-9, `the pen ends on the snapped last point (${x}, ${y})`);
+});
+
 t.test('appendReversed writes exactly what append(reversePath()) writes, without the copy', async (t) => {
   const path: FittedPath = { start: { x: 3.33, y: 4 }, segments: [
     { kind: 'L', x: 8, y: 4 },
