@@ -20,7 +20,7 @@
  * Everything is typed-array arithmetic; no per-point objects until the (few) output segments.
  */
 import type { Smoothing } from '../types.js';
-import { scratchFloat64, scratchInt32, scratchUint8 } from './scratch.js';
+import { scratchFloat64, scratchInt32, scratchUint8, zeroedFloat64, zeroedUint8 } from './scratch.js';
 
 /** Scratch slots (./scratch.ts): one per call site, none alive twice at once. */
 const enum F64 { Mids, SumX, SumY, SumXX, SumXY, SumYY, PolyX, PolyY, LineX, LineY, LineUx, LineUy, MovedX, MovedY, SharpX, SharpY, Alpha, Turn, StartCut, EndCut, EdgeLen, Pieces, SampleX, SampleY, Turned, Params, Bezier }
@@ -202,6 +202,7 @@ function runSums(mx: Float64Array, closed: boolean): RunSums {
   const n = mx.length >> 1;
   const len = closed ? 2 * n : n;
   const sx = scratchFloat64(F64.SumX, len + 1), sy = scratchFloat64(F64.SumY, len + 1), sxx = scratchFloat64(F64.SumXX, len + 1), sxy = scratchFloat64(F64.SumXY, len + 1), syy = scratchFloat64(F64.SumYY, len + 1);
+  sx[0] = sy[0] = sxx[0] = sxy[0] = syy[0] = 0;
   const ox = mx[0], oy = mx[1];
   for (let i = 0, q = 0; i < len; i++, q++) {
     if (q === n) q = 0;
@@ -449,7 +450,7 @@ interface VertexShape {
 
 function classifyVertices(poly: Polygon, closed: boolean, settings: FitSettings): VertexShape {
   const { m, vx, vy } = poly;
-  const corner = scratchUint8(U8.Corner, m), alpha = scratchFloat64(F64.Alpha, m), turn = scratchFloat64(F64.Turn, m);
+  const corner = zeroedUint8(U8.Corner, m), alpha = zeroedFloat64(F64.Alpha, m), turn = zeroedFloat64(F64.Turn, m);
   const { alphaMax } = ROUNDING[settings.smoothing];
   const minInterior = settings.cornerAngleDeg * (Math.PI / 180) + 1e-3;
   for (let j = 0; j < m; j++) {
@@ -612,6 +613,7 @@ function fitRun(c: Float64Array, s: number, e: number, settings: FitSettings, ou
   const [t2x, t2y] = tangentOf(c[eo + 6], c[eo + 7], c[eo + 4], c[eo + 5], c[eo + 2], c[eo + 3], c[eo], c[eo + 1]);
   // cumulative turning along the samples: a cubic spans at most MAX_ARC_TURN of it
   const turned = scratchFloat64(F64.Turned, total);
+  turned[0] = 0;
   for (let i = 1; i < total - 1; i++) {
     turned[i] = turned[i - 1] + Math.abs(turnAngle(px[i - 1], py[i - 1], px[i], py[i], px[i + 1], py[i + 1]));
   }
@@ -658,6 +660,7 @@ function fitCubic(px: Float64Array, py: Float64Array, turned: Float64Array, firs
   }
   const count = last - first + 1;
   const u = scratchFloat64(F64.Params, count);
+  u[0] = 0;
   for (let i = 1; i < count; i++) u[i] = u[i - 1] + Math.hypot(px[first + i] - px[first + i - 1], py[first + i] - py[first + i - 1]);
   const arc = u[count - 1];
   if (arc <= 1e-12) return;
