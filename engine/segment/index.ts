@@ -35,6 +35,8 @@ export interface Segmentation {
 
 const FLAT_STRIDE = 4; // n, Σr, Σg, Σb
 const PLANE_STRIDE = 16; // n, Σx, Σy, Σxx, Σxy, Σyy, Σr, Σg, Σb, Σrx, Σgx, Σbx, Σry, Σgy, Σby, Σ(r²+g²+b²)
+const UNLABELLED_OPAQUE = -1;
+const UNLABELLED_CLEAR = -2;
 /** Seeds per chunk of moment sums while the flood does not know how many seeds there will be. */
 const SEED_CHUNK = 8192;
 const PAIR_CACHE_BITS = 14;
@@ -67,7 +69,10 @@ export function segmentImage(image: PreparedImage, settings: SegmentSettings, co
 function floodSeeds(image: PreparedImage, tolerance: number, context: StageContext) {
   const { width, height, rgb, transparent } = image;
   const n = width * height;
-  const labels = new Int32Array(n).fill(-1);
+  // Unlabelled pixels hold UNLABELLED_OPAQUE or UNLABELLED_CLEAR, so one read tells the fill both
+  // that a pixel is free and that it is of the seed's kind (no second look at the alpha mask).
+  const labels = new Int32Array(n).fill(UNLABELLED_OPAQUE);
+  if (image.hasTransparency) for (let p = 0; p < n; p++) if (transparent[p]) labels[p] = UNLABELLED_CLEAR;
   // (row, first x, last x, parent's row, parent's first x, parent's last x) per segment; grows when
   // it must, rarely past a few rows' worth
   let stack = new Int32Array(Math.max(6144, width * 24));
@@ -84,10 +89,11 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
   let singleCount = 0;
   let count = 0;
   for (let start = 0; start < n; start++) {
-    if (labels[start] !== -1) continue;
+    if (labels[start] >= 0) continue;
     if ((start & 0xffff) === 0) checkAbort(context);
     const label = count++;
     const clear = transparent[start];
+    const free = clear ? UNLABELLED_CLEAR : UNLABELLED_OPAQUE;
     if (label === regionTransparent.length) {
       const bigger = new Uint8Array(2 * label);
       bigger.set(regionTransparent);
@@ -125,7 +131,7 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
       // grow the segment left and right along its row
       while (xl > 0) {
         const q = row + xl - 1;
-        if (labels[q] !== -1 || transparent[q] !== clear) break;
+        if (labels[q] !== free) break;
         const r = rgb[q * 3], g = rgb[q * 3 + 1], b = rgb[q * 3 + 2];
         if (!clear) {
           const dr = r - r0, dg = g - g0, db = b - b0;
@@ -139,7 +145,7 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
       }
       while (xr < width - 1) {
         const q = row + xr + 1;
-        if (labels[q] !== -1 || transparent[q] !== clear) break;
+        if (labels[q] !== free) break;
         const r = rgb[q * 3], g = rgb[q * 3 + 1], b = rgb[q * 3 + 2];
         if (!clear) {
           const dr = r - r0, dg = g - g0, db = b - b0;
@@ -175,7 +181,7 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
           while (x <= to) {
             // refused pixels (labelled, the other kind, too far from the seed's colour) are passed over
             let q = nrow + x;
-            if (labels[q] !== -1 || transparent[q] !== clear) { x++; continue; }
+            if (labels[q] !== free) { x++; continue; }
             let r = rgb[q * 3], g = rgb[q * 3 + 1], b = rgb[q * 3 + 2];
             if (!clear) {
               const dr = r - r0, dg = g - g0, db = b - b0;
@@ -191,7 +197,7 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
               x++;
               if (x > to) break;
               q++;
-              if (labels[q] !== -1 || transparent[q] !== clear) break;
+              if (labels[q] !== free) break;
               r = rgb[q * 3]; g = rgb[q * 3 + 1]; b = rgb[q * 3 + 2];
               if (!clear) {
                 const dr = r - r0, dg = g - g0, db = b - b0;
