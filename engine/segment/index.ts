@@ -191,7 +191,6 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
             const runStart = x;
             for (;;) {
               labels[q] = label;
-              area++; sumX += x; sumXX += x * x;
               sr += r; sg += g; sb += b; srx += r * x; sgx += g * x; sbx += b * x;
               sq += r * r + g * g + b * b;
               x++;
@@ -204,6 +203,12 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
                 if (dr * dr + dg * dg + db * db > tol2) break;
               }
             }
+            // the stretch's count, Σx and Σx² in closed form (Σk² to n is n(n+1)(2n+1)/6): whole
+            // numbers, so the same doubles as adding pixel by pixel
+            const last = x - 1, len = x - runStart;
+            area += len;
+            sumX += ((runStart + last) * len) / 2;
+            sumXX += (last * (last + 1) * (2 * last + 1) - (runStart - 1) * runStart * (2 * runStart - 1)) / 6;
             if (top + 6 > stack.length) {
               const bigger = new Int32Array(stack.length * 2);
               bigger.set(stack);
