@@ -73,10 +73,15 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
   // that a pixel is free and that it is of the seed's kind (no second look at the alpha mask).
   const labels = new Int32Array(n).fill(UNLABELLED_OPAQUE);
   if (image.hasTransparency) for (let p = 0; p < n; p++) if (transparent[p]) labels[p] = UNLABELLED_CLEAR;
-  // (row, first x, last x, parent's row, parent's first x, parent's last x) per segment; grows when
-  // it must, rarely past a few rows' worth
-  let stack = new Int32Array(Math.max(6144, width * 24));
-  const tol2 = tolerance * tolerance;
+  const fill: FillState = {
+    width, height, rgb, labels, tol2: tolerance * tolerance,
+    // (row, first x, last x, parent's row, parent's first x, parent's last x) per segment; grows
+    // when it must, rarely past a few rows' worth
+    stack: new Int32Array(Math.max(6144, width * 24)),
+    squares: new Float64Array(width + 1),
+  };
+  // squares[k + 1] = Σ i² for i ≤ k: a stretch's Σx² is a difference of two entries
+  for (let k = 0; k < width; k++) fill.squares[k + 1] = fill.squares[k] + k * k;
   let regionTransparent = new Uint8Array(1024);
   // Each seed's moment sums (PLANE_STRIDE per seed), summed while it floods, so no later pass over
   // the pixels has to gather them. They are whole numbers far below 2^53, exact in any order, so
@@ -93,7 +98,6 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
     if ((start & 0xffff) === 0) checkAbort(context);
     const label = count++;
     const clear = transparent[start];
-    const free = clear ? UNLABELLED_CLEAR : UNLABELLED_OPAQUE;
     if (label === regionTransparent.length) {
       const bigger = new Uint8Array(2 * label);
       bigger.set(regionTransparent);
@@ -104,135 +108,7 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
       chunks.push(chunk);
     }
     regionTransparent[label] = clear;
-    const r0 = rgb[start * 3], g0 = rgb[start * 3 + 1], b0 = rgb[start * 3 + 2];
-    labels[start] = label;
-    const y0 = (start / width) | 0, x0 = start - y0 * width;
-    // x-moments are summed pixel by pixel; y is fixed along a row, so the y-moments are added once
-    // per row pass from what that pass added to the x-moments
-    let area = 1, sumX = x0, sumXX = x0 * x0;
-    let sumY = y0, sumXY = x0 * y0, sumYY = y0 * y0;
-    let sr = r0, sg = g0, sb = b0;
-    let srx = r0 * x0, sgx = g0 * x0, sbx = b0 * x0;
-    let sry = r0 * y0, sgy = g0 * y0, sby = b0 * y0;
-    let sq = r0 * r0 + g0 * g0 + b0 * b0;
-    let top = 0;
-    // every pixel before the seed is labelled, so its whole row above counts as the parent's run
-    stack[top++] = y0; stack[top++] = x0; stack[top++] = x0;
-    stack[top++] = y0 - 1; stack[top++] = 0; stack[top++] = width - 1;
-    while (top > 0) {
-      const parentLast = stack[--top];
-      const parentFirst = stack[--top];
-      const parentRow = stack[--top];
-      let xr = stack[--top];
-      let xl = stack[--top];
-      const y = stack[--top];
-      const row = y * width;
-      let area0 = area, sumX0 = sumX, sr0 = sr, sg0 = sg, sb0 = sb;
-      // grow the segment left and right along its row
-      while (xl > 0) {
-        const q = row + xl - 1;
-        if (labels[q] !== free) break;
-        const r = rgb[q * 3], g = rgb[q * 3 + 1], b = rgb[q * 3 + 2];
-        if (!clear) {
-          const dr = r - r0, dg = g - g0, db = b - b0;
-          if (dr * dr + dg * dg + db * db > tol2) break;
-        }
-        labels[q] = label;
-        const x = --xl;
-        area++; sumX += x; sumXX += x * x;
-        sr += r; sg += g; sb += b; srx += r * x; sgx += g * x; sbx += b * x;
-        sq += r * r + g * g + b * b;
-      }
-      while (xr < width - 1) {
-        const q = row + xr + 1;
-        if (labels[q] !== free) break;
-        const r = rgb[q * 3], g = rgb[q * 3 + 1], b = rgb[q * 3 + 2];
-        if (!clear) {
-          const dr = r - r0, dg = g - g0, db = b - b0;
-          if (dr * dr + dg * dg + db * db > tol2) break;
-        }
-        labels[q] = label;
-        const x = ++xr;
-        area++; sumX += x; sumXX += x * x;
-        sr += r; sg += g; sb += b; srx += r * x; sgx += g * x; sbx += b * x;
-        sq += r * r + g * g + b * b;
-      }
-      if (area !== area0) {
-        const dn = area - area0;
-        sumY += y * dn; sumXY += y * (sumX - sumX0); sumYY += y * y * dn;
-        sry += y * (sr - sr0); sgy += y * (sg - sg0); sby += y * (sb - sb0);
-      }
-      // Eight neighbours: a one-pixel diagonal stroke (thin text, hatching) stays one region
-      // instead of falling apart into specks that would be merged into the paper.
-      const sx = xl > 0 ? xl - 1 : 0, ex = xr < width - 1 ? xr + 1 : xr;
-      for (let ny = y - 1; ny <= y + 1; ny += 2) {
-        if (ny < 0 || ny >= height) continue;
-        const nrow = ny * width;
-        area0 = area; sumX0 = sumX; sr0 = sr; sg0 = sg; sb0 = sb;
-        // up to two stretches: the scan minus the parent's run when this is the parent's row
-        const parentHere = ny === parentRow;
-        for (let part = 0; part < 2; part++) {
-          let from = sx, to = ex;
-          if (parentHere) {
-            if (part === 0) to = to < parentFirst - 1 ? to : parentFirst - 1;
-            else from = from > parentLast + 1 ? from : parentLast + 1;
-          } else if (part === 1) break;
-          let x = from;
-          while (x <= to) {
-            // refused pixels (labelled, the other kind, too far from the seed's colour) are passed over
-            let q = nrow + x;
-            if (labels[q] !== free) { x++; continue; }
-            let r = rgb[q * 3], g = rgb[q * 3 + 1], b = rgb[q * 3 + 2];
-            if (!clear) {
-              const dr = r - r0, dg = g - g0, db = b - b0;
-              if (dr * dr + dg * dg + db * db > tol2) { x++; continue; }
-            }
-            // a stretch of accepted pixels, labelled up to the first refused one or the scan's end
-            const runStart = x;
-            for (;;) {
-              labels[q] = label;
-              sr += r; sg += g; sb += b; srx += r * x; sgx += g * x; sbx += b * x;
-              sq += r * r + g * g + b * b;
-              x++;
-              if (x > to) break;
-              q++;
-              if (labels[q] !== free) break;
-              r = rgb[q * 3]; g = rgb[q * 3 + 1]; b = rgb[q * 3 + 2];
-              if (!clear) {
-                const dr = r - r0, dg = g - g0, db = b - b0;
-                if (dr * dr + dg * dg + db * db > tol2) break;
-              }
-            }
-            // the stretch's count, Σx and Σx² in closed form (Σk² to n is n(n+1)(2n+1)/6): whole
-            // numbers, so the same doubles as adding pixel by pixel
-            const last = x - 1, len = x - runStart;
-            area += len;
-            sumX += ((runStart + last) * len) / 2;
-            sumXX += (last * (last + 1) * (2 * last + 1) - (runStart - 1) * runStart * (2 * runStart - 1)) / 6;
-            if (top + 6 > stack.length) {
-              const bigger = new Int32Array(stack.length * 2);
-              bigger.set(stack);
-              stack = bigger;
-            }
-            stack[top++] = ny; stack[top++] = runStart; stack[top++] = x - 1;
-            stack[top++] = y; stack[top++] = xl; stack[top++] = xr;
-            x++; // x was refused (or lies past the end)
-          }
-        }
-        if (area !== area0) {
-          const dn = area - area0;
-          sumY += ny * dn; sumXY += ny * (sumX - sumX0); sumYY += ny * ny * dn;
-          sry += ny * (sr - sr0); sgy += ny * (sg - sg0); sby += ny * (sb - sb0);
-        }
-      }
-    }
-    const o = (label & (SEED_CHUNK - 1)) * PLANE_STRIDE;
-    chunk[o] = area; chunk[o + 1] = sumX; chunk[o + 2] = sumY;
-    chunk[o + 3] = sumXX; chunk[o + 4] = sumXY; chunk[o + 5] = sumYY;
-    chunk[o + 6] = sr; chunk[o + 7] = sg; chunk[o + 8] = sb;
-    chunk[o + 9] = srx; chunk[o + 10] = sgx; chunk[o + 11] = sbx;
-    chunk[o + 12] = sry; chunk[o + 13] = sgy; chunk[o + 14] = sby;
-    chunk[o + 15] = sq;
+    const area = floodRegion(fill, start, label, clear, chunk, (label & (SEED_CHUNK - 1)) * PLANE_STRIDE);
     if (area === 1 && !clear) {
       if (singleCount === singles.length) {
         const bigger = new Int32Array(2 * singleCount);
@@ -248,6 +124,158 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
     stats.set(chunks[i].subarray(0, Math.min(chunks[i].length, stats.length - at)), at);
   }
   return { labels, count, transparent: regionTransparent.slice(0, count), stats, singles: singles.subarray(0, singleCount) };
+}
+
+interface FillState {
+  width: number;
+  height: number;
+  rgb: Uint8Array;
+  labels: Int32Array;
+  tol2: number;
+  stack: Int32Array;
+  squares: Float64Array;
+}
+
+/**
+ * Floods one seed (see floodSeeds), writes its PLANE_STRIDE moment sums to sums[at..] and returns
+ * its pixel count. A function of its own, called once per seed, so V8 optimises it from many calls
+ * instead of only by on-stack replacement inside one long loop, which on a cold trace of a large
+ * image fell back to slow code again and again.
+ */
+function floodRegion(fill: FillState, start: number, label: number, clear: number, sums: Float64Array, at: number): number {
+  const { width, height, rgb, labels, tol2, squares } = fill;
+  let stack = fill.stack;
+  const free = clear ? UNLABELLED_CLEAR : UNLABELLED_OPAQUE;
+  const r0 = rgb[start * 3], g0 = rgb[start * 3 + 1], b0 = rgb[start * 3 + 2];
+  labels[start] = label;
+  const y0 = (start / width) | 0, x0 = start - y0 * width;
+  // x-moments are summed pixel by pixel; y is fixed along a row, so the y-moments are added once
+  // per row pass from what that pass added to the x-moments.
+  // The sums start from -0, which V8 cannot hold as a small integer, so they are doubles from the
+  // first pixel on: started as small integers they would overflow one after another on a large
+  // image, and every overflow throws the optimised code away. -0 + v is v, so the sums are the same.
+  let area = 1;
+  let sumX = -0, sumXX = -0, sumY = -0, sumXY = -0, sumYY = -0;
+  let sr = -0, sg = -0, sb = -0, srx = -0, sgx = -0, sbx = -0, sry = -0, sgy = -0, sby = -0, sq = -0;
+  sumX += x0; sumXX += x0 * x0; sumY += y0; sumXY += x0 * y0; sumYY += y0 * y0;
+  sr += r0; sg += g0; sb += b0; srx += r0 * x0; sgx += g0 * x0; sbx += b0 * x0;
+  sry += r0 * y0; sgy += g0 * y0; sby += b0 * y0; sq += r0 * r0 + g0 * g0 + b0 * b0;
+  let top = 0;
+  // every pixel before the seed is labelled, so its whole row above counts as the parent's run
+  stack[top++] = y0; stack[top++] = x0; stack[top++] = x0;
+  stack[top++] = y0 - 1; stack[top++] = 0; stack[top++] = width - 1;
+  while (top > 0) {
+    const parentLast = stack[--top];
+    const parentFirst = stack[--top];
+    const parentRow = stack[--top];
+    let xr = stack[--top];
+    let xl = stack[--top];
+    const y = stack[--top];
+    const row = y * width;
+    let area0 = area, sumX0 = sumX, sumY0 = sumY, sr0 = sr, sg0 = sg, sb0 = sb;
+    // grow the segment left and right along its row
+    while (xl > 0) {
+      const q = row + xl - 1;
+      if (labels[q] !== free) break;
+      const r = rgb[q * 3], g = rgb[q * 3 + 1], b = rgb[q * 3 + 2];
+      if (!clear) {
+        const dr = r - r0, dg = g - g0, db = b - b0;
+        if (dr * dr + dg * dg + db * db > tol2) break;
+      }
+      labels[q] = label;
+      const x = --xl;
+      area++; sumX += x; sumXX += squares[x + 1] - squares[x];
+      sr += r; sg += g; sb += b; srx += r * x; sgx += g * x; sbx += b * x;
+      sq += r * r + g * g + b * b;
+    }
+    while (xr < width - 1) {
+      const q = row + xr + 1;
+      if (labels[q] !== free) break;
+      const r = rgb[q * 3], g = rgb[q * 3 + 1], b = rgb[q * 3 + 2];
+      if (!clear) {
+        const dr = r - r0, dg = g - g0, db = b - b0;
+        if (dr * dr + dg * dg + db * db > tol2) break;
+      }
+      labels[q] = label;
+      const x = ++xr;
+      area++; sumX += x; sumXX += squares[x + 1] - squares[x];
+      sr += r; sg += g; sb += b; srx += r * x; sgx += g * x; sbx += b * x;
+      sq += r * r + g * g + b * b;
+    }
+    if (area !== area0) {
+      sumY += y * (area - area0); sumYY += y * (sumY - sumY0); sumXY += y * (sumX - sumX0);
+      sry += y * (sr - sr0); sgy += y * (sg - sg0); sby += y * (sb - sb0);
+    }
+    // Eight neighbours: a one-pixel diagonal stroke (thin text, hatching) stays one region
+    // instead of falling apart into specks that would be merged into the paper.
+    const sx = xl > 0 ? xl - 1 : 0, ex = xr < width - 1 ? xr + 1 : xr;
+    for (let ny = y - 1; ny <= y + 1; ny += 2) {
+      if (ny < 0 || ny >= height) continue;
+      const nrow = ny * width;
+      area0 = area; sumX0 = sumX; sumY0 = sumY; sr0 = sr; sg0 = sg; sb0 = sb;
+      // up to two stretches: the scan minus the parent's run when this is the parent's row
+      const parentHere = ny === parentRow;
+      for (let part = 0; part < 2; part++) {
+        let from = sx, to = ex;
+        if (parentHere) {
+          if (part === 0) to = to < parentFirst - 1 ? to : parentFirst - 1;
+          else from = from > parentLast + 1 ? from : parentLast + 1;
+        } else if (part === 1) break;
+        let x = from;
+        while (x <= to) {
+          // refused pixels (labelled, the other kind, too far from the seed's colour) are passed over
+          let q = nrow + x;
+          if (labels[q] !== free) { x++; continue; }
+          let r = rgb[q * 3], g = rgb[q * 3 + 1], b = rgb[q * 3 + 2];
+          if (!clear) {
+            const dr = r - r0, dg = g - g0, db = b - b0;
+            if (dr * dr + dg * dg + db * db > tol2) { x++; continue; }
+          }
+          // a stretch of accepted pixels, labelled up to the first refused one or the scan's end
+          const runStart = x;
+          for (;;) {
+            labels[q] = label;
+            sr += r; sg += g; sb += b; srx += r * x; sgx += g * x; sbx += b * x;
+            sq += r * r + g * g + b * b;
+            x++;
+            if (x > to) break;
+            q++;
+            if (labels[q] !== free) break;
+            r = rgb[q * 3]; g = rgb[q * 3 + 1]; b = rgb[q * 3 + 2];
+            if (!clear) {
+              const dr = r - r0, dg = g - g0, db = b - b0;
+              if (dr * dr + dg * dg + db * db > tol2) break;
+            }
+          }
+          // the stretch's count, Σx and Σx² in closed form: whole numbers, so the same doubles as
+          // adding pixel by pixel
+          const last = x - 1, len = x - runStart;
+          area += len;
+          sumX += ((runStart + last) * len) / 2;
+          sumXX += squares[x] - squares[runStart];
+          if (top + 6 > stack.length) {
+            const bigger = new Int32Array(stack.length * 2);
+            bigger.set(stack);
+            stack = fill.stack = bigger;
+          }
+          stack[top++] = ny; stack[top++] = runStart; stack[top++] = last;
+          stack[top++] = y; stack[top++] = xl; stack[top++] = xr;
+          x++; // x was refused (or lies past the end)
+        }
+      }
+      if (area !== area0) {
+        sumY += ny * (area - area0); sumYY += ny * (sumY - sumY0); sumXY += ny * (sumX - sumX0);
+        sry += ny * (sr - sr0); sgy += ny * (sg - sg0); sby += ny * (sb - sb0);
+      }
+    }
+  }
+  sums[at] = area; sums[at + 1] = sumX; sums[at + 2] = sumY;
+  sums[at + 3] = sumXX; sums[at + 4] = sumXY; sums[at + 5] = sumYY;
+  sums[at + 6] = sr; sums[at + 7] = sg; sums[at + 8] = sb;
+  sums[at + 9] = srx; sums[at + 10] = sgx; sums[at + 11] = sbx;
+  sums[at + 12] = sry; sums[at + 13] = sgy; sums[at + 14] = sby;
+  sums[at + 15] = sq;
+  return area;
 }
 
 /**
