@@ -290,10 +290,21 @@ function foldSinglePixels(image: PreparedImage, labels: Int32Array, stats: Float
   const { width, height, rgb } = image;
   const transparent = image.transparent;
   const limit = foldDistance * foldDistance;
-  // (seed, region it joined) per folded pixel; applied to the sums only at the end, because a
-  // folded pixel must not pull the next one's choice
-  const moves = new Int32Array(2 * singles.length);
-  let moveCount = 0;
+  // Area and mean colour of every seed of two or more pixels (area 0 marks the rest), four numbers
+  // side by side: the neighbours' seeds are met in no order, and a record this small keeps those
+  // reads to one cache line each (the quotients are the ones the loop would take, taken once).
+  const seedCount = stats.length / PLANE_STRIDE;
+  const means = new Float64Array(4 * seedCount);
+  for (let seed = 0, o = 0; seed < seedCount; seed++, o += PLANE_STRIDE) {
+    const a = stats[o];
+    if (a < 2) continue;
+    means[4 * seed] = a;
+    means[4 * seed + 1] = stats[o + 6] / a;
+    means[4 * seed + 2] = stats[o + 7] / a;
+    means[4 * seed + 3] = stats[o + 8] / a;
+  }
+  // Choices read only the means above, so a folded pixel's terms go into its region's sums at once
+  // without pulling the next pixel's choice; its own seed is emptied (a count of 0 marks it).
   for (let i = 0; i < singles.length; i++) {
     const p = singles[i];
     const y = (p / width) | 0, x = p - y * width;
@@ -303,25 +314,23 @@ function foldSinglePixels(image: PreparedImage, labels: Int32Array, stats: Float
       const q = k === 0 ? (x > 0 ? p - 1 : -1) : k === 1 ? (x < width - 1 ? p + 1 : -1) : k === 2 ? (y > 0 ? p - width : -1) : y < height - 1 ? p + width : -1;
       if (q < 0 || transparent[q]) continue;
       const l = labels[q];
-      const o = l * PLANE_STRIDE;
-      const a = stats[o];
-      if (a < 2) continue;
-      const dr = stats[o + 6] / a - r, dg = stats[o + 7] / a - g, db = stats[o + 8] / a - b;
+      const o = 4 * l;
+      if (means[o] < 2) continue;
+      const dr = means[o + 1] - r, dg = means[o + 2] - g, db = means[o + 3] - b;
       const d = dr * dr + dg * dg + db * db;
       if (d < bestDistance) { bestDistance = d; best = l; }
     }
     if (best >= 0 && bestDistance <= limit) {
-      moves[moveCount++] = labels[p];
-      moves[moveCount++] = best;
+      // the pixel's own terms, the same whole numbers its one-pixel seed summed
+      const o = best * PLANE_STRIDE;
+      stats[o] += 1; stats[o + 1] += x; stats[o + 2] += y;
+      stats[o + 3] += x * x; stats[o + 4] += x * y; stats[o + 5] += y * y;
+      stats[o + 6] += r; stats[o + 7] += g; stats[o + 8] += b;
+      stats[o + 9] += r * x; stats[o + 10] += g * x; stats[o + 11] += b * x;
+      stats[o + 12] += r * y; stats[o + 13] += g * y; stats[o + 14] += b * y;
+      stats[o + 15] += r * r + g * g + b * b;
+      stats[labels[p] * PLANE_STRIDE] = 0;
       labels[p] = best;
-    }
-  }
-  // A one-pixel seed's sums are its pixel's own terms: they move whole into the region it joined.
-  for (let i = 0; i < moveCount; i += 2) {
-    const from = moves[i] * PLANE_STRIDE, to = moves[i + 1] * PLANE_STRIDE;
-    for (let k = 0; k < PLANE_STRIDE; k++) {
-      stats[to + k] += stats[from + k];
-      stats[from + k] = 0;
     }
   }
 }
