@@ -348,16 +348,30 @@ function mergeRegions(
   const n = width * height;
   const plane = settings.gradientModel;
   const stride = plane ? PLANE_STRIDE : FLAT_STRIDE;
-  let stats = seedStats;
-  if (!plane) {
-    stats = new Float64Array(count * FLAT_STRIDE);
-    for (let r = 0, o = 0; r < count; r++, o += PLANE_STRIDE) {
-      stats[r * FLAT_STRIDE] = seedStats[o];
-      stats[r * FLAT_STRIDE + 1] = seedStats[o + 6];
-      stats[r * FLAT_STRIDE + 2] = seedStats[o + 7];
-      stats[r * FLAT_STRIDE + 3] = seedStats[o + 8];
+  // Seeds that still hold pixels after folding, numbered densely in seed order (so comparing ids
+  // still compares seeds): the merging's arrays shrink to them. Their sums move down in place,
+  // since a seed's dense slot never lies after its own.
+  const denseOf = new Int32Array(count);
+  const liveTransparent = new Uint8Array(count);
+  let live = 0;
+  for (let seed = 0, o = 0; seed < count; seed++, o += PLANE_STRIDE) {
+    if (seedStats[o] > 0) {
+      if (plane) {
+        if (live !== seed) seedStats.copyWithin(live * PLANE_STRIDE, o, o + PLANE_STRIDE);
+      } else {
+        const d = live * FLAT_STRIDE;
+        seedStats[d] = seedStats[o];
+        seedStats[d + 1] = seedStats[o + 6];
+        seedStats[d + 2] = seedStats[o + 7];
+        seedStats[d + 3] = seedStats[o + 8];
+      }
+      liveTransparent[live] = regionTransparent[seed];
+      denseOf[seed] = live++;
+    } else {
+      denseOf[seed] = -1;
     }
   }
+  const stats = seedStats.subarray(0, live * stride);
 
   // Region pairs from 4-neighbour pixel pairs. A small direct-mapped cache of pairs already seen
   // drops nearly all repeats (a long boundary meets the same pair on every row); what slips through
@@ -383,7 +397,7 @@ function mergeRegions(
               biggerA.set(edgeA); biggerB.set(edgeB);
               edgeA = biggerA; edgeB = biggerB;
             }
-            edgeA[pairCount] = lo; edgeB[pairCount] = hi;
+            edgeA[pairCount] = denseOf[lo]; edgeB[pairCount] = denseOf[hi];
             pairCount++;
           }
         }
@@ -401,7 +415,7 @@ function mergeRegions(
               biggerA.set(edgeA); biggerB.set(edgeB);
               edgeA = biggerA; edgeB = biggerB;
             }
-            edgeA[pairCount] = lo; edgeB[pairCount] = hi;
+            edgeA[pairCount] = denseOf[lo]; edgeB[pairCount] = denseOf[hi];
             pairCount++;
           }
         }
@@ -410,17 +424,17 @@ function mergeRegions(
   }
   checkAbort(context);
 
-  const parent = new Int32Array(count);
-  for (let i = 0; i < count; i++) parent[i] = i;
-  const version = new Int32Array(count);
+  const parent = new Int32Array(live);
+  for (let i = 0; i < live; i++) parent[i] = i;
+  const version = new Int32Array(live);
   const find = (i: number): number => {
     while (parent[i] !== i) i = parent[i] = parent[parent[i]];
     return i;
   };
 
   // Plane model: each region's own error is cached, so pricing a pair costs one plane fit.
-  const ownError = new Float64Array(plane ? count : 0);
-  if (plane) for (let r = 0; r < count; r++) ownError[r] = planeError(stats, r * stride);
+  const ownError = new Float64Array(plane ? live : 0);
+  if (plane) for (let r = 0; r < live; r++) ownError[r] = planeError(stats, r * stride);
 
   const stampA = new Int32Array(pairCount);
   const stampB = new Int32Array(pairCount);
@@ -469,10 +483,10 @@ function mergeRegions(
   }
 
   // Compact labels in scan order. A region's area is its root's pixel count (whole numbers, exact).
-  const compact = new Int32Array(count).fill(-1);
+  const compact = new Int32Array(live).fill(-1);
   let regionCount = 0;
-  const areaOf = new Int32Array(count);
-  const clearOf = new Uint8Array(count);
+  const areaOf = new Int32Array(live);
+  const clearOf = new Uint8Array(live);
   // each seed's final label, found once per seed instead of one union-find walk per pixel
   const finalOf = new Int32Array(count).fill(-1);
   let lastSeed = -1, lastLabel = -1;
@@ -481,11 +495,11 @@ function mergeRegions(
     if (seed !== lastSeed) {
       let l = finalOf[seed];
       if (l === -1) {
-        const root = find(seed);
+        const root = find(denseOf[seed]);
         l = compact[root];
         if (l === -1) {
           l = compact[root] = regionCount++;
-          clearOf[l] = regionTransparent[root];
+          clearOf[l] = liveTransparent[root];
           areaOf[l] = stats[root * stride];
         }
         finalOf[seed] = l;
