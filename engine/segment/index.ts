@@ -489,25 +489,26 @@ function mergeRegions(
   const clearOf = new Uint8Array(live);
   // each seed's final label, found once per seed instead of one union-find walk per pixel
   const finalOf = new Int32Array(count).fill(-1);
-  let lastSeed = -1, lastLabel = -1;
-  for (let p = 0; p < n; p++) {
+  // one look-up per run of equal seeds; a long run is written with fill() (a memset), a short one
+  // in the loop
+  for (let p = 0; p < n;) {
     const seed = labels[p];
-    if (seed !== lastSeed) {
-      let l = finalOf[seed];
+    let l = finalOf[seed];
+    if (l === -1) {
+      const root = find(denseOf[seed]);
+      l = compact[root];
       if (l === -1) {
-        const root = find(denseOf[seed]);
-        l = compact[root];
-        if (l === -1) {
-          l = compact[root] = regionCount++;
-          clearOf[l] = liveTransparent[root];
-          areaOf[l] = stats[root * stride];
-        }
-        finalOf[seed] = l;
+        l = compact[root] = regionCount++;
+        clearOf[l] = liveTransparent[root];
+        areaOf[l] = stats[root * stride];
       }
-      lastSeed = seed;
-      lastLabel = l;
+      finalOf[seed] = l;
     }
-    labels[p] = lastLabel;
+    let end = p + 1;
+    while (end < n && labels[end] === seed) end++;
+    if (end - p > 32) labels.fill(l, p, end);
+    else for (let q = p; q < end; q++) labels[q] = l;
+    p = end;
   }
   return { labels, regionCount, area: areaOf.slice(0, regionCount), transparent: clearOf.slice(0, regionCount) };
 }
