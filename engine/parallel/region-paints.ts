@@ -23,7 +23,7 @@ interface PaintJobMessage {
   job: number;
   width: number;
   height: number;
-  /** Straight RGBA source pixels and the region labels, copied once into shared memory. */
+  /** Straight RGBA source pixels (copied once into shared memory) and the region labels (already there). */
   data: Uint8Array;
   labels: Int32Array;
   area: Int32Array;
@@ -84,7 +84,7 @@ export function startRegionPaints(image: PreparedImage, segmentation: Segmentati
     width,
     height,
     data: sharedCopy(data, Uint8Array),
-    labels: sharedCopy(segmentation.labels, Int32Array),
+    labels: segmentation.labels.buffer instanceof SharedArrayBuffer ? segmentation.labels : sharedCopy(segmentation.labels, Int32Array),
     area: segmentation.area,
     transparent: segmentation.transparent,
     regionCount: segmentation.regionCount,

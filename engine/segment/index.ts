@@ -71,7 +71,8 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
   const n = width * height;
   // Unlabelled pixels hold UNLABELLED_OPAQUE or UNLABELLED_CLEAR, so one read tells the fill both
   // that a pixel is free and that it is of the seed's kind (no second look at the alpha mask).
-  const labels = new Int32Array(n).fill(UNLABELLED_OPAQUE);
+  // In shared memory: a worker can then read the final labels without a copy (region paints).
+  const labels = new Int32Array(new SharedArrayBuffer(4 * n)).fill(UNLABELLED_OPAQUE);
   if (image.hasTransparency) for (let p = 0; p < n; p++) if (transparent[p]) labels[p] = UNLABELLED_CLEAR;
   const fill: FillState = {
     width, height, rgb, labels, tol2: tolerance * tolerance,

@@ -34,6 +34,7 @@ t.test('paints from a worker are the ones this thread computes, gradients includ
   t.ok(local.gradients.length > 0, 'the ramps get gradient fills');
   const there = startRegionPaints(image, segmentation, settings, { workers: 1 });
   t.ok(there.onWorker, 'a large image with gradients goes to a worker');
+  t.ok(segmentation.labels.buffer instanceof SharedArrayBuffer, 'the labels are in shared memory: the worker reads them without a copy');
   t.strictSame(await there.finish(), local);
 });
 
