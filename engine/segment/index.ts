@@ -174,7 +174,8 @@ function floodRegion(fill: FillState, start: number, label: number, clear: numbe
     const y = stack[--top];
     const row = y * width;
     let area0 = area, sumX0 = sumX, sumY0 = sumY, sr0 = sr, sg0 = sg, sb0 = sb;
-    // grow the segment left and right along its row
+    // grow the segment left and right along its row (two loops written out: the running sums
+    // stay in locals, which a shared helper could only reach through an object)
     while (xl > 0) {
       const q = row + xl - 1;
       if (labels[q] !== free) break;
