@@ -49,6 +49,12 @@ export const PACKAGES = [
   'fritzing-parts', 'librecad-data', 'xfig-libs', 'graphviz-doc',
   // added in the second round: more photographs, and figures of a plotting language's manual
   'hugin-data', 'asymptote-doc',
+  // added in the third round: class and include graphs that doxygen drew with dot (training), photos of a jigsaw game (held-out)
+  'libcppunit-doc', 'libqwt-doc', 'palapeli-data',
+  // and flat icons (one colour per shape, no outlines), which the coloured diagram fills made look like drawings
+  'papirus-icon-theme',
+  // graphs that other packages ship as .dot examples, laid out by dot as graphviz-doc's are
+  'dot2tex', 'ruby-graphviz', 'python-pygraphviz-doc',
 ] as const;
 
 /** Files the benchmark corpus was made from: never in the training or held-out sets. */
@@ -390,10 +396,31 @@ async function upperStrip(image: RgbaImage, random: () => number): Promise<RgbaI
   return viaSharp(image, (s) => s.extract({ left, top, width, height }));
 }
 
+/** A close-up: a small part of the picture filling the frame, so surfaces (bark, planks, stone) become the whole image. */
+async function closeUp(image: RgbaImage, random: () => number): Promise<RgbaImage> {
+  const side = 0.12 + random() * 0.2;
+  const width = Math.max(16, Math.round(image.width * side * (0.7 + random() * 0.6)));
+  const height = Math.max(16, Math.round(image.height * side * (0.7 + random() * 0.6)));
+  const left = Math.floor(random() * (image.width - width + 1)), top = Math.floor(random() * (image.height - height + 1));
+  return viaSharp(image, (s) => s.extract({ left, top, width, height }));
+}
+
+/** Pale, washed-out colours (haze, overexposure, a bleached surface): contrast pulled towards a light grey. */
+function washOut(image: RgbaImage, random: () => number): RgbaImage {
+  const keep = 0.3 + random() * 0.4, light = 170 + random() * 70, saturation = 0.3 + random() * 0.7;
+  const out = new Uint8Array(image.data);
+  for (let i = 0; i < out.length; i += 4) {
+    const l = 0.299 * out[i] + 0.587 * out[i + 1] + 0.114 * out[i + 2];
+    for (let c = 0; c < 3; c++) out[i + c] = Math.max(0, Math.min(255, Math.round(light + (l + (out[i + c] - l) * saturation - light) * keep)));
+  }
+  return { ...image, data: out };
+}
+
 async function photoAugment(image: RgbaImage, random: () => number, variant: number): Promise<RgbaImage> {
   const r = random();
-  let img = variant === 0 ? image : r < 0.2 ? await upperStrip(image, random) : await crop(image, random, 0.4);
+  let img = variant === 0 ? image : r < 0.2 ? await upperStrip(image, random) : r < 0.32 ? await closeUp(image, random) : await crop(image, random, 0.4);
   img = await resizeLong(img, Math.round(200 + random() * 1400));
+  if (random() < 0.12) img = washOut(img, random);
   if (random() < 0.1) img = grayscale(img);
   if (random() < 0.2) img = await viaSharp(img, (s) => s.blur(0.5 + random() * 2));
   if (random() < 0.2) img = addNoise(img, random, 1 + random() * 5, false);
@@ -491,8 +518,72 @@ function scanBorder(image: RgbaImage, random: () => number): RgbaImage {
   return { ...image, data: out };
 }
 
+/**
+ * Light or strong colours inside the closed shapes of a line drawing, as diagrams fill their
+ * nodes (dot's `style=filled`, coloured blocks of a flowchart): white regions that do not reach
+ * the border take a colour of a small palette. Regions smaller than a letter's counter stay white,
+ * and so do those over 8 % of the picture: a node is filled, not the whole inside of a drawing.
+ */
+function colourFills(image: RgbaImage, random: () => number): RgbaImage {
+  const { width, height } = image;
+  const data = new Uint8Array(image.data);
+  const pixels = width * height;
+  const palette = Array.from({ length: 1 + Math.floor(random() * 4) }, () => {
+    const hue = random() * 6, strong = random() < 0.35;
+    const saturation = strong ? 0.6 + random() * 0.4 : 0.15 + random() * 0.5;
+    const value = strong ? 0.75 + random() * 0.25 : 0.85 + random() * 0.15;
+    const f = hue - Math.floor(hue), p = value * (1 - saturation), q = value * (1 - saturation * f), t = value * (1 - saturation * (1 - f));
+    const rgb = [[value, t, p], [q, value, p], [p, value, t], [p, q, value], [t, p, value], [value, p, q]][Math.floor(hue) % 6];
+    return rgb.map((v) => Math.round(v * 255));
+  });
+  const share = 0.4 + random() * 0.6;
+  const isPaper = (i: number) => data[i * 4] > 215 && data[i * 4 + 1] > 215 && data[i * 4 + 2] > 215;
+  const seen = new Uint8Array(pixels);
+  const region = new Int32Array(pixels);
+  for (let start = 0; start < pixels; start++) {
+    if (seen[start] || !isPaper(start)) continue;
+    let size = 0, touchesBorder = false;
+    seen[start] = 1;
+    region[size++] = start;
+    for (let k = 0; k < size; k++) {
+      const i = region[k], x = i % width, y = (i - x) / width;
+      if (x === 0 || y === 0 || x === width - 1 || y === height - 1) touchesBorder = true;
+      for (const j of [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, y > 0 ? i - width : -1, y < height - 1 ? i + width : -1]) {
+        if (j >= 0 && !seen[j] && isPaper(j)) { seen[j] = 1; region[size++] = j; }
+      }
+    }
+    if (touchesBorder || size < pixels * 0.0015 || size > pixels * 0.08 || random() > share) continue;
+    const colour = palette[Math.floor(random() * palette.length)];
+    for (let k = 0; k < size; k++) {
+      const o = region[k] * 4;
+      // Keeps the anti-aliased edge: a pixel's darkness against white darkens the fill the same way.
+      for (let c = 0; c < 3; c++) data[o + c] = Math.round((colour[c] * data[o + c]) / 255);
+    }
+    // Sometimes the outline takes the fill's colour too (dot's `color=red, style=filled`): the
+    // two rings of line pixels around the region become a darker shade of it.
+    if (random() < 0.4) {
+      let ring = Array.from(region.subarray(0, size));
+      for (let pass = 0; pass < 2; pass++) {
+        const next: number[] = [];
+        for (const i of ring) {
+          const x = i % width;
+          for (const j of [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, i - width, i + width]) {
+            if (j < 0 || j >= pixels || seen[j] === 2 || isPaper(j)) continue;
+            seen[j] = 2;
+            next.push(j);
+            for (let c = 0; c < 3; c++) data[j * 4 + c] = Math.round(colour[c] * 0.75);
+          }
+        }
+        ring = next;
+      }
+    }
+  }
+  return { ...image, data };
+}
+
 async function blueprintAugment(image: RgbaImage, random: () => number): Promise<RgbaImage> {
   let img = flattenOn(image, [255, 255, 255]);
+  if (random() < 0.3) img = colourFills(img, random);
   const r = random();
   if (r < 0.2) img = whiteOnBlue(img, random);
   else if (r < 0.65) img = await scanLike(img, random, 0.3 + random() * 0.9);
@@ -518,6 +609,13 @@ const HUGIN_PHOTO = /^usr\/share\/hugin\/xrc\/data\/help_en_EN\/(?!100px-|120px-
 // Asymptote's manual: the line figures (graphs, axes, splines, flowchart, CAD, trees, contours),
 // not its colour images, density plots, logos or filled shapes.
 const ASYMPTOTE_FIGURES = ['Bode', 'CAD1', 'HermiteSpline', 'Hobbycontrol', 'Hobbydir', 'axis3', 'bezier2', 'beziercurve', 'binarytreetest', 'brokenaxis', 'cube', 'cylinderskeleton', 'datagraph', 'diatom', 'eetomumu', 'elliptic', 'errorbars', 'exp', 'filegraph', 'flow', 'flowchartdemo', 'generalaxis', 'generalaxis3', 'graphmarkers', 'graphwithderiv', 'grid3xyz', 'hatch', 'helix', 'irregularcontour', 'knots', 'labelsquare', 'leastsquares', 'legend', 'lineargraph', 'lineargraph0', 'linetype', 'log2graph', 'loggraph', 'loggrid', 'logticks', 'markers1', 'markers2', 'mexicanhat', 'monthaxis', 'multicontour', 'onecontour', 'parametricgraph', 'quartercircle', 'saddle', 'scaledgraph', 'secondaryaxis', 'slopefield1', 'triangulate', 'unitcircle3', 'vectorfield', 'westnile'];
+const DOXYGEN_GRAPH = /^usr\/share\/doc\/[^/]+\/html\/[^/]+__(coll__graph|inherit__graph|incl|dep__incl)\.png$/;
+// Training .dot examples that are copies or edits of graphviz-doc's graphs, never trained on:
+// fsm, showpoints (= fig6) and cluster (≈ clust4) are held-out graphs that checkGraphsDisjoint
+// flags; unix (= crazy.gv.gz), prof (= jsort.gv.gz) and sdh copy graphviz-doc's compressed
+// graphs, which are not in the held-out set; subgraphs, rank and transp are looser relatives.
+const GRAPHVIZ_DOC_COPIES = ['unix', 'prof', 'sdh', 'fsm', 'showpoints', 'cluster', 'subgraphs', 'rank', 'transp'];
+const dotExample = (p: string) => /\.(dot|gv)$/.test(p) && !GRAPHVIZ_DOC_COPIES.includes(basename(p).replace(/\.(dot|gv)$/, ''));
 const UKUI_FLAT = ['city.png', 'desert.png', 'focal-ubuntukylin.png', 'calla.png', 'goldfish.png', '2004default.jpg'];
 
 /** The largest image of each Plasma wallpaper folder. */
@@ -549,6 +647,7 @@ function sources(): Source[] {
     { id: 'openclipart', package: 'openclipart-svg', class: 'clipart', split: 'train', limit: 420, variants: 1, match: (p) => p.endsWith('.svg'), svg: svgFile(160, 1100), augment: clipartAugment },
     { id: 'tango', package: 'tango-icon-theme', class: 'clipart', split: 'train', limit: 200, variants: 1, match: (p) => p.includes('/scalable/') && p.endsWith('.svg'), svg: svgFile(96, 700), augment: clipartAugment },
     { id: 'oxygen', package: 'oxygen-icon-theme', class: 'clipart', split: 'train', limit: 150, variants: 1, match: (p) => p.includes('/256x256/') && p.endsWith('.png'), load: raster, augment: clipartAugment },
+    { id: 'papirus', package: 'papirus-icon-theme', class: 'clipart', split: 'train', limit: 200, variants: 1, match: (p) => /^usr\/share\/icons\/Papirus\/64x64\/(apps|places|mimetypes|devices)\/[^/]+\.svg$/.test(p), svg: svgFile(96, 512), augment: clipartAugment },
     { id: 'plasma-illustrations', package: 'plasma-workspace-wallpapers', class: 'clipart', split: 'train', limit: 20, variants: 6, match: plasmaImage(PLASMA_ILLUSTRATIONS), load: raster, augment: photoAugment },
     { id: 'breeze', package: 'breeze-icon-theme', class: 'clipart', split: 'heldout', limit: 150, variants: 1, match: (p) => breezeColour.test(p), svg: svgFile(256, 256), augment: asIs },
     { id: 'ukui-flat', package: 'ukui-wallpapers', class: 'clipart', split: 'heldout', limit: 10, variants: 3, match: (p) => UKUI_FLAT.some((f) => p === `usr/share/backgrounds/${f}`), load: raster, augment: heldOutPhoto },
@@ -559,6 +658,7 @@ function sources(): Source[] {
     { id: 'lomiri-16.04', package: 'lomiri-wallpapers-16.04', class: 'photo', split: 'train', limit: 20, variants: 10, match: (p) => p.endsWith('.jpg') && !/(umang|analogpattern)_by_/.test(p), load: raster, augment: photoAugment },
     { id: 'hugin-photos', package: 'hugin-data', class: 'photo', split: 'train', limit: 60, variants: 3, match: (p) => HUGIN_PHOTO.test(p), load: raster, augment: photoAugment },
     { id: 'mate-nature', package: 'mate-backgrounds', class: 'photo', split: 'heldout', limit: 20, variants: 3, match: (p) => p.startsWith('usr/share/backgrounds/mate/nature/'), load: raster, augment: heldOutPhoto },
+    { id: 'palapeli-photos', package: 'palapeli-data', class: 'photo', split: 'heldout', limit: 10, variants: 3, match: (p) => p.startsWith('usr/share/palapeli/collection/') && p.endsWith('.jpg'), load: raster, augment: heldOutPhoto },
     { id: 'lomiri', package: 'lomiri-wallpapers-20.04', class: 'photo', split: 'heldout', limit: 5, variants: 3, match: (p) => /(Fossa|Kleiber)_by_.*\.jpg$/.test(p), load: raster, augment: heldOutPhoto },
     // scan
     pdfSource('valgrind-manual', 'valgrind', 'usr/share/doc/valgrind/valgrind_manual.pdf.gz', 45, 'train', 3),
@@ -567,6 +667,8 @@ function sources(): Source[] {
     pdfSource('fontconfig-manual', 'fontconfig', 'usr/share/doc/fontconfig/fontconfig-user.pdf.gz', 15, 'train', 3),
     pdfSource('libtasn1-manual', 'libtasn1-doc', 'usr/share/doc/libtasn1-doc/libtasn1.pdf', 25, 'train', 3),
     pdfSource('zlib-crc-doc', 'zlib1g-dev', 'usr/share/doc/zlib1g-dev/crc-doc.1.0.pdf.gz', 15, 'train', 3),
+    // A manual whose pages carry many figures and plots (the same package's figures alone are blueprints).
+    pdfSource('asymptote-manual', 'asymptote-doc', 'usr/share/doc/asymptote/asymptote.pdf', 45, 'train', 3),
     pdfSource('ghostscript-colour', 'ghostscript-doc', 'usr/share/doc/ghostscript/GS9_Color_Management.pdf', 30, 'heldout', 1),
     pdfSource('camlidl-manual', 'camlidl-doc', 'usr/share/doc/camlidl/camlidl-1.04.doc.pdf', 30, 'heldout', 1),
     pdfSource('mime-spec', 'shared-mime-info', 'usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf', 30, 'heldout', 1),
@@ -576,8 +678,41 @@ function sources(): Source[] {
     // xfig's technical libraries: drawings, flowcharts, UML, mechanical and structural parts.
     { id: 'xfig-technical', package: 'xfig-libs', class: 'blueprint', split: 'train', limit: 320, variants: 1, match: (p) => p.endsWith('.fig') && XFIG_TECHNICAL.test(p), svg: xfigFile, augment: blueprintAugment },
     { id: 'asymptote-figures', package: 'asymptote-doc', class: 'blueprint', split: 'train', limit: 60, variants: 4, match: (p) => ASYMPTOTE_FIGURES.some((f) => p === `usr/share/doc/asymptote/html/${f}.png`), load: raster, augment: blueprintAugment },
+    // Class, collaboration and include graphs that doxygen laid out with dot: boxes (one grey), arrows, labels.
+    { id: 'cppunit-graphs', package: 'libcppunit-doc', class: 'blueprint', split: 'train', limit: 150, variants: 1, match: (p) => DOXYGEN_GRAPH.test(p), load: raster, augment: blueprintAugment },
+    { id: 'qwt-graphs', package: 'libqwt-doc', class: 'blueprint', split: 'train', limit: 150, variants: 1, match: (p) => DOXYGEN_GRAPH.test(p), load: raster, augment: blueprintAugment },
+    // Example graphs of three graphviz front ends, minus near-copies of graphviz-doc's (GRAPHVIZ_DOC_COPIES).
+    { id: 'dot2tex-graphs', package: 'dot2tex', class: 'blueprint', split: 'train', limit: 60, variants: 8, match: dotExample, svg: graphvizFile, augment: blueprintAugment },
+    { id: 'ruby-graphviz-graphs', package: 'ruby-graphviz', class: 'blueprint', split: 'train', limit: 60, variants: 8, match: dotExample, svg: graphvizFile, augment: blueprintAugment },
+    { id: 'pygraphviz-graphs', package: 'python-pygraphviz-doc', class: 'blueprint', split: 'train', limit: 60, variants: 8, match: dotExample, svg: graphvizFile, augment: blueprintAugment },
     { id: 'graphviz-graphs', package: 'graphviz-doc', class: 'blueprint', split: 'heldout', limit: 80, variants: 1, match: (p) => p.endsWith('.gv'), svg: graphvizFile, augment: asIs },
   ];
+}
+
+/** The words of a graph (node names, labels, attributes) without comments: a copy restyled or re-laid-out keeps most of them. */
+function graphWords(file: string): Set<string> {
+  const bytes = readFileSync(file);
+  const text = (file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('latin1').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(\/\/|#)[^\n]*/g, '');
+  return new Set(text.match(/[A-Za-z_][A-Za-z0-9_.]*/g) ?? []);
+}
+
+/**
+ * Refuses a training graph that shares most of its words with a held-out graph (Jaccard ≥ 0.6):
+ * a copy or an edit of it, which GRAPHVIZ_DOC_COPIES must leave out.
+ */
+function checkGraphsDisjoint(all: Source[]): void {
+  const heldOut = all.filter((s) => s.split === 'heldout' && s.svg === graphvizFile)
+    .flatMap((s) => listFiles(s.package).filter(s.match).map((p) => ({ name: p, words: graphWords(join(PKGS, s.package, p)) })));
+  for (const source of all.filter((s) => s.split === 'train' && s.svg === graphvizFile)) {
+    for (const p of listFiles(source.package).filter(source.match)) {
+      const words = graphWords(join(PKGS, source.package, p));
+      for (const other of heldOut) {
+        let shared = 0;
+        for (const w of words) if (other.words.has(w)) shared++;
+        if (shared / (words.size + other.words.size - shared) >= 0.6) throw new Error(`training graph ${source.package}/${p} is a copy of held-out ${other.name}`);
+      }
+    }
+  }
 }
 
 // ---------------------------------------------------------------- main
@@ -590,6 +725,7 @@ export async function buildDataset(log: (line: string) => void = console.log, on
   sharp.cache(false);
   const rows: DatasetRow[] = [];
   const trainPackages = new Set(sources().filter((s) => s.split === 'train').map((s) => s.package));
+  checkGraphsDisjoint(sources());
   for (const source of sources()) {
     if (source.split === 'heldout' && trainPackages.has(source.package)) throw new Error(`held-out source ${source.id} shares package ${source.package} with training`);
     if (only && !only.has(source.id)) continue;
