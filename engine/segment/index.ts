@@ -525,50 +525,38 @@ function pairCost(stats: Float64Array, ownError: Float64Array, plane: boolean, a
     const db = stats[oa + 3] / na - stats[ob + 3] / nb;
     return ((na * nb) / (na + nb)) * (dr * dr + dg * dg + db * db);
   }
-  const grown = joinedPlaneError(stats, a * PLANE_STRIDE, b * PLANE_STRIDE) - ownError[a] - ownError[b];
+  const grown = joinedPlaneError(stats, a * PLANE_STRIDE, stats, b * PLANE_STRIDE) - ownError[a] - ownError[b];
   return grown > 0 ? grown : 0;
 }
 
 /**
- * planeError of the sums of two regions' moments, without writing the sums anywhere: the same
- * operations in the same order, so the same number to the last bit.
+ * Summed squared error of the best colour plane through the pixels of two regions together, from
+ * the sums of their moments (taken here, not written anywhere). One region alone is planeError.
  */
-function joinedPlaneError(s: Float64Array, oa: number, ob: number): number {
-  const n = s[oa] + s[ob];
+function joinedPlaneError(s: Float64Array, oa: number, t: Float64Array, ob: number): number {
+  const n = s[oa] + t[ob];
   if (n <= 0) return 0;
-  const s1 = s[oa + 1] + s[ob + 1], s2 = s[oa + 2] + s[ob + 2];
+  const s1 = s[oa + 1] + t[ob + 1], s2 = s[oa + 2] + t[ob + 2];
   const mx = s1 / n, my = s2 / n;
-  const cxx = s[oa + 3] + s[ob + 3] - s1 * mx + PLANE_RIDGE * n;
-  const cxy = s[oa + 4] + s[ob + 4] - s1 * my;
-  const cyy = s[oa + 5] + s[ob + 5] - s2 * my + PLANE_RIDGE * n;
+  const cxx = s[oa + 3] + t[ob + 3] - s1 * mx + PLANE_RIDGE * n;
+  const cxy = s[oa + 4] + t[ob + 4] - s1 * my;
+  const cyy = s[oa + 5] + t[ob + 5] - s2 * my + PLANE_RIDGE * n;
   const det = cxx * cyy - cxy * cxy;
-  let total = s[oa + 15] + s[ob + 15];
+  let total = s[oa + 15] + t[ob + 15];
   for (let c = 0; c < 3; c++) {
-    const sc = s[oa + 6 + c] + s[ob + 6 + c];
-    const scx = s[oa + 9 + c] + s[ob + 9 + c] - sc * mx;
-    const scy = s[oa + 12 + c] + s[ob + 12 + c] - sc * my;
+    const sc = s[oa + 6 + c] + t[ob + 6 + c];
+    const scx = s[oa + 9 + c] + t[ob + 9 + c] - sc * mx;
+    const scy = s[oa + 12 + c] + t[ob + 12 + c] - sc * my;
     total -= (sc * sc) / n;
     if (det > 1e-9) total -= (scx * scx * cyy - 2 * scx * scy * cxy + scy * scy * cxx) / det;
   }
   return total;
 }
 
+/** No pixels: joined with a region, the region's own moments. */
+const NO_MOMENTS = new Float64Array(PLANE_STRIDE);
+
 /** Summed squared error of the best colour plane through a region's pixels, from its moment sums. */
 function planeError(s: Float64Array, o: number): number {
-  const n = s[o];
-  if (n <= 0) return 0;
-  const mx = s[o + 1] / n, my = s[o + 2] / n;
-  const cxx = s[o + 3] - s[o + 1] * mx + PLANE_RIDGE * n;
-  const cxy = s[o + 4] - s[o + 1] * my;
-  const cyy = s[o + 5] - s[o + 2] * my + PLANE_RIDGE * n;
-  const det = cxx * cyy - cxy * cxy;
-  let total = s[o + 15];
-  for (let c = 0; c < 3; c++) {
-    const sc = s[o + 6 + c];
-    const scx = s[o + 9 + c] - sc * mx;
-    const scy = s[o + 12 + c] - sc * my;
-    total -= (sc * sc) / n;
-    if (det > 1e-9) total -= (scx * scx * cyy - 2 * scx * scy * cxy + scy * scy * cxx) / det;
-  }
-  return total;
+  return joinedPlaneError(s, o, NO_MOMENTS, 0);
 }
