@@ -5,10 +5,10 @@
  * samples). A Float64Array of more than eight numbers gets its own backing store outside the V8
  * heap, which costs 300–500 ns to create and more to collect, several times the arithmetic done on
  * it for a typical chain of a few dozen points (measured: 2.3 µs per 2–4 point chain, tens of
- * thousands of chains per image). Each call site owns one slot instead and gets a zeroed view of
- * the slot's buffer (about 25 ns), which grows to the longest chain seen and stays. Zeroing the
- * view costs as much again, so only the zeroed* variants do it: with the others, a call site
- * writes every element it reads (what the slot held before is left there).
+ * thousands of chains per image). Each call site owns one slot instead and gets a view of the
+ * slot's buffer (about 25 ns), which grows to the longest chain seen and stays. Zeroing the view
+ * costs as much again, so only the zeroed* variants do it: with the others, a call site writes
+ * every element it reads (what the slot held before is left there).
  *
  * A view is valid until its slot is asked for again, so every slot belongs to one call site whose
  * arrays are never alive twice at once (fitCubic's recursion finishes with its arrays before it

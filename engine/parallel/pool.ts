@@ -90,8 +90,8 @@ function poolWorkers(count: number): Worker[] {
       for (const listener of jobs.values()) listener.onFailure(error);
     };
     worker.on('message', (reply: JobReply) => jobs.get(reply.job)?.onReply(reply));
-    worker.on('error', (error) => retire(new VectorizeError('internal_error', `A fitting worker failed: ${error.message}`, {}, { cause: error })));
-    worker.on('exit', (code) => retire(new VectorizeError('internal_error', `A fitting worker stopped (exit code ${code}).`)));
+    worker.on('error', (error) => retire(new VectorizeError('internal_error', `An engine worker failed: ${error.message}`, {}, { cause: error })));
+    worker.on('exit', (code) => retire(new VectorizeError('internal_error', `An engine worker stopped (exit code ${code}).`)));
     if (inFlight === 0) worker.unref();
     pool.push(worker);
   }

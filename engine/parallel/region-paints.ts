@@ -18,7 +18,7 @@ import { fitConcurrency, openJob, type JobErrorReply } from './pool.js';
  */
 const MIN_PARALLEL_PIXELS = 65_536;
 
-interface PaintJobMessage {
+export interface PaintJobMessage {
   type: 'paint';
   job: number;
   width: number;
@@ -121,4 +121,3 @@ export function runPaintJob(message: PaintJobMessage, post: (reply: PaintReply |
   post({ type: 'paint', job, paints });
 }
 
-export type { PaintJobMessage };

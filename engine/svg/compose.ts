@@ -36,15 +36,15 @@ export interface RegionPaints {
   gradients: Array<{ id: string; fill: GradientFill }>;
 }
 
-/**
- * The fill of every region: its mean colour from the untouched source pixels, or (gradients=smooth)
- * a gradient where the region's colour ramps and the fitter finds one that matches.
- */
 /** What paintRegions reads (all of it can be sent to a worker thread: engine/parallel/region-paints.ts). */
 export type PaintImage = Pick<PreparedImage, 'source'>;
 export type PaintSegmentation = Pick<Segmentation, 'regionCount' | 'area' | 'labels' | 'transparent'>;
 export type PaintSettings = Pick<EngineSettings, 'gradients'>;
 
+/**
+ * The fill of every region: its mean colour from the untouched source pixels, or (gradients=smooth)
+ * a gradient where the region's colour ramps and the fitter finds one that matches.
+ */
 export function paintRegions(image: PaintImage, segmentation: PaintSegmentation, settings: PaintSettings): RegionPaints {
   const { regionCount, area, labels } = segmentation;
   const { data } = image.source;
