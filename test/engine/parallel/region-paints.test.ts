@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import t from 'tap';
 import { prepareImage } from '../../../engine/prepare/index.js';
 import { replaceFitWorkersForTest } from '../../../engine/parallel/pool.js';
@@ -6,6 +7,11 @@ import { segmentImage } from '../../../engine/segment/index.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
 import { DEFAULT_TRACE_OPTIONS, type RgbaImage } from '../../../engine/types.js';
+
+/** An engine module's URL, for a child process to import. */
+function moduleUrl(path: string): string {
+  return new URL(`../../../${path}`, import.meta.url).href;
+}
 
 /** Soft ramps behind a few flat discs: regions that get gradients and regions that stay flat. */
 function ramps(width: number, height: number): RgbaImage {
@@ -58,9 +64,27 @@ t.test('a worker that fails gives internal_error, and a fresh one paints again',
 });
 
 t.test('an abandoned paint job lets the process exit (the workers are not held)', async (t) => {
-  const painting = startRegionPaints(image, segmentation, settings, { workers: 1 });
-  painting.abandon();
-  painting.abandon();
-  // tap fails the file on a timeout if the worker kept the event loop alive; finishing here is the check
-  t.pass('abandoned twice without error');
+  // In a child process: it must end by itself once the job is abandoned, and must not while a job
+  // is held open (the control shows the check can fail).
+  const script = (abandon: boolean) => `
+    import { prepareImage } from ${JSON.stringify(moduleUrl('engine/prepare/index.ts'))};
+    import { startRegionPaints } from ${JSON.stringify(moduleUrl('engine/parallel/region-paints.ts'))};
+    import { segmentImage } from ${JSON.stringify(moduleUrl('engine/segment/index.ts'))};
+    import { engineSettingsFor } from ${JSON.stringify(moduleUrl('engine/settings.ts'))};
+    import { NO_CONTEXT } from ${JSON.stringify(moduleUrl('engine/stage.ts'))};
+    import { DEFAULT_TRACE_OPTIONS } from ${JSON.stringify(moduleUrl('engine/types.ts'))};
+    const settings = engineSettingsFor({ ...DEFAULT_TRACE_OPTIONS, gradients: 'smooth' }, 'photo');
+    const width = 400, height = 300, data = new Uint8Array(width * height * 4);
+    for (let p = 0; p < width * height; p++) { data[4 * p] = p % width; data[4 * p + 1] = (p / width) | 0; data[4 * p + 2] = 128; data[4 * p + 3] = 255; }
+    const image = prepareImage({ width, height, data }, settings.prepare, NO_CONTEXT);
+    const painting = startRegionPaints(image, segmentImage(image, settings.segment, NO_CONTEXT), settings, { workers: 1 });
+    if (!painting.onWorker) throw new Error('expected a worker job');
+    ${abandon ? 'painting.abandon(); painting.abandon();' : ''}
+  `;
+  const run = (abandon: boolean) => spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(abandon)], { encoding: 'utf8', timeout: 20_000 });
+  const abandoned = run(true);
+  t.equal(abandoned.signal, null, 'the child ended by itself');
+  t.equal(abandoned.status, 0, abandoned.stderr);
+  const held = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(false)], { encoding: 'utf8', timeout: 8_000 });
+  t.equal(held.signal, 'SIGTERM', 'without abandon() the job holds the worker and the child does not end');
 });
