@@ -27,13 +27,29 @@ const STOP_TOLERANCE = 6;
 /** End colours closer than this are not a ramp anyone sees. */
 const MIN_RAMP = 10;
 
-interface Samples {
+/** Colour samples of one region: pixel centres and their RGB, in the region's scan order. */
+export interface GradientSamples {
   x: Float64Array; y: Float64Array; r: Float64Array; g: Float64Array; b: Float64Array;
   n: number;
 }
+type Samples = GradientSamples;
 
+/**
+ * Every how many of a region's pixels (in scan order) one is sampled: all of them up to
+ * MAX_SAMPLES, evenly thinned above that. A region of `pixelCount` pixels gets
+ * ceil(pixelCount / step) samples, the first pixel always among them.
+ */
+export function gradientSampleStep(pixelCount: number): number {
+  return Math.max(1, Math.ceil(pixelCount / MAX_SAMPLES));
+}
+
+/** The gradient for the pixels listed (indices into the image, in scan order), or null for a flat fill. */
 export function fitGradient(image: RgbaImage, pixelIndices: Int32Array, settings: { maxResidual: number }): GradientFill | null {
-  const s = sample(image, pixelIndices);
+  return fitGradientSamples(sample(image, pixelIndices), settings);
+}
+
+/** fitGradient on samples already taken (gradientSampleStep says which pixels). */
+export function fitGradientSamples(s: GradientSamples, settings: { maxResidual: number }): GradientFill | null {
   if (s.n < 16) return null;
   const flat = flatResidual(s);
   if (flat <= settings.maxResidual) return null;
@@ -51,7 +67,7 @@ export function fitGradient(image: RgbaImage, pixelIndices: Int32Array, settings
 // ----------------------------------------------------------------------------------------------
 
 function sample(image: RgbaImage, pixelIndices: Int32Array): Samples {
-  const step = Math.max(1, Math.ceil(pixelIndices.length / MAX_SAMPLES));
+  const step = gradientSampleStep(pixelIndices.length);
   const n = Math.ceil(pixelIndices.length / step);
   const s: Samples = { x: new Float64Array(n), y: new Float64Array(n), r: new Float64Array(n), g: new Float64Array(n), b: new Float64Array(n), n };
   const { width, data } = image;

@@ -16,7 +16,7 @@
  * boundary once instead of twice.
  */
 import { crackPolyline, type FittedChains } from '../fit/chain.js';
-import { fitGradient, type GradientFill } from '../fit/gradient.js';
+import { fitGradientSamples, gradientSampleStep, type GradientFill, type GradientSamples } from '../fit/gradient.js';
 import type { BoundaryGraph, ChainRef } from '../boundary/index.js';
 import type { PreparedImage } from '../prepare/index.js';
 import type { Segmentation } from '../segment/index.js';
@@ -198,7 +198,13 @@ export function composeShapes(
   };
 }
 
-/** Large regions whose colour ramps get a gradient fill when the fitter finds one that matches. */
+/**
+ * Large regions whose colour ramps get a gradient fill when the fitter finds one that matches.
+ * The samples of every candidate region are gathered in one pass over the labels, each region's
+ * every step-th pixel in scan order (gradientSampleStep), straight into shared sample arrays:
+ * listing every pixel of every candidate first cost four bytes a pixel of fresh memory per trace,
+ * which on a large flat drawing took longer than the fits.
+ */
 function addGradients(
   image: PaintImage,
   segmentation: PaintSegmentation,
@@ -208,18 +214,41 @@ function addGradients(
   flatEnough: Uint8Array,
 ): void {
   const { regionCount, area, transparent, labels } = segmentation;
+  const { width, data } = image.source;
   const minArea = settings.gradients.minArea;
-  const start = new Int32Array(regionCount + 1);
-  for (let r = 0; r < regionCount; r++) start[r + 1] = start[r] + (area[r] >= minArea && !transparent[r] && !flatEnough[r] ? area[r] : 0);
-  const pixels = new Int32Array(start[regionCount]);
-  const fillAt = start.slice(0, regionCount);
-  for (let p = 0; p < labels.length; p++) {
-    const r = labels[p];
-    if (start[r + 1] > start[r]) pixels[fillAt[r]++] = p;
+  // per candidate region: its sampling step (0 = not a candidate) and where its samples go
+  const step = new Int32Array(regionCount);
+  const firstSample = new Int32Array(regionCount + 1);
+  for (let r = 0; r < regionCount; r++) {
+    let samples = 0;
+    if (area[r] >= minArea && !transparent[r] && !flatEnough[r]) {
+      step[r] = gradientSampleStep(area[r]);
+      samples = Math.ceil(area[r] / step[r]);
+    }
+    firstSample[r + 1] = firstSample[r] + samples;
+  }
+  const total = firstSample[regionCount];
+  if (total === 0) return;
+  const xs = new Float64Array(total), ys = new Float64Array(total);
+  const rs = new Float64Array(total), gs = new Float64Array(total), bs = new Float64Array(total);
+  // pixels of each region still to pass before its next sample (its first pixel is sampled)
+  const untilNext = new Int32Array(regionCount).fill(1);
+  const nextSample = firstSample.slice(0, regionCount);
+  for (let p = 0, y = 0; y < labels.length / width; y++) {
+    for (let x = 0; x < width; x++, p++) {
+      const r = labels[p];
+      if (step[r] === 0 || --untilNext[r] !== 0) continue;
+      untilNext[r] = step[r];
+      const k = nextSample[r]++;
+      xs[k] = x + 0.5; ys[k] = y + 0.5;
+      rs[k] = data[4 * p]; gs[k] = data[4 * p + 1]; bs[k] = data[4 * p + 2];
+    }
   }
   for (let r = 0; r < regionCount; r++) {
-    if (start[r + 1] === start[r]) continue;
-    const fill = fitGradient(image.source, pixels.subarray(start[r], start[r + 1]), { maxResidual: settings.gradients.maxResidual });
+    if (step[r] === 0) continue;
+    const from = firstSample[r], to = firstSample[r + 1];
+    const samples: GradientSamples = { x: xs.subarray(from, to), y: ys.subarray(from, to), r: rs.subarray(from, to), g: gs.subarray(from, to), b: bs.subarray(from, to), n: to - from };
+    const fill = fitGradientSamples(samples, { maxResidual: settings.gradients.maxResidual });
     if (!fill) continue;
     const id = `g${gradients.length.toString(36)}`;
     gradients.push({ id, fill });
