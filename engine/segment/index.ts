@@ -37,8 +37,16 @@ const FLAT_STRIDE = 4; // n, Σr, Σg, Σb
 const PLANE_STRIDE = 16; // n, Σx, Σy, Σxx, Σxy, Σyy, Σr, Σg, Σb, Σrx, Σgx, Σbx, Σry, Σgy, Σby, Σ(r²+g²+b²)
 const UNLABELLED_OPAQUE = -1;
 const UNLABELLED_CLEAR = -2;
-/** Seeds per chunk of moment sums while the flood does not know how many seeds there will be. */
-const SEED_CHUNK = 8192;
+/** Seeds per chunk of moment sums (a power of two: seed s lives in chunk s >> SEED_CHUNK_BITS). */
+const SEED_CHUNK_BITS = 13;
+const SEED_CHUNK = 1 << SEED_CHUNK_BITS;
+/**
+ * Chunks kept for the next trace on this thread (1 MiB each). A fresh chunk costs its page faults
+ * on first write, several times the flood's own work on it; up to this many are kept, so a large
+ * image does not hold on to hundreds of megabytes after it is done.
+ */
+const SPARE_CHUNKS_KEPT = 32;
+const spareChunks: Float64Array<ArrayBuffer>[] = [];
 const PAIR_CACHE_BITS = 14;
 const PAIR_CACHE_SIZE = 1 << PAIR_CACHE_BITS;
 /** Ridge on the plane's slope (per pixel) so thin or tiny regions fall back towards a flat fit. */
@@ -47,9 +55,9 @@ const PLANE_RIDGE = 0.25;
 export function segmentImage(image: PreparedImage, settings: SegmentSettings, context: StageContext): Segmentation {
   const { width, height } = image;
   const seeds = floodSeeds(image, settings.seedTolerance, context);
-  foldSinglePixels(image, seeds.labels, seeds.stats, seeds.singles, settings.foldDistance);
+  foldSinglePixels(image, seeds.labels, seeds.chunks, seeds.count, seeds.singles, settings.foldDistance);
   context.progress(0.25);
-  const merged = mergeRegions(image, seeds.labels, seeds.count, seeds.transparent, seeds.stats, settings, context);
+  const merged = mergeRegions(image, seeds.labels, seeds.count, seeds.transparent, seeds.chunks, settings, context);
   context.progress(1);
   return { width, height, ...merged };
 }
@@ -86,9 +94,11 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
   let regionTransparent = new Uint8Array(1024);
   // Each seed's moment sums (PLANE_STRIDE per seed), summed while it floods, so no later pass over
   // the pixels has to gather them. They are whole numbers far below 2^53, exact in any order, so
-  // they equal sums taken pixel by pixel. Kept in fixed chunks while the count is unknown, then
-  // copied once into one array (growing one array would copy and clear it again and again).
-  const chunks: Float64Array[] = [];
+  // they equal sums taken pixel by pixel. Kept in fixed chunks, since the count is unknown until
+  // the end (growing one array would copy it again and again); the merging copies out only the
+  // seeds that folding leaves, and hands the chunks back for the next trace. Every seed writes all
+  // of its sums, so a reused chunk needs no clearing.
+  const chunks: Float64Array<ArrayBuffer>[] = [];
   let chunk = new Float64Array(0);
   // the pixel of every painted one-pixel seed, in scan order (what foldSinglePixels visits)
   let singles = new Int32Array(1024);
@@ -105,7 +115,7 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
       regionTransparent = bigger;
     }
     if ((label & (SEED_CHUNK - 1)) === 0) {
-      chunk = new Float64Array(SEED_CHUNK * PLANE_STRIDE);
+      chunk = spareChunks.pop() ?? new Float64Array(SEED_CHUNK * PLANE_STRIDE);
       chunks.push(chunk);
     }
     regionTransparent[label] = clear;
@@ -119,12 +129,7 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
       singles[singleCount++] = start;
     }
   }
-  const stats = new Float64Array(count * PLANE_STRIDE);
-  for (let i = 0; i < chunks.length; i++) {
-    const at = i * SEED_CHUNK * PLANE_STRIDE;
-    stats.set(chunks[i].subarray(0, Math.min(chunks[i].length, stats.length - at)), at);
-  }
-  return { labels, count, transparent: regionTransparent.slice(0, count), stats, singles: singles.subarray(0, singleCount) };
+  return { labels, count, transparent: regionTransparent.slice(0, count), chunks, singles: singles.subarray(0, singleCount) };
 }
 
 interface FillState {
@@ -288,16 +293,16 @@ function floodRegion(fill: FillState, start: number, label: number, clear: numbe
  * listed are visited, in scan order: folding one never changes another's seed size, so these are
  * exactly the pixels a pass over the whole image would pick.
  */
-function foldSinglePixels(image: PreparedImage, labels: Int32Array, stats: Float64Array, singles: Int32Array, foldDistance: number): void {
+function foldSinglePixels(image: PreparedImage, labels: Int32Array, chunks: Float64Array[], seedCount: number, singles: Int32Array, foldDistance: number): void {
   const { width, height, rgb } = image;
   const transparent = image.transparent;
   const limit = foldDistance * foldDistance;
   // Area and mean colour of every seed of two or more pixels (area 0 marks the rest), four numbers
   // side by side: the neighbours' seeds are met in no order, and a record this small keeps those
   // reads to one cache line each (the quotients are the ones the loop would take, taken once).
-  const seedCount = stats.length / PLANE_STRIDE;
   const means = new Float64Array(4 * seedCount);
-  for (let seed = 0, o = 0; seed < seedCount; seed++, o += PLANE_STRIDE) {
+  for (let seed = 0; seed < seedCount; seed++) {
+    const stats = chunks[seed >> SEED_CHUNK_BITS], o = (seed & (SEED_CHUNK - 1)) * PLANE_STRIDE;
     const a = stats[o];
     if (a < 2) continue;
     means[4 * seed] = a;
@@ -324,14 +329,15 @@ function foldSinglePixels(image: PreparedImage, labels: Int32Array, stats: Float
     }
     if (best >= 0 && bestDistance <= limit) {
       // the pixel's own terms, the same whole numbers its one-pixel seed summed
-      const o = best * PLANE_STRIDE;
+      const stats = chunks[best >> SEED_CHUNK_BITS], o = (best & (SEED_CHUNK - 1)) * PLANE_STRIDE;
       stats[o] += 1; stats[o + 1] += x; stats[o + 2] += y;
       stats[o + 3] += x * x; stats[o + 4] += x * y; stats[o + 5] += y * y;
       stats[o + 6] += r; stats[o + 7] += g; stats[o + 8] += b;
       stats[o + 9] += r * x; stats[o + 10] += g * x; stats[o + 11] += b * x;
       stats[o + 12] += r * y; stats[o + 13] += g * y; stats[o + 14] += b * y;
       stats[o + 15] += r * r + g * g + b * b;
-      stats[labels[p] * PLANE_STRIDE] = 0;
+      const own = labels[p];
+      chunks[own >> SEED_CHUNK_BITS][(own & (SEED_CHUNK - 1)) * PLANE_STRIDE] = 0;
       labels[p] = best;
     }
   }
@@ -342,7 +348,7 @@ function mergeRegions(
   labels: Int32Array,
   count: number,
   regionTransparent: Uint8Array,
-  seedStats: Float64Array,
+  chunks: Float64Array<ArrayBuffer>[],
   settings: SegmentSettings,
   context: StageContext,
 ): { labels: Int32Array; regionCount: number; area: Int32Array; transparent: Uint8Array } {
@@ -351,29 +357,34 @@ function mergeRegions(
   const plane = settings.gradientModel;
   const stride = plane ? PLANE_STRIDE : FLAT_STRIDE;
   // Seeds that still hold pixels after folding, numbered densely in seed order (so comparing ids
-  // still compares seeds): the merging's arrays shrink to them. Their sums move down in place,
-  // since a seed's dense slot never lies after its own.
+  // still compares seeds): the merging's arrays shrink to them, and their sums (all 16, or the
+  // four the flat model reads) are copied out of the flood's chunks, which go back to the spares.
   const denseOf = new Int32Array(count);
   const liveTransparent = new Uint8Array(count);
   let live = 0;
-  for (let seed = 0, o = 0; seed < count; seed++, o += PLANE_STRIDE) {
-    if (seedStats[o] > 0) {
-      if (plane) {
-        if (live !== seed) seedStats.copyWithin(live * PLANE_STRIDE, o, o + PLANE_STRIDE);
-      } else {
-        const d = live * FLAT_STRIDE;
-        seedStats[d] = seedStats[o];
-        seedStats[d + 1] = seedStats[o + 6];
-        seedStats[d + 2] = seedStats[o + 7];
-        seedStats[d + 3] = seedStats[o + 8];
-      }
+  for (let seed = 0; seed < count; seed++) {
+    if (chunks[seed >> SEED_CHUNK_BITS][(seed & (SEED_CHUNK - 1)) * PLANE_STRIDE] > 0) {
       liveTransparent[live] = regionTransparent[seed];
       denseOf[seed] = live++;
     } else {
       denseOf[seed] = -1;
     }
   }
-  const stats = seedStats.subarray(0, live * stride);
+  const stats = new Float64Array(live * stride);
+  for (let seed = 0; seed < count; seed++) {
+    const d = denseOf[seed] * stride;
+    if (d < 0) continue;
+    const from = chunks[seed >> SEED_CHUNK_BITS], o = (seed & (SEED_CHUNK - 1)) * PLANE_STRIDE;
+    if (plane) {
+      for (let k = 0; k < PLANE_STRIDE; k++) stats[d + k] = from[o + k];
+    } else {
+      stats[d] = from[o];
+      stats[d + 1] = from[o + 6];
+      stats[d + 2] = from[o + 7];
+      stats[d + 3] = from[o + 8];
+    }
+  }
+  for (const chunk of chunks) if (spareChunks.length < SPARE_CHUNKS_KEPT) spareChunks.push(chunk);
 
   // Region pairs from 4-neighbour pixel pairs. A small direct-mapped cache of pairs already seen
   // drops nearly all repeats (a long boundary meets the same pair on every row); what slips through
