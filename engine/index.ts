@@ -13,7 +13,7 @@
  */
 import { traceCenterline } from './centerline/index.js';
 import { classifyImage } from './classify/index.js';
-import { decodeImage } from './decode/index.js';
+import { decodeRaster, toRgba } from './decode/index.js';
 import { buildBoundaryGraph } from './boundary/index.js';
 import { parseTraceOptions } from './options.js';
 import { prepareImage } from './prepare/index.js';
@@ -76,17 +76,17 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
   };
 
   let step = stage('decode');
-  const image = await decodeImage(input, { maxPixels: hooks.maxPixels ?? ENGINE_MAX_PIXELS });
+  const image = await decodeRaster(input, { maxPixels: hooks.maxPixels ?? ENGINE_MAX_PIXELS });
   step.done();
 
   step = stage('classify');
-  const mode: ImageClass = opts.imageType === 'auto' ? (await classifyImage(image)).class : opts.imageType;
+  const mode: ImageClass = opts.imageType === 'auto' ? (await classifyImage(toRgba(image))).class : opts.imageType;
   step.done();
   const base = { mode, width: image.width, height: image.height, megapixels: (image.width * image.height) / 1e6, format: image.format };
 
   if (opts.traceStyle === 'centerline') {
     step = stage('segment');
-    const traced = await traceCenterline(image, { signal: hooks.signal, onProgress: (f: number) => step.progress(f) });
+    const traced = await traceCenterline(toRgba(image), { signal: hooks.signal, onProgress: (f: number) => step.progress(f) });
     step.done();
     const write = stage('write');
     write.done();

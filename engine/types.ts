@@ -49,6 +49,19 @@ export interface RgbaImage {
   data: Uint8Array; // length = width * height * 4
 }
 
+/**
+ * Decoded image as the fill pipeline reads it: RGBA as above, or (channels 3) RGB for a file that
+ * has no alpha channel at all, which then needs no fourth byte per pixel made and carried along.
+ */
+export interface RasterImage {
+  width: number;
+  height: number;
+  /** width * height * (channels ?? 4) bytes */
+  data: Uint8Array;
+  /** 3: RGB, every pixel opaque; 4 (or absent): straight RGBA. */
+  channels?: 3 | 4;
+}
+
 export interface ImageProbe {
   format: InputFormat;
   width: number;

@@ -23,8 +23,9 @@ export interface PaintJobMessage {
   job: number;
   width: number;
   height: number;
-  /** Straight RGBA source pixels (copied once into shared memory) and the region labels (already there). */
+  /** The source pixels, straight RGBA or RGB (copied once into shared memory), and the region labels (already there). */
   data: Uint8Array;
+  channels: 3 | 4;
   labels: Int32Array;
   area: Int32Array;
   transparent: Uint8Array;
@@ -83,6 +84,7 @@ export function startRegionPaints(image: PreparedImage, segmentation: Segmentati
     job,
     width,
     height,
+    channels: image.source.channels ?? 4,
     data: sharedCopy(data, Uint8Array),
     labels: segmentation.labels.buffer instanceof SharedArrayBuffer ? segmentation.labels : sharedCopy(segmentation.labels, Int32Array),
     area: segmentation.area,
@@ -116,8 +118,8 @@ function sharedCopy<T extends Uint8Array | Int32Array>(values: T, Type: { new (b
 // the worker side (engine/parallel/fit-worker.ts calls this for every paint job it is sent)
 
 export function runPaintJob(message: PaintJobMessage, post: (reply: PaintReply | JobErrorReply) => void): void {
-  const { width, height, data, labels, area, transparent, regionCount, gradients, job } = message;
-  const paints = paintRegions({ source: { width, height, data } }, { labels, area, transparent, regionCount }, { gradients });
+  const { width, height, data, channels, labels, area, transparent, regionCount, gradients, job } = message;
+  const paints = paintRegions({ source: { width, height, data, channels } }, { labels, area, transparent, regionCount }, { gradients });
   post({ type: 'paint', job, paints });
 }
 

@@ -5,14 +5,14 @@
  * areas into specks. Segmentation reads `rgb`; fills are coloured from the untouched `source`.
  */
 import type { PrepareSettings } from '../settings.js';
-import type { RgbaImage } from '../types.js';
+import type { RasterImage } from '../types.js';
 import { checkAbort, type StageContext } from '../stage.js';
 
 export interface PreparedImage {
   width: number;
   height: number;
-  /** The decoded image as given (straight RGBA), used to colour the fills. */
-  source: RgbaImage;
+  /** The decoded image as given (straight RGBA, or RGB when opaque), used to colour the fills. */
+  source: RasterImage;
   /** RGB the segmentation compares, 3 bytes per pixel (smoothed where the preset asks). */
   rgb: Uint8Array;
   /** 1 where the pixel is transparent (alpha < threshold). */
@@ -20,19 +20,23 @@ export interface PreparedImage {
   hasTransparency: boolean;
 }
 
-export function prepareImage(image: RgbaImage, settings: PrepareSettings, context: StageContext): PreparedImage {
+export function prepareImage(image: RasterImage, settings: PrepareSettings, context: StageContext): PreparedImage {
   const { width, height, data } = image;
   const n = width * height;
-  let rgb: Uint8Array<ArrayBufferLike> = new Uint8Array(n * 3);
   const transparent = new Uint8Array(n);
   let hasTransparency = false;
-  for (let i = 0; i < n; i++) {
-    rgb[i * 3] = data[i * 4];
-    rgb[i * 3 + 1] = data[i * 4 + 1];
-    rgb[i * 3 + 2] = data[i * 4 + 2];
-    if (data[i * 4 + 3] < settings.alphaThreshold) {
-      transparent[i] = 1;
-      hasTransparency = true;
+  // An RGB image is already what the segmentation compares: read in place (nothing writes to it).
+  let rgb: Uint8Array<ArrayBufferLike> = data;
+  if (image.channels !== 3) {
+    rgb = new Uint8Array(n * 3);
+    for (let i = 0; i < n; i++) {
+      rgb[i * 3] = data[i * 4];
+      rgb[i * 3 + 1] = data[i * 4 + 1];
+      rgb[i * 3 + 2] = data[i * 4 + 2];
+      if (data[i * 4 + 3] < settings.alphaThreshold) {
+        transparent[i] = 1;
+        hasTransparency = true;
+      }
     }
   }
   for (let pass = 0; pass < settings.denoisePasses; pass++) {

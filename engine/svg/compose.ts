@@ -48,13 +48,14 @@ export type PaintSettings = Pick<EngineSettings, 'gradients'>;
 export function paintRegions(image: PaintImage, segmentation: PaintSegmentation, settings: PaintSettings): RegionPaints {
   const { regionCount, area, labels } = segmentation;
   const { data } = image.source;
+  const channels = image.source.channels ?? 4;
 
   // Mean colour of every region, and its spread around it.
   const sums = new Float64Array(regionCount * 3);
   const squares = new Float64Array(regionCount);
   for (let p = 0; p < labels.length; p++) {
     const l = labels[p], o = l * 3;
-    const r = data[p * 4], g = data[p * 4 + 1], b = data[p * 4 + 2];
+    const r = data[p * channels], g = data[p * channels + 1], b = data[p * channels + 2];
     sums[o] += r;
     sums[o + 1] += g;
     sums[o + 2] += b;
@@ -215,6 +216,7 @@ function addGradients(
 ): void {
   const { regionCount, area, transparent, labels } = segmentation;
   const { width, data } = image.source;
+  const channels = image.source.channels ?? 4;
   const minArea = settings.gradients.minArea;
   // per candidate region: its sampling step (0 = not a candidate) and where its samples go
   const step = new Int32Array(regionCount);
@@ -241,7 +243,7 @@ function addGradients(
       untilNext[r] = step[r];
       const k = nextSample[r]++;
       xs[k] = x + 0.5; ys[k] = y + 0.5;
-      rs[k] = data[4 * p]; gs[k] = data[4 * p + 1]; bs[k] = data[4 * p + 2];
+      rs[k] = data[channels * p]; gs[k] = data[channels * p + 1]; bs[k] = data[channels * p + 2];
     }
   }
   for (let r = 0; r < regionCount; r++) {

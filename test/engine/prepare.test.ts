@@ -14,6 +14,19 @@ t.test('alpha below 128 marks a pixel transparent; colours are kept as they are'
   t.equal(prepared.source, image, 'fills are coloured from the untouched source');
 });
 
+t.test('an RGB image (no alpha channel) is compared as it is: same rgb as its RGBA form, nothing transparent', async (t) => {
+  const rgba = raster(5, 3, (x, y) => [40 * x, 30 * y, 7 * x * y, 255]);
+  const rgb = Uint8Array.from({ length: 15 * 3 }, (_, i) => rgba.data[4 * Math.floor(i / 3) + (i % 3)]);
+  for (const denoisePasses of [0, 1]) {
+    const fromRgba = prepareImage(rgba, { ...settings, denoisePasses }, NO_CONTEXT);
+    const fromRgb = prepareImage({ width: 5, height: 3, channels: 3, data: rgb }, { ...settings, denoisePasses }, NO_CONTEXT);
+    t.same(fromRgb.rgb, fromRgba.rgb, `same rgb, ${denoisePasses} denoise passes`);
+    t.equal(fromRgb.hasTransparency, false);
+    t.same(fromRgb.transparent, new Uint8Array(15));
+  }
+  t.same(Array.from(rgb), Array.from({ length: 45 }, (_, i) => rgba.data[4 * Math.floor(i / 3) + (i % 3)]), 'the input is left as it was');
+});
+
 t.test('denoise smooths noise but keeps an edge sharp', async (t) => {
   let seed = 3;
   const noise = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 9) - 4;

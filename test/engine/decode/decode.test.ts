@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import t from 'tap';
-import { decodeFile, decodeImage, detectFormat, probeImage } from '../../../engine/decode/index.js';
+import { decodeFile, decodeImage, decodeRaster, detectFormat, probeImage, toRgba } from '../../../engine/decode/index.js';
 import { VectorizeError } from '../../../engine/errors.js';
 import { seededRandom, writeBmp } from './bmp-writer.js';
 
@@ -106,6 +106,28 @@ t.test('16-bit, grey, grey+alpha and palette PNGs become 8-bit RGBA', async (t) 
   // The quantiser may nudge colours; transparent pixels' colour is meaningless there.
   const visible = (data: Uint8Array) => Uint8Array.from(data, (v, i) => (pixels[i - (i % 4) + 3] === 0 ? 0 : v));
   t.ok(maxDifference(visible(imagePalette.data), visible(pixels)) <= 8, 'palette PNG colours within 8 levels');
+});
+
+t.test('decodeRaster gives RGB for a file without alpha and RGBA for one with it, the same pixels as decodeImage', async (t) => {
+  const width = 8;
+  const height = 4;
+  const count = width * height;
+  const rgbPixels = Uint8Array.from({ length: count * 3 }, (_, i) => (i * 37) % 256);
+  const cases: Array<[string, Buffer, 3 | 4]> = [
+    ['RGB PNG', await fromRaw(rgbPixels, width, height, 3).png().toBuffer(), 3],
+    ['grey PNG', await fromRaw(rgbPixels.subarray(0, count), width, height, 1).png().toBuffer(), 3],
+    ['JPEG', await fromRaw(rgbPixels, width, height, 3).jpeg().toBuffer(), 3],
+    ['RGBA PNG', await fromRaw(sourcePixels(width, height), width, height).png().toBuffer(), 4],
+    ['BMP', Buffer.from(writeBmp({ width, height, bitsPerPixel: 24, rgb: rgbPixels })), 4],
+  ];
+  for (const [name, bytes, channels] of cases) {
+    const raster = await decodeRaster(bytes);
+    t.equal(raster.channels, channels, `${name}: ${channels} channels`);
+    t.equal(raster.data.length, count * channels, `${name}: ${channels} bytes a pixel`);
+    t.same(toRgba(raster).data, (await decodeImage(bytes)).data, `${name}: widened to RGBA it is what decodeImage gives`);
+  }
+  const widened = toRgba({ width, height, channels: 3, data: rgbPixels });
+  t.same(Array.from(widened.data.subarray(4, 8)), [rgbPixels[3], rgbPixels[4], rgbPixels[5], 255], 'toRgba adds an opaque alpha');
 });
 
 t.test('CMYK JPEG is converted to sRGB, not returned as raw ink values', async (t) => {
