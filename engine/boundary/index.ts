@@ -74,7 +74,10 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
   const label = (x: number, y: number): number => (x < 0 || y < 0 || x >= W || y >= H ? -1 : labels[y * W + x]);
   // Every vertex (pixel corner) as a 4-bit mask of the boundary cracks leaving it (bit d = direction
   // d), and a second mask of those not traced yet; a walk clears a crack's bit at both its ends.
-  const cracks = new Uint8Array(V * (H + 1));
+  const vertices = V * (H + 1);
+  // rounded up to whole 32-bit words: the scans below skip four crack-free vertices at a time
+  const cracks = new Uint8Array((vertices + 3) & ~3);
+  let boundaryCracks = 2 * (W + H); // the frame's
   for (let x = 0; x < W; x++) {
     cracks[x] |= 1; cracks[x + 1] |= 4; // top border, east and west
     const b = H * V + x;
@@ -85,15 +88,17 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
     cracks[v] |= 2; cracks[v + V] |= 8; // left border, south and north
     cracks[v + W] |= 2; cracks[v + W + V] |= 8;
     for (let x = 1; x < W; x++) {
-      if (labels[row + x - 1] !== labels[row + x]) { cracks[v + x] |= 2; cracks[v + x + V] |= 8; }
+      if (labels[row + x - 1] !== labels[row + x]) { cracks[v + x] |= 2; cracks[v + x + V] |= 8; boundaryCracks++; }
     }
     if (y > 0) {
       for (let x = 0; x < W; x++) {
-        if (labels[row - W + x] !== labels[row + x]) { cracks[v + x] |= 1; cracks[v + x + 1] |= 4; }
+        if (labels[row - W + x] !== labels[row + x]) { cracks[v + x] |= 1; cracks[v + x + 1] |= 4; boundaryCracks++; }
       }
     }
   }
   const untraced = cracks.slice();
+  const crackWords = new Uint32Array(cracks.buffer, 0, cracks.length >> 2);
+  const untracedWords = new Uint32Array(untraced.buffer, 0, untraced.length >> 2);
   const STEP = [1, V, -1, -V];
   const rightOf = (x: number, y: number, d: number): number => {
     switch (d) {
@@ -115,15 +120,10 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
   const chains: Chain[] = [];
   // Every chain's points go into one growing buffer and become views of it at the end: a copy per
   // chain would give each its own backing store, which costs more than tracing a short chain.
-  // Its size is known: a point per boundary crack, plus the last point of each open chain (at most
-  // half the cracks that leave junctions).
-  let degrees = 0, junctionDegrees = 0;
-  for (let v = 0; v < cracks.length; v++) {
-    const degree = DEGREE[cracks[v]];
-    degrees += degree;
-    if (degree >= 3) junctionDegrees += degree;
-  }
-  let buffer = new Float64Array(Math.max(64, degrees + junctionDegrees + 4));
+  // It needs two numbers per boundary crack plus two per open chain (its last point); the chains
+  // are not counted beforehand (a pass of its own over every vertex), a quarter more is a guess
+  // that rarely has to grow.
+  let buffer = new Float64Array(Math.max(64, 2 * boundaryCracks + (boundaryCracks >> 1) + 4));
   let used = 0;
   const ends: number[] = [];
 
@@ -161,18 +161,27 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
     used = len;
   };
 
-  for (let y = 0; y <= H; y++) {
-    if ((y & 127) === 0) checkAbort(context);
-    for (let x = 0, v = y * V; x <= W; x++, v++) {
+  // Junctions in scan order; most vertices lie inside regions, four of them are passed at once.
+  for (let w = 0; w < crackWords.length; w++) {
+    if ((w & 0x7fff) === 0) checkAbort(context);
+    if (crackWords[w] === 0) continue;
+    for (let v = 4 * w, end = Math.min(v + 4, vertices); v < end; v++) {
       if (DEGREE[cracks[v]] < 3) continue;
+      const y = (v / V) | 0, x = v - y * V;
       for (let d = 0; d < 4; d++) if (untraced[v] & (1 << d)) walk(x, y, d, false);
     }
   }
   // What is left are loops without a junction; every loop has a horizontal crack, so starting on an
-  // untraced horizontal boundary crack heading east finds each one once.
-  for (let y = 0; y <= H; y++) {
-    if ((y & 127) === 0) checkAbort(context);
-    for (let x = 0, v = y * V; x < W; x++, v++) if (untraced[v] & 1) walk(x, y, 0, true);
+  // untraced horizontal boundary crack heading east finds each one once (in scan order, read one
+  // vertex at a time where a word has one: a walk clears bits further on).
+  for (let w = 0; w < untracedWords.length; w++) {
+    if ((w & 0x7fff) === 0) checkAbort(context);
+    if ((untracedWords[w] & 0x01010101) === 0) continue;
+    for (let v = 4 * w, end = Math.min(v + 4, vertices); v < end; v++) {
+      if (!(untraced[v] & 1)) continue;
+      const y = (v / V) | 0;
+      walk(v - y * V, y, 0, true);
+    }
   }
   for (let i = 0, from = 0; i < chains.length; i++) {
     chains[i].points = buffer.subarray(from, ends[i]);
