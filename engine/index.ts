@@ -93,7 +93,7 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
     return { ...base, svg: traced.svg, stats: { bytes: Buffer.byteLength(traced.svg), paths: traced.paths, nodes: traced.nodes, ms } };
   }
 
-  const settings = engineSettingsFor(opts, mode);
+  const settings = engineSettingsFor(opts, mode, { lossy: image.lossy });
 
   step = stage('prepare');
   const prepared = prepareImage(image, settings.prepare, step);

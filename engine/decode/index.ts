@@ -36,6 +36,27 @@ export interface DecodedImage extends RgbaImage {
 export interface DecodedRaster extends RasterImage {
   format: InputFormat;
   channels: 3 | 4;
+  /** Lossy compression (JPEG, AVIF, lossy WebP): the pixels carry its noise and ringing. */
+  lossy: boolean;
+}
+
+/**
+ * Whether the file's pixels went through lossy compression: JPEG and AVIF always (AVIF's lossless
+ * mode is rare enough to be treated as lossy: a light denoise costs it nothing visible), WebP when
+ * its bitstream is VP8 rather than VP8L (the first chunk, or the one after VP8X/ALPH and friends).
+ */
+export function isLossy(format: InputFormat, bytes: Uint8Array): boolean {
+  if (format === 'jpeg' || format === 'avif') return true;
+  if (format !== 'webp') return false;
+  for (let at = 12; at + 8 <= bytes.length;) {
+    const fourcc = String.fromCharCode(bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]);
+    if (fourcc === 'VP8 ') return true;
+    if (fourcc === 'VP8L') return false;
+    const size = bytes[at + 4] | (bytes[at + 5] << 8) | (bytes[at + 6] << 16) | (bytes[at + 7] << 24);
+    if (size < 0) return false;
+    at += 8 + size + (size & 1);
+  }
+  return false;
 }
 
 export interface DecodeOptions {
@@ -132,7 +153,7 @@ export async function decodeRaster(bytes: Uint8Array, options: DecodeOptions = {
   if (format === 'bmp') {
     const header = readBmpHeader(bytes);
     checkPixelLimit(header.width, header.height, maxPixels);
-    return { format, channels: 4, ...decodeBmp(bytes, header) };
+    return { format, channels: 4, lossy: false, ...decodeBmp(bytes, header) };
   }
 
   const { width, height, hasAlpha } = await probeWithSharp(bytes, format);
@@ -152,7 +173,7 @@ export async function decodeRaster(bytes: Uint8Array, options: DecodeOptions = {
   if (info.channels !== channels || data.length !== info.width * info.height * channels) {
     throw unreadable(format, `the decoder returned ${info.channels} channels of ${info.width}x${info.height}`);
   }
-  return { format, channels, width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+  return { format, channels, lossy: isLossy(format, bytes), width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
 }
 
 /** The image as straight RGBA: itself when it already is, else a copy with every alpha 255. */

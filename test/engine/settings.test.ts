@@ -37,3 +37,11 @@ t.test('every image type has its own preset', async (t) => {
   t.equal(engineSettingsFor(DEFAULT_TRACE_OPTIONS, 'photo').prepare.denoisePasses > 0, true, 'photos are denoised');
   t.equal(engineSettingsFor(DEFAULT_TRACE_OPTIONS, 'clipart').prepare.denoisePasses, 0, 'clip art keeps its pixels');
 });
+
+t.test('clip art from a lossy file is denoised like a photo; from a lossless one it keeps its pixels', async (t) => {
+  t.equal(engineSettingsFor(DEFAULT_TRACE_OPTIONS, 'clipart', { lossy: true }).prepare.denoisePasses, 1);
+  t.equal(engineSettingsFor(DEFAULT_TRACE_OPTIONS, 'clipart', { lossy: false }).prepare.denoisePasses, 0);
+  for (const mode of ['photo', 'scan', 'blueprint'] as const) {
+    t.same(engineSettingsFor(DEFAULT_TRACE_OPTIONS, mode, { lossy: true }), engineSettingsFor(DEFAULT_TRACE_OPTIONS, mode, { lossy: false }), `${mode}: the same either way`);
+  }
+});

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import t from 'tap';
-import { decodeFile, decodeImage, decodeRaster, detectFormat, probeImage, toRgba } from '../../../engine/decode/index.js';
+import { decodeFile, decodeImage, decodeRaster, detectFormat, isLossy, probeImage, toRgba } from '../../../engine/decode/index.js';
 import { VectorizeError } from '../../../engine/errors.js';
 import { seededRandom, writeBmp } from './bmp-writer.js';
 
@@ -128,6 +128,24 @@ t.test('decodeRaster gives RGB for a file without alpha and RGBA for one with it
   }
   const widened = toRgba({ width, height, channels: 3, data: rgbPixels });
   t.same(Array.from(widened.data.subarray(4, 8)), [rgbPixels[3], rgbPixels[4], rgbPixels[5], 255], 'toRgba adds an opaque alpha');
+});
+
+t.test('lossy files are told from lossless ones by their bitstream', async (t) => {
+  const pixels = sourcePixels();
+  const rgb = Uint8Array.from({ length: WIDTH * HEIGHT * 3 }, (_, i) => (i * 53) % 256);
+  const cases: Array<[string, Buffer, boolean]> = [
+    ['PNG', await fromRaw(pixels).png().toBuffer(), false],
+    ['JPEG', await fromRaw(rgb, WIDTH, HEIGHT, 3).jpeg().toBuffer(), true],
+    ['lossy WebP', await fromRaw(rgb, WIDTH, HEIGHT, 3).webp({ quality: 80 }).toBuffer(), true],
+    ['lossy WebP with alpha (VP8X, ALPH, VP8)', await fromRaw(pixels).webp({ quality: 80 }).toBuffer(), true],
+    ['lossless WebP', await fromRaw(pixels).webp({ lossless: true }).toBuffer(), false],
+    ['AVIF', await fromRaw(rgb, WIDTH, HEIGHT, 3).avif().toBuffer(), true],
+    ['BMP', Buffer.from(writeBmp({ width: WIDTH, height: HEIGHT, bitsPerPixel: 24, rgb })), false],
+  ];
+  for (const [name, bytes, lossy] of cases) {
+    t.equal(isLossy(detectFormat(bytes), bytes), lossy, name);
+    t.equal((await decodeRaster(bytes)).lossy, lossy, `${name} (decodeRaster)`);
+  }
 });
 
 t.test('CMYK JPEG is converted to sRGB, not returned as raw ink values', async (t) => {
