@@ -16,12 +16,12 @@ import { classifyImage } from './classify/index.js';
 import { decodeRaster, toRgba } from './decode/index.js';
 import { buildBoundaryGraph } from './boundary/index.js';
 import { parseTraceOptions } from './options.js';
-import { prepareImage } from './prepare/index.js';
 import { segmentImage } from './segment/index.js';
 import { engineSettingsFor } from './settings.js';
 import { checkAbort, type StageContext } from './stage.js';
 import { startChainFits } from './parallel/chain-fits.js';
 import { startRegionPaints } from './parallel/region-paints.js';
+import { prepareInBands } from './parallel/banded-denoise.js';
 import { composeShapes } from './svg/compose.js';
 import { writeSvg } from './svg/index.js';
 import {
@@ -96,7 +96,7 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
   const settings = engineSettingsFor(opts, mode, { lossy: image.lossy });
 
   step = stage('prepare');
-  const prepared = prepareImage(image, settings.prepare, step);
+  const prepared = await prepareInBands(image, settings.prepare, step);
   step.done();
 
   step = stage('segment');

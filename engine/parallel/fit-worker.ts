@@ -1,18 +1,21 @@
 /**
- * The engine's worker thread (see pool.ts): fits the chunks it takes from each chain-fitting job
- * (chain-fits.ts) and colours the regions of each paint job (region-paints.ts). A job that throws
- * is reported as an error reply for that job; the worker stays usable.
+ * The engine's worker thread (see pool.ts): smooths half of each denoise job (banded-denoise.ts),
+ * fits the chunks it takes from each chain-fitting job (chain-fits.ts) and colours the regions of
+ * each paint job (region-paints.ts). A job that throws is reported as an error reply for that job;
+ * the worker stays usable.
  */
 import { parentPort } from 'node:worker_threads';
+import { runDenoiseJob, type DenoiseJobMessage } from './banded-denoise.js';
 import { runFitJob } from './chain-fits.js';
 import { runPaintJob, type PaintJobMessage } from './region-paints.js';
 
-type Message = Parameters<typeof runFitJob>[0] | PaintJobMessage;
+type Message = Parameters<typeof runFitJob>[0] | PaintJobMessage | DenoiseJobMessage;
 
 const port = parentPort!;
 port.on('message', (message: Message) => {
   try {
     if (message.type === 'paint') runPaintJob(message, (reply) => port.postMessage(reply));
+    else if (message.type === 'denoise') runDenoiseJob(message, (reply, transfer) => port.postMessage(reply, transfer));
     else runFitJob(message, (reply, transfer) => port.postMessage(reply, transfer));
   } catch (error) {
     port.postMessage({ type: 'error', job: message.job, message: error instanceof Error ? error.message : String(error) });

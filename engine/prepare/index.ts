@@ -21,6 +21,16 @@ export interface PreparedImage {
 }
 
 export function prepareImage(image: RasterImage, settings: PrepareSettings, context: StageContext): PreparedImage {
+  const prepared = unsmoothed(image, settings);
+  const { width, height, transparent, hasTransparency } = prepared;
+  for (let pass = 0; pass < settings.denoisePasses; pass++) {
+    prepared.rgb = smoothSimilar(prepared.rgb, transparent, hasTransparency, width, height, settings.denoiseRange, context);
+  }
+  return prepared;
+}
+
+/** prepareImage without the denoise passes (engine/parallel/banded-denoise.ts runs those in halves). */
+export function unsmoothed(image: RasterImage, settings: PrepareSettings): PreparedImage {
   const { width, height, data } = image;
   const n = width * height;
   const transparent = new Uint8Array(n);
@@ -39,17 +49,16 @@ export function prepareImage(image: RasterImage, settings: PrepareSettings, cont
       }
     }
   }
-  for (let pass = 0; pass < settings.denoisePasses; pass++) {
-    rgb = smoothSimilar(rgb, transparent, hasTransparency, width, height, settings.denoiseRange, context);
-  }
   return { width, height, source: image, rgb, transparent, hasTransparency };
 }
 
 /**
  * One pass of a 3×3 "sigma filter": each pixel becomes the mean of itself and the neighbours whose
  * colour lies within `range` of it. Edges survive (the other side is out of range), noise averages out.
+ * Rows `fromRow` to `toRow` - 1 are written to `out` (the whole image by default); each reads only
+ * its own row and the two beside it, so halves computed apart are the whole computed at once.
  */
-function smoothSimilar(
+export function smoothSimilar(
   rgb: Uint8Array,
   transparent: Uint8Array,
   hasTransparency: boolean,
@@ -57,11 +66,13 @@ function smoothSimilar(
   height: number,
   range: number,
   context: StageContext,
+  fromRow = 0,
+  toRow = height,
+  out: Uint8Array = new Uint8Array(rgb.length),
 ): Uint8Array {
-  const out = new Uint8Array(rgb.length);
   const range2 = range * range;
   const stride = width * 3;
-  for (let y = 0; y < height; y++) {
+  for (let y = fromRow; y < toRow; y++) {
     if ((y & 63) === 0) checkAbort(context);
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
