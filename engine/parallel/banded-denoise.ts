@@ -4,12 +4,11 @@
  * a worker while this thread smooths the top half. Both run prepare's smoothSimilar on the same
  * bytes, so the result is byte for byte prepareImage's.
  */
-import { VectorizeError } from '../errors.js';
 import { prepareImage, smoothSimilar, unsmoothed, type PreparedImage } from '../prepare/index.js';
 import type { PrepareSettings } from '../settings.js';
 import { NO_CONTEXT, type StageContext } from '../stage.js';
 import type { RasterImage } from '../types.js';
-import { fitConcurrency, openJob, type JobErrorReply } from './pool.js';
+import { fitConcurrency, openOneReplyJob, type JobErrorReply } from './pool.js';
 
 /** Below this many pixels a pass takes a few milliseconds, about what the copies to and from a worker cost. */
 const MIN_SPLIT_PIXELS = 1 << 18;
@@ -50,29 +49,14 @@ export async function prepareInBands(image: RasterImage, settings: PrepareSettin
 async function smoothInHalves(image: PreparedImage, range: number, context: StageContext): Promise<Uint8Array> {
   const { width, height, rgb, transparent, hasTransparency } = image;
   const split = height >> 1;
-  let rows: Uint8Array | null = null;
-  let failure: VectorizeError | null = null;
-  let wake: (() => void) | null = null;
-  const { job, workers: [worker], end } = openJob<DenoiseReply>(1, {
-    onReply(reply) {
-      if (reply.type === 'error') failure ??= new VectorizeError('internal_error', `A denoising worker failed: ${reply.message}`);
-      else rows = reply.rows;
-      wake?.();
-    },
-    onFailure(error) {
-      failure ??= error;
-      wake?.();
-    },
-  });
+  const { job, worker, reply, end } = openOneReplyJob<DenoiseReply>('denoising');
   try {
     const bottom = rgb.slice((split - 1) * width * 3, height * width * 3);
     const bottomClear = hasTransparency ? transparent.slice((split - 1) * width, height * width) : new Uint8Array(0);
     const message: DenoiseJobMessage = { type: 'denoise', job, width, height: height - split + 1, rgb: bottom, transparent: bottomClear, hasTransparency, range };
     worker.postMessage(message, [bottom.buffer, bottomClear.buffer]);
     const out = smoothSimilar(rgb, transparent, hasTransparency, width, height, range, context, 0, split);
-    while (!rows && !failure) await new Promise<void>((resolve) => (wake = resolve));
-    if (failure) throw failure;
-    out.set(rows!, split * width * 3);
+    out.set((await reply()).rows, split * width * 3);
     return out;
   } finally {
     end();

@@ -71,6 +71,39 @@ export function openJob<Reply extends JobReply>(count: number, listener: JobList
   };
 }
 
+/**
+ * A job one worker answers with one reply (a paint job, half a denoise pass): openJob for one
+ * worker, with the waiting written once. reply() resolves with the worker's reply, or rejects with
+ * VectorizeError('internal_error') naming `doing` ("painting", ...) when the worker fails the job
+ * or dies. end() as for openJob.
+ */
+export function openOneReplyJob<Reply extends JobReply>(doing: string): { job: number; worker: Worker; reply(): Promise<Reply>; end(): void } {
+  let answer: Reply | null = null;
+  let failure: VectorizeError | null = null;
+  let wake: (() => void) | null = null;
+  const { job, workers: [worker], end } = openJob<Reply>(1, {
+    onReply(reply) {
+      if (reply.type === 'error') failure ??= new VectorizeError('internal_error', `A ${doing} worker failed: ${(reply as JobErrorReply).message}`);
+      else answer = reply as Reply;
+      wake?.();
+    },
+    onFailure(error) {
+      failure ??= error;
+      wake?.();
+    },
+  });
+  return {
+    job,
+    worker,
+    async reply() {
+      while (!answer && !failure) await new Promise<void>((resolve) => (wake = resolve));
+      if (failure) throw failure;
+      return answer!;
+    },
+    end,
+  };
+}
+
 /** Workers keep the process alive only while a job waits on them. */
 function holdPool(delta: number): void {
   inFlight += delta;

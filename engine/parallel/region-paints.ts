@@ -5,12 +5,11 @@
  * after the other. The worker runs the same function on the same numbers, so the paints, and the
  * SVG, do not depend on where they were computed.
  */
-import { VectorizeError } from '../errors.js';
 import type { PreparedImage } from '../prepare/index.js';
 import type { Segmentation } from '../segment/index.js';
 import type { EngineSettings } from '../settings.js';
 import { paintRegions, type RegionPaints } from '../svg/compose.js';
-import { fitConcurrency, openJob, type JobErrorReply } from './pool.js';
+import { fitConcurrency, openOneReplyJob, type JobErrorReply } from './pool.js';
 
 /**
  * Below this many pixels the colouring takes a millisecond or two, about what copying the labels
@@ -64,20 +63,7 @@ export function startRegionPaints(image: PreparedImage, segmentation: Segmentati
     };
   }
 
-  let paints: RegionPaints | null = null;
-  let failure: VectorizeError | null = null;
-  let wake: (() => void) | null = null;
-  const { job, workers: [worker], end } = openJob<PaintReply>(1, {
-    onReply(reply) {
-      if (reply.type === 'error') failure ??= new VectorizeError('internal_error', `A painting worker failed: ${reply.message}`);
-      else paints = reply.paints;
-      wake?.();
-    },
-    onFailure(error) {
-      failure ??= error;
-      wake?.();
-    },
-  });
+  const { job, worker, reply, end } = openOneReplyJob<PaintReply>('painting');
   const { width, height, data } = image.source;
   const message: PaintJobMessage = {
     type: 'paint',
@@ -97,9 +83,7 @@ export function startRegionPaints(image: PreparedImage, segmentation: Segmentati
     onWorker: true,
     async finish() {
       try {
-        while (!paints && !failure) await new Promise<void>((resolve) => (wake = resolve));
-        if (failure) throw failure;
-        return paints!;
+        return (await reply()).paints;
       } finally {
         end();
       }
