@@ -4,7 +4,7 @@
  * a worker while this thread smooths the top half. Both run prepare's smoothSimilar on the same
  * bytes, so the result is byte for byte prepareImage's.
  */
-import { prepareImage, smoothSimilar, unsmoothed, type PreparedImage } from '../prepare/index.js';
+import { prepareImage, prepareUnsmoothed, smoothSimilar, type PreparedImage } from '../prepare/index.js';
 import type { PrepareSettings } from '../settings.js';
 import { NO_CONTEXT, type StageContext } from '../stage.js';
 import type { RasterImage } from '../types.js';
@@ -41,7 +41,7 @@ export interface BandedDenoiseOptions {
 export async function prepareInBands(image: RasterImage, settings: PrepareSettings, context: StageContext, options: BandedDenoiseOptions = {}): Promise<PreparedImage> {
   const workers = options.workers ?? fitConcurrency();
   if (workers <= 0 || settings.denoisePasses === 0 || image.width * image.height < MIN_SPLIT_PIXELS || image.height < 4) return prepareImage(image, settings, context);
-  const prepared = unsmoothed(image, settings);
+  const prepared = prepareUnsmoothed(image, settings);
   for (let pass = 0; pass < settings.denoisePasses; pass++) prepared.rgb = await smoothInHalves(prepared, settings.denoiseRange, context);
   return prepared;
 }

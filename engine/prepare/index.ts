@@ -21,7 +21,7 @@ export interface PreparedImage {
 }
 
 export function prepareImage(image: RasterImage, settings: PrepareSettings, context: StageContext): PreparedImage {
-  const prepared = unsmoothed(image, settings);
+  const prepared = prepareUnsmoothed(image, settings);
   const { width, height, transparent, hasTransparency } = prepared;
   for (let pass = 0; pass < settings.denoisePasses; pass++) {
     prepared.rgb = smoothSimilar(prepared.rgb, transparent, hasTransparency, width, height, settings.denoiseRange, context);
@@ -30,7 +30,7 @@ export function prepareImage(image: RasterImage, settings: PrepareSettings, cont
 }
 
 /** prepareImage without the denoise passes (engine/parallel/banded-denoise.ts runs those in halves). */
-export function unsmoothed(image: RasterImage, settings: PrepareSettings): PreparedImage {
+export function prepareUnsmoothed(image: RasterImage, settings: PrepareSettings): PreparedImage {
   const { width, height, data } = image;
   const n = width * height;
   const transparent = new Uint8Array(n);
