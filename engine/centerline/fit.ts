@@ -5,7 +5,7 @@
  * automatically fitting digitized curves", Graphics Gems 1990), split at the worst point until it fits.
  */
 
-import { hypot } from './hypot.js';
+import { hypot } from '../hypot.js';
 
 export type Segment =
   | { kind: 'L'; x: number; y: number }

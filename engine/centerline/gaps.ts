@@ -6,7 +6,7 @@
  * dot right at a line end.
  */
 import type { Stroke } from './graph.js';
-import { hypot, hypot3 } from './hypot.js';
+import { hypot, hypot3 } from '../hypot.js';
 
 /** Ends join when closer than this share of the thinner stroke's width (caps overlap below 1.0). */
 const GAP_WIDTHS = 0.75;

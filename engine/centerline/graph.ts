@@ -6,7 +6,7 @@
  * straightest continuation of similar width and colour goes on, the rest end there.
  */
 
-import { hypot, hypot3 } from './hypot.js';
+import { hypot, hypot3 } from '../hypot.js';
 
 export interface SkeletonInput {
   /** Padded skeleton (1 = skeleton pixel), row stride `stride`, 1-pixel empty border. */

@@ -19,7 +19,7 @@ import { fillPinholes, removeSpecks, separateInk } from './ink.js';
 import { traceRings } from './outline.js';
 import { thin } from './skeleton.js';
 import { writeSvg, type FilledShape, type Rgb, type StrokePath } from './svg.js';
-import { hypot, hypot3 } from './hypot.js';
+import { hypot, hypot3 } from '../hypot.js';
 
 export interface CenterlineResult {
   svg: string;

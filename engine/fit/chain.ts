@@ -5,6 +5,7 @@
  */
 import { fitChain, type FitSettings, type FittedPath, type Segment } from './index.js';
 import { scratchFloat64 } from './scratch.js';
+import { hypot } from '../hypot.js';
 
 /** Scratch slots (./scratch.ts) of the guard, apart from fitChain's own. */
 const enum GuardSlot { Loop = 40, Flat, Dense }
@@ -100,14 +101,14 @@ function loopFrom(points: Float64Array, x: number, y: number): Float64Array {
 /** Splits long segments into steps of at most 2 px, so both walks advance at a similar pace. */
 function densify(line: Float64Array): Float64Array {
   let total = 1;
-  for (let i = 2; i < line.length; i += 2) total += Math.max(1, Math.ceil(Math.hypot(line[i] - line[i - 2], line[i + 1] - line[i - 1]) / 2));
+  for (let i = 2; i < line.length; i += 2) total += Math.max(1, Math.ceil(hypot(line[i] - line[i - 2], line[i + 1] - line[i - 1]) / 2));
   const out = scratchFloat64(GuardSlot.Dense, 2 * total);
   out[0] = line[0];
   out[1] = line[1];
   let m = 2;
   for (let i = 2; i < line.length; i += 2) {
     const x0 = line[i - 2], y0 = line[i - 1], x1 = line[i], y1 = line[i + 1];
-    const steps = Math.max(1, Math.ceil(Math.hypot(x1 - x0, y1 - y0) / 2));
+    const steps = Math.max(1, Math.ceil(hypot(x1 - x0, y1 - y0) / 2));
     for (let k = 1; k <= steps; k++) {
       out[m++] = x0 + ((x1 - x0) * k) / steps;
       out[m++] = y0 + ((y1 - y0) * k) / steps;

@@ -10,6 +10,7 @@
  * the lowest per-pixel residual wins, and only when it clearly beats a flat fill.
  */
 import type { RgbaImage } from '../types.js';
+import { hypot3 } from '../hypot.js';
 
 export type GradientStop = { offset: number; color: string };
 
@@ -243,7 +244,7 @@ function simplifyProfile(pos: number[], col: Rgb[]): number[] {
       const a = keep[seg], b = keep[seg + 1];
       for (let k = a + 1; k < b; k++) {
         const f = (pos[k] - pos[a]) / (pos[b] - pos[a]);
-        const err = Math.hypot(col[k][0] - (col[a][0] + f * (col[b][0] - col[a][0])), col[k][1] - (col[a][1] + f * (col[b][1] - col[a][1])), col[k][2] - (col[a][2] + f * (col[b][2] - col[a][2])));
+        const err = hypot3(col[k][0] - (col[a][0] + f * (col[b][0] - col[a][0])), col[k][1] - (col[a][1] + f * (col[b][1] - col[a][1])), col[k][2] - (col[a][2] + f * (col[b][2] - col[a][2])));
         if (err > worstErr) { worstErr = err; worst = k; }
       }
     }
@@ -282,7 +283,7 @@ function extrapolate(a: Rgb, b: Rgb, f: number): Rgb {
 }
 
 function colourDistance(a: Rgb, b: Rgb): number {
-  return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+  return hypot3(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
 }
 
 function hex(c: Rgb): string {

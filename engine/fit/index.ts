@@ -21,6 +21,7 @@
  */
 import type { Smoothing } from '../types.js';
 import { scratchFloat64, scratchInt32, scratchUint8, zeroedFloat64, zeroedUint8 } from './scratch.js';
+import { hypot } from '../hypot.js';
 
 /** Scratch slots (./scratch.ts): one per call site, none alive twice at once. */
 const enum F64 { Mids, SumX, SumY, SumXX, SumXY, SumYY, PolyX, PolyY, LineX, LineY, LineUx, LineUy, MovedX, MovedY, SharpX, SharpY, Alpha, Turn, StartCut, EndCut, EdgeLen, Pieces, SampleX, SampleY, Turned, Params, Bezier }
@@ -223,7 +224,7 @@ function isStraight(mx: Float64Array, n: number, sums: RunSums, i: number, j: nu
   if (count <= 2) return true;
   const x0 = mx[2 * (i % n)], y0 = mx[2 * (i % n) + 1], x1 = mx[2 * (j % n)], y1 = mx[2 * (j % n) + 1];
   // unit-spaced middles advance at least 0.7 px per step along a straight run; a U-turn does not
-  if (Math.hypot(x1 - x0, y1 - y0) < 0.6 * (count - 1) - 1) return false;
+  if (hypot(x1 - x0, y1 - y0) < 0.6 * (count - 1) - 1) return false;
   const cx = (sums.sx[j + 1] - sums.sx[i]) / count, cy = (sums.sy[j + 1] - sums.sy[i]) / count;
   const vxx = (sums.sxx[j + 1] - sums.sxx[i]) / count - cx * cx;
   const vxy = (sums.sxy[j + 1] - sums.sxy[i]) / count - cx * cy;
@@ -386,7 +387,7 @@ function collapseChamfers(poly: Polygon, closed: boolean, settings: FitSettings)
   const nx = scratchFloat64(F64.MovedX, m), ny = scratchFloat64(F64.MovedY, m);
   nx.set(vx); ny.set(vy);
   const edges = closed ? m : m - 1;
-  const edgeLen = (e: number) => Math.hypot(vx[(e + 1) % m] - vx[e], vy[(e + 1) % m] - vy[e]);
+  const edgeLen = (e: number) => hypot(vx[(e + 1) % m] - vx[e], vy[(e + 1) % m] - vy[e]);
   for (let e = 0; e < edges; e++) {
     // e is a long edge ending at vertex a; walk the short edges after it up to the next long one
     if (edgeLen(e) < MIN_CORNER_EDGE) continue;
@@ -416,7 +417,7 @@ function collapseChamfers(poly: Polygon, closed: boolean, settings: FitSettings)
     const t = ((vx[b] - vx[a]) * wy - (vy[b] - vy[a]) * wx) / cross;
     const ix = vx[a] + t * ux, iy = vy[a] + t * uy;
     let near = true;
-    for (let v = a, k = 0; k <= shortRun; k++, v = (v + 1) % m) if (Math.hypot(ix - vx[v], iy - vy[v]) > MAX_CHAMFER_REACH) near = false;
+    for (let v = a, k = 0; k <= shortRun; k++, v = (v + 1) % m) if (hypot(ix - vx[v], iy - vy[v]) > MAX_CHAMFER_REACH) near = false;
     if (!near) continue;
     nx[a] = ix; ny[a] = iy;
     for (let v = (a + 1) % m, k = 0; k < shortRun; k++, v = (v + 1) % m) keep[v] = 0;
@@ -465,7 +466,7 @@ function classifyVertices(poly: Polygon, closed: boolean, settings: FitSettings)
       a = (dd > 1 ? 1 - 1 / dd : 0) / 0.75;
     }
     const interior = Math.PI - turn[j];
-    const shortEdge = Math.min(Math.hypot(vx[j] - vx[i], vy[j] - vy[i]), Math.hypot(vx[k] - vx[j], vy[k] - vy[j]));
+    const shortEdge = Math.min(hypot(vx[j] - vx[i], vy[j] - vy[i]), hypot(vx[k] - vx[j], vy[k] - vy[j]));
     const angular = interior <= minInterior && shortEdge >= MIN_CORNER_EDGE;
     corner[j] = a >= alphaMax || angular ? 1 : 0;
     alpha[j] = clamp(a, 0.55, 1);
@@ -499,7 +500,7 @@ function buildPieces(poly: Polygon, shape: VertexShape, closed: boolean, roundin
   const startCut = scratchFloat64(F64.StartCut, edges), endCut = scratchFloat64(F64.EndCut, edges), len = scratchFloat64(F64.EdgeLen, edges);
   for (let e = 0; e < edges; e++) {
     const a = e, b = (e + 1) % m;
-    len[e] = Math.hypot(vx[b] - vx[a], vy[b] - vy[a]);
+    len[e] = hypot(vx[b] - vx[a], vy[b] - vy[a]);
   }
   for (let e = 0; e < edges; e++) {
     const a = e, b = (e + 1) % m;
@@ -591,7 +592,7 @@ function fitRun(c: Float64Array, s: number, e: number, settings: FitSettings, ou
   const counts = scratchInt32(I32.SampleCounts, e - s);
   for (let p = s; p < e; p++) {
     const o = p * 8;
-    const approx = Math.hypot(c[o + 2] - c[o], c[o + 3] - c[o + 1]) + Math.hypot(c[o + 4] - c[o + 2], c[o + 5] - c[o + 3]) + Math.hypot(c[o + 6] - c[o + 4], c[o + 7] - c[o + 5]);
+    const approx = hypot(c[o + 2] - c[o], c[o + 3] - c[o + 1]) + hypot(c[o + 4] - c[o + 2], c[o + 5] - c[o + 3]) + hypot(c[o + 6] - c[o + 4], c[o + 7] - c[o + 5]);
     counts[p - s] = Math.max(2, Math.ceil(approx));
     total += counts[p - s];
   }
@@ -623,11 +624,11 @@ function fitRun(c: Float64Array, s: number, e: number, settings: FitSettings, ou
 
 /** Unit tangent leaving (x0,y0) towards the first control point that differs from it. */
 function tangentOf(x0: number, y0: number, x1: number, y1: number, x2: number, y2: number, x3: number, y3: number): [number, number] {
-  let d = Math.hypot(x1 - x0, y1 - y0);
+  let d = hypot(x1 - x0, y1 - y0);
   if (d > 1e-9) return [(x1 - x0) / d, (y1 - y0) / d];
-  d = Math.hypot(x2 - x0, y2 - y0);
+  d = hypot(x2 - x0, y2 - y0);
   if (d > 1e-9) return [(x2 - x0) / d, (y2 - y0) / d];
-  d = Math.hypot(x3 - x0, y3 - y0);
+  d = hypot(x3 - x0, y3 - y0);
   if (d > 1e-9) return [(x3 - x0) / d, (y3 - y0) / d];
   return [1, 0];
 }
@@ -643,7 +644,7 @@ const MAX_ARC_TURN = (100 * Math.PI) / 180;
  */
 function fitCubic(px: Float64Array, py: Float64Array, turned: Float64Array, first: number, last: number, t1x: number, t1y: number, t2x: number, t2y: number, tol: number, out: Segment[], depth: number): void {
   const x0 = px[first], y0 = py[first], x3 = px[last], y3 = py[last];
-  const chord = Math.hypot(x3 - x0, y3 - y0);
+  const chord = hypot(x3 - x0, y3 - y0);
   if (last - first === 1) {
     const d = chord / 3;
     out.push({ kind: 'C', x1: x0 + t1x * d, y1: y0 + t1y * d, x2: x3 + t2x * d, y2: y3 + t2y * d, x: x3, y: y3 });
@@ -661,7 +662,7 @@ function fitCubic(px: Float64Array, py: Float64Array, turned: Float64Array, firs
   const count = last - first + 1;
   const u = scratchFloat64(F64.Params, count);
   u[0] = 0;
-  for (let i = 1; i < count; i++) u[i] = u[i - 1] + Math.hypot(px[first + i] - px[first + i - 1], py[first + i] - py[first + i - 1]);
+  for (let i = 1; i < count; i++) u[i] = u[i - 1] + hypot(px[first + i] - px[first + i - 1], py[first + i] - py[first + i - 1]);
   const arc = u[count - 1];
   if (arc <= 1e-12) return;
   for (let i = 1; i < count; i++) u[i] /= arc;
@@ -683,8 +684,8 @@ function fitCubic(px: Float64Array, py: Float64Array, turned: Float64Array, firs
 /** Fits both halves around `split`, sharing the tangent there so the join stays smooth. */
 function splitAt(px: Float64Array, py: Float64Array, turned: Float64Array, first: number, split: number, last: number, t1x: number, t1y: number, t2x: number, t2y: number, tol: number, out: Segment[], depth: number): void {
   let cx = px[split - 1] - px[split + 1], cy = py[split - 1] - py[split + 1];
-  if (Math.hypot(cx, cy) < 1e-12) { cx = px[split - 1] - px[split]; cy = py[split - 1] - py[split]; }
-  const cn = Math.hypot(cx, cy) || 1;
+  if (hypot(cx, cy) < 1e-12) { cx = px[split - 1] - px[split]; cy = py[split - 1] - py[split]; }
+  const cn = hypot(cx, cy) || 1;
   cx /= cn; cy /= cn;
   fitCubic(px, py, turned, first, split, t1x, t1y, cx, cy, tol, out, depth + 1);
   fitCubic(px, py, turned, split, last, -cx, -cy, t2x, t2y, tol, out, depth + 1);
@@ -706,7 +707,7 @@ function generateAndMeasure(px: Float64Array, py: Float64Array, first: number, l
     r1 += a2x * tx + a2y * ty;
   }
   const det = c00 * c11 - c01 * c01;
-  const chord = Math.hypot(x3 - x0, y3 - y0);
+  const chord = hypot(x3 - x0, y3 - y0);
   let al = 0, ar = 0;
   if (Math.abs(det) > 1e-12) {
     al = (r0 * c11 - r1 * c01) / det;
@@ -756,7 +757,7 @@ function straighten(start: { x: number; y: number }, segs: Segment[], tol: numbe
   const out: Segment[] = [];
   for (const seg of segs) {
     if (seg.kind === 'C') {
-      const dx = seg.x - px, dy = seg.y - py, len = Math.hypot(dx, dy);
+      const dx = seg.x - px, dy = seg.y - py, len = hypot(dx, dy);
       if (len > 1e-9) {
         const d1 = Math.abs((seg.x1 - px) * dy - (seg.y1 - py) * dx) / len;
         const d2 = Math.abs((seg.x2 - px) * dy - (seg.y2 - py) * dx) / len;
@@ -785,7 +786,7 @@ function mergeLines(start: { x: number; y: number }, segs: Segment[], tol: numbe
     const prev = out[out.length - 1];
     if (seg.kind === 'L' && prev !== undefined && prev.kind === 'L' && runX.length > 0) {
       const ax = runX[0], ay = runY[0];
-      const dx = seg.x - ax, dy = seg.y - ay, len = Math.hypot(dx, dy);
+      const dx = seg.x - ax, dy = seg.y - ay, len = hypot(dx, dy);
       let ok = len > 1e-9;
       for (let i = 1; ok && i < runX.length; i++) {
         const d = Math.abs((runX[i] - ax) * dy - (runY[i] - ay) * dx) / len;

@@ -2,8 +2,9 @@
  * Math.hypot for two and three numbers, bit for bit: the same steps V8's builtin takes (scale by the
  * largest magnitude, Kahan-sum the squares, square root, scale back), written in JavaScript so the
  * compiler inlines them. V8's Math.hypot is a C++ call that allocates for its arguments and its
- * result, about seven times slower, and the fitter and the graph call it per pixel. Same results,
- * so traces stay byte-identical.
+ * result, about seven times slower (and on a small clip-art trace its garbage was a sixth of the
+ * tracing thread's), and both curve fitters and the centerline graph call it per point. Same
+ * results, so traces stay byte-identical.
  */
 
 export function hypot(x: number, y: number): number {
