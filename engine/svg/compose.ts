@@ -201,10 +201,11 @@ export function composeShapes(
 
 /**
  * Large regions whose colour ramps get a gradient fill when the fitter finds one that matches.
- * The samples of every candidate region are gathered in one pass over the labels, each region's
- * every step-th pixel in scan order (gradientSampleStep), straight into shared sample arrays:
- * listing every pixel of every candidate first cost four bytes a pixel of fresh memory per trace,
- * which on a large flat drawing took longer than the fits.
+ * Which pixels each candidate region samples (every step-th in scan order, gradientSampleStep) is
+ * found in one pass over the labels, four bytes a sample; listing every pixel of every candidate
+ * first cost four bytes a pixel of fresh memory per trace, and writing all samples' five numbers at
+ * once forty bytes a sample, which on a small drawing took longer than the fits. The numbers are
+ * then made per region, in arrays sized for the largest.
  */
 function addGradients(
   image: PaintImage,
@@ -221,35 +222,39 @@ function addGradients(
   // per candidate region: its sampling step (0 = not a candidate) and where its samples go
   const step = new Int32Array(regionCount);
   const firstSample = new Int32Array(regionCount + 1);
+  let most = 0;
   for (let r = 0; r < regionCount; r++) {
     let samples = 0;
     if (area[r] >= minArea && !transparent[r] && !flatEnough[r]) {
       step[r] = gradientSampleStep(area[r]);
       samples = Math.ceil(area[r] / step[r]);
+      if (samples > most) most = samples;
     }
     firstSample[r + 1] = firstSample[r] + samples;
   }
-  const total = firstSample[regionCount];
-  if (total === 0) return;
-  const xs = new Float64Array(total), ys = new Float64Array(total);
-  const rs = new Float64Array(total), gs = new Float64Array(total), bs = new Float64Array(total);
+  if (most === 0) return;
+  const sampled = new Int32Array(firstSample[regionCount]);
   // pixels of each region still to pass before its next sample (its first pixel is sampled)
   const untilNext = new Int32Array(regionCount).fill(1);
   const nextSample = firstSample.slice(0, regionCount);
-  for (let p = 0, y = 0; y < labels.length / width; y++) {
-    for (let x = 0; x < width; x++, p++) {
-      const r = labels[p];
-      if (step[r] === 0 || --untilNext[r] !== 0) continue;
-      untilNext[r] = step[r];
-      const k = nextSample[r]++;
-      xs[k] = x + 0.5; ys[k] = y + 0.5;
-      rs[k] = data[channels * p]; gs[k] = data[channels * p + 1]; bs[k] = data[channels * p + 2];
-    }
+  for (let p = 0; p < labels.length; p++) {
+    const r = labels[p];
+    if (step[r] === 0 || --untilNext[r] !== 0) continue;
+    untilNext[r] = step[r];
+    sampled[nextSample[r]++] = p;
   }
+  const xs = new Float64Array(most), ys = new Float64Array(most);
+  const rs = new Float64Array(most), gs = new Float64Array(most), bs = new Float64Array(most);
   for (let r = 0; r < regionCount; r++) {
     if (step[r] === 0) continue;
-    const from = firstSample[r], to = firstSample[r + 1];
-    const samples: GradientSamples = { x: xs.subarray(from, to), y: ys.subarray(from, to), r: rs.subarray(from, to), g: gs.subarray(from, to), b: bs.subarray(from, to), n: to - from };
+    const from = firstSample[r], n = firstSample[r + 1] - from;
+    for (let k = 0; k < n; k++) {
+      const p = sampled[from + k];
+      xs[k] = (p % width) + 0.5;
+      ys[k] = Math.floor(p / width) + 0.5;
+      rs[k] = data[channels * p]; gs[k] = data[channels * p + 1]; bs[k] = data[channels * p + 2];
+    }
+    const samples: GradientSamples = { x: xs.subarray(0, n), y: ys.subarray(0, n), r: rs.subarray(0, n), g: gs.subarray(0, n), b: bs.subarray(0, n), n };
     const fill = fitGradientSamples(samples, { maxResidual: settings.gradients.maxResidual });
     if (!fill) continue;
     const id = `g${gradients.length.toString(36)}`;
