@@ -63,15 +63,20 @@ export function startRegionPaints(image: PreparedImage, segmentation: Segmentati
     };
   }
 
-  const { job, worker, reply, end } = openOneReplyJob<PaintReply>('painting');
+  const { job, worker, reply, end: endJob } = openOneReplyJob<PaintReply>('painting');
   const { width, height, data } = image.source;
+  const source = sharedPixels(data);
+  const end = () => {
+    endJob();
+    source.release();
+  };
   const message: PaintJobMessage = {
     type: 'paint',
     job,
     width,
     height,
     channels: image.source.channels ?? 4,
-    data: sharedCopy(data, Uint8Array),
+    data: source.pixels,
     labels: segmentation.labels.buffer instanceof SharedArrayBuffer ? segmentation.labels : sharedCopy(segmentation.labels, Int32Array),
     area: segmentation.area,
     transparent: segmentation.transparent,
@@ -89,6 +94,35 @@ export function startRegionPaints(image: PreparedImage, segmentation: Segmentati
       }
     },
     abandon: end,
+  };
+}
+
+/**
+ * The shared buffer the last paint job copied its pixels into, kept for the next one on this
+ * thread: a new SharedArrayBuffer is always fresh pages (the allocator never hands one back), and
+ * faulting in a megabyte of them took longer than the copy. A job holds it until it is finished or
+ * abandoned; an abandoned job's worker may still be reading, but its reply is thrown away.
+ */
+let spareSource: SharedArrayBuffer | null = null;
+/** Larger buffers are not kept (a one-off huge image should not pin its pixels). */
+const MAX_SPARE_SOURCE_BYTES = 32 << 20;
+
+function sharedPixels(values: Uint8Array): { pixels: Uint8Array; release(): void } {
+  let buffer: SharedArrayBuffer;
+  if (spareSource && spareSource.byteLength >= values.length) {
+    buffer = spareSource;
+    spareSource = null;
+  } else buffer = new SharedArrayBuffer(values.length);
+  const pixels = new Uint8Array(buffer, 0, values.length);
+  pixels.set(values);
+  let released = false;
+  return {
+    pixels,
+    release() {
+      if (released) return;
+      released = true;
+      if (buffer.byteLength <= MAX_SPARE_SOURCE_BYTES && (!spareSource || spareSource.byteLength < buffer.byteLength)) spareSource = buffer;
+    },
   };
 }
 
