@@ -16,7 +16,7 @@ import { classifyImage } from './classify/index.js';
 import { decodeRaster, toRgba } from './decode/index.js';
 import { buildBoundaryGraph } from './boundary/index.js';
 import { parseTraceOptions } from './options.js';
-import { segmentImage } from './segment/index.js';
+import { releaseLabels, segmentImage } from './segment/index.js';
 import { engineSettingsFor } from './settings.js';
 import { checkAbort, type StageContext } from './stage.js';
 import { startChainFits } from './parallel/chain-fits.js';
@@ -124,6 +124,8 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
     painted = composeShapes(prepared, segmentation, graph, paints, fitted, settings, step);
   } finally {
     painting.abandon();
+    // nothing reads the labels after composing: the next trace on this thread fills them again
+    releaseLabels(segmentation.labels);
   }
   step.done();
 

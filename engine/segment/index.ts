@@ -80,7 +80,7 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
   // Unlabelled pixels hold UNLABELLED_OPAQUE or UNLABELLED_CLEAR, so one read tells the fill both
   // that a pixel is free and that it is of the seed's kind (no second look at the alpha mask).
   // In shared memory: a worker can then read the final labels without a copy (region paints).
-  const labels = new Int32Array(new SharedArrayBuffer(4 * n)).fill(UNLABELLED_OPAQUE);
+  const labels = sharedLabels(n).fill(UNLABELLED_OPAQUE);
   if (image.hasTransparency) for (let p = 0; p < n; p++) if (transparent[p]) labels[p] = UNLABELLED_CLEAR;
   const fill: FillState = {
     width, height, rgb, labels, tol2: tolerance * tolerance,
@@ -130,6 +130,35 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
     }
   }
   return { labels, count, transparent: regionTransparent.slice(0, count), chunks, singles: singles.subarray(0, singleCount) };
+}
+
+/**
+ * The label array's shared buffer from the last trace on this thread, when it was handed back
+ * (releaseLabels) and is large enough: a new SharedArrayBuffer is always fresh pages, and faulting
+ * in four bytes a pixel of them cost more than the flood's first pass over them.
+ */
+let spareLabels: SharedArrayBuffer | null = null;
+/** Larger buffers are not kept (a one-off huge image should not pin its labels). */
+const MAX_SPARE_LABEL_BYTES = 64 << 20;
+
+function sharedLabels(n: number): Int32Array {
+  if (spareLabels && spareLabels.byteLength >= 4 * n) {
+    const buffer = spareLabels;
+    spareLabels = null;
+    return new Int32Array(buffer, 0, n);
+  }
+  return new Int32Array(new SharedArrayBuffer(4 * n));
+}
+
+/**
+ * Hands a finished trace's labels back for the next segmentation on this thread. Only for labels
+ * nothing reads any more: the next trace overwrites them (a worker still busy with an abandoned
+ * job may read them meanwhile; its reply is thrown away).
+ */
+export function releaseLabels(labels: Int32Array): void {
+  const buffer = labels.buffer;
+  if (!(buffer instanceof SharedArrayBuffer) || buffer.byteLength > MAX_SPARE_LABEL_BYTES) return;
+  if (!spareLabels || spareLabels.byteLength < buffer.byteLength) spareLabels = buffer;
 }
 
 interface FillState {

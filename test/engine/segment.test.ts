@@ -1,6 +1,6 @@
 import t from 'tap';
 import { prepareImage } from '../../engine/prepare/index.js';
-import { segmentImage } from '../../engine/segment/index.js';
+import { releaseLabels, segmentImage } from '../../engine/segment/index.js';
 import { engineSettingsFor } from '../../engine/settings.js';
 import { NO_CONTEXT } from '../../engine/stage.js';
 import { DEFAULT_TRACE_OPTIONS, type ImageClass } from '../../engine/types.js';
@@ -83,4 +83,16 @@ t.test('transparent pixels form their own regions and never merge with painted o
   t.equal(seg.regionCount, 2);
   t.equal(seg.transparent[seg.labels[0]], 1);
   t.equal(seg.transparent[seg.labels[15]], 0);
+});
+
+t.test('labels handed back are reused by the next segmentation, which comes out the same', async (t) => {
+  const first = segment(testCard());
+  const copy = Int32Array.from(first.labels);
+  releaseLabels(first.labels);
+  const second = segment(testCard());
+  t.equal(second.labels.buffer, first.labels.buffer, 'the same shared buffer, filled again');
+  t.same(Array.from(second.labels), Array.from(copy));
+  t.equal(second.regionCount, first.regionCount);
+  const third = segment(testCard());
+  t.not(third.labels.buffer, second.labels.buffer, 'labels not handed back are never reused');
 });
