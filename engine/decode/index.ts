@@ -102,7 +102,7 @@ function checkSides(format: InputFormat, width: number, height: number): void {
 const SHARP_FORMATS: Record<Exclude<InputFormat, 'bmp'>, string> = { png: 'png', jpeg: 'jpeg', webp: 'webp', avif: 'heif' };
 
 /** Header-only read through sharp: size after EXIF orientation, no pixels decoded. */
-async function probeWithSharp(bytes: Uint8Array, format: Exclude<InputFormat, 'bmp'>): Promise<{ width: number; height: number; hasAlpha: boolean }> {
+async function probeWithSharp(bytes: Uint8Array, format: Exclude<InputFormat, 'bmp'>): Promise<{ width: number; height: number }> {
   let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
@@ -115,7 +115,7 @@ async function probeWithSharp(bytes: Uint8Array, format: Exclude<InputFormat, 'b
   const width = meta.autoOrient?.width ?? meta.width ?? 0;
   const height = meta.autoOrient?.height ?? meta.height ?? 0;
   checkSides(format, width, height);
-  return { width, height, hasAlpha: meta.hasAlpha === true };
+  return { width, height };
 }
 
 /**
@@ -156,23 +156,28 @@ export async function decodeRaster(bytes: Uint8Array, options: DecodeOptions = {
     return { format, channels: 4, lossy: false, ...decodeBmp(bytes, header) };
   }
 
-  const { width, height, hasAlpha } = await probeWithSharp(bytes, format);
-  checkPixelLimit(width, height, maxPixels);
-  const channels = hasAlpha ? 4 : 3;
+  // One call to libvips: it checks the pixel limit from the header before it spends any pixel
+  // memory, and its output has three bands or four (with alpha). Only when it refuses does the
+  // header probe run, to say why in the contract's words (megapixels_exceeded with the size, or a
+  // header that cannot be read); probing first cost a second trip to libvips on every trace.
   let result: { data: Buffer; info: OutputInfo };
   try {
-    let pipeline = sharp(bytes, { failOn: 'error', limitInputPixels: Math.max(1, Math.floor(maxPixels)), pages: 1 })
+    result = await sharp(bytes, { failOn: 'error', limitInputPixels: Math.max(1, Math.floor(maxPixels)), pages: 1 })
       .autoOrient()
-      .toColourspace('srgb');
-    if (hasAlpha) pipeline = pipeline.ensureAlpha();
-    result = await pipeline.raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
+      .toColourspace('srgb')
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true });
   } catch (error) {
+    const { width, height } = await probeWithSharp(bytes, format);
+    checkPixelLimit(width, height, maxPixels);
     throw unreadable(format, error instanceof Error ? error.message : 'the decoder failed', error);
   }
   const { data, info } = result;
-  if (info.channels !== channels || data.length !== info.width * info.height * channels) {
+  const channels = info.channels;
+  if ((channels !== 3 && channels !== 4) || data.length !== info.width * info.height * channels) {
     throw unreadable(format, `the decoder returned ${info.channels} channels of ${info.width}x${info.height}`);
   }
+  checkSides(format, info.width, info.height);
   return { format, channels, lossy: isLossy(format, bytes), width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
 }
 
