@@ -9,6 +9,7 @@ import type { PreparedImage } from '../prepare/index.js';
 import type { Segmentation } from '../segment/index.js';
 import type { EngineSettings } from '../settings.js';
 import { paintRegions, type RegionPaints } from '../svg/compose.js';
+import { SpareSharedBuffer } from '../spare-buffer.js';
 import { fitConcurrency, openOneReplyJob, type JobErrorReply } from './pool.js';
 
 /**
@@ -98,21 +99,14 @@ export function startRegionPaints(image: PreparedImage, segmentation: Segmentati
 }
 
 /**
- * The shared buffer the last paint job copied its pixels into, kept for the next one on this
- * thread: a new SharedArrayBuffer is always fresh pages (the allocator never hands one back), and
- * faulting in a megabyte of them took longer than the copy. A job holds it until it is finished or
+ * The shared buffer paint jobs copy their pixels into, kept for the next job on this thread (faulting
+ * in a megabyte of fresh pages took longer than the copy). A job holds it until it is finished or
  * abandoned; an abandoned job's worker may still be reading, but its reply is thrown away.
  */
-let spareSource: SharedArrayBuffer | null = null;
-/** Larger buffers are not kept (a one-off huge image should not pin its pixels). */
-const MAX_SPARE_SOURCE_BYTES = 32 << 20;
+const spareSource = new SpareSharedBuffer(32 << 20);
 
 function sharedPixels(values: Uint8Array): { pixels: Uint8Array; release(): void } {
-  let buffer: SharedArrayBuffer;
-  if (spareSource && spareSource.byteLength >= values.length) {
-    buffer = spareSource;
-    spareSource = null;
-  } else buffer = new SharedArrayBuffer(values.length);
+  const buffer = spareSource.take(values.length);
   const pixels = new Uint8Array(buffer, 0, values.length);
   pixels.set(values);
   let released = false;
@@ -121,7 +115,7 @@ function sharedPixels(values: Uint8Array): { pixels: Uint8Array; release(): void
     release() {
       if (released) return;
       released = true;
-      if (buffer.byteLength <= MAX_SPARE_SOURCE_BYTES && (!spareSource || spareSource.byteLength < buffer.byteLength)) spareSource = buffer;
+      spareSource.giveBack(buffer);
     },
   };
 }

@@ -19,6 +19,7 @@
 import type { SegmentSettings } from '../settings.js';
 import { checkAbort, type StageContext } from '../stage.js';
 import type { PreparedImage } from '../prepare/index.js';
+import { SpareSharedBuffer } from '../spare-buffer.js';
 import { PairHeap } from './heap.js';
 
 export interface Segmentation {
@@ -133,21 +134,13 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
 }
 
 /**
- * The label array's shared buffer from the last trace on this thread, when it was handed back
- * (releaseLabels) and is large enough: a new SharedArrayBuffer is always fresh pages, and faulting
- * in four bytes a pixel of them cost more than the flood's first pass over them.
+ * The label array's shared buffer, kept from a finished trace (releaseLabels) for the next one on
+ * this thread: faulting in four bytes a pixel of fresh pages cost more than the flood's first pass.
  */
-let spareLabels: SharedArrayBuffer | null = null;
-/** Larger buffers are not kept (a one-off huge image should not pin its labels). */
-const MAX_SPARE_LABEL_BYTES = 64 << 20;
+const spareLabels = new SpareSharedBuffer(64 << 20);
 
 function sharedLabels(n: number): Int32Array {
-  if (spareLabels && spareLabels.byteLength >= 4 * n) {
-    const buffer = spareLabels;
-    spareLabels = null;
-    return new Int32Array(buffer, 0, n);
-  }
-  return new Int32Array(new SharedArrayBuffer(4 * n));
+  return new Int32Array(spareLabels.take(4 * n), 0, n);
 }
 
 /**
@@ -156,9 +149,7 @@ function sharedLabels(n: number): Int32Array {
  * job may read them meanwhile; its reply is thrown away).
  */
 export function releaseLabels(labels: Int32Array): void {
-  const buffer = labels.buffer;
-  if (!(buffer instanceof SharedArrayBuffer) || buffer.byteLength > MAX_SPARE_LABEL_BYTES) return;
-  if (!spareLabels || spareLabels.byteLength < buffer.byteLength) spareLabels = buffer;
+  if (labels.buffer instanceof SharedArrayBuffer) spareLabels.giveBack(labels.buffer);
 }
 
 interface FillState {
