@@ -16,11 +16,11 @@ function u32be(b: Uint8Array, at: number): number {
   return ((b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]) >>> 0;
 }
 
-function u32le(b: Uint8Array, at: number): number {
+export function u32le(b: Uint8Array, at: number): number {
   return (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
 }
 
-function fourcc(b: Uint8Array, at: number): string {
+export function fourcc(b: Uint8Array, at: number): string {
   return String.fromCharCode(b[at], b[at + 1], b[at + 2], b[at + 3]);
 }
 

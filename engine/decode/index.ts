@@ -25,7 +25,7 @@ import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import { VectorizeError } from '../errors.js';
 import { ENGINE_MAX_PIXELS, type ImageProbe, type InputFormat, type RasterImage, type RgbaImage } from '../types.js';
 import { decodeBmp, MAX_SIDE, readBmpHeader } from './bmp.js';
-import { checkStreamComplete } from './completeness.js';
+import { checkStreamComplete, fourcc, u32le } from './completeness.js';
 import { sniff } from './sniff.js';
 import { FORMAT_NAMES, unreadable } from './unreadable.js';
 
@@ -49,11 +49,10 @@ export function isLossy(format: InputFormat, bytes: Uint8Array): boolean {
   if (format === 'jpeg' || format === 'avif') return true;
   if (format !== 'webp') return false;
   for (let at = 12; at + 8 <= bytes.length;) {
-    const fourcc = String.fromCharCode(bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]);
-    if (fourcc === 'VP8 ') return true;
-    if (fourcc === 'VP8L') return false;
-    const size = bytes[at + 4] | (bytes[at + 5] << 8) | (bytes[at + 6] << 16) | (bytes[at + 7] << 24);
-    if (size < 0) return false;
+    const chunk = fourcc(bytes, at);
+    if (chunk === 'VP8 ') return true;
+    if (chunk === 'VP8L') return false;
+    const size = u32le(bytes, at + 4);
     at += 8 + size + (size & 1);
   }
   return false;

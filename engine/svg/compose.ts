@@ -16,7 +16,7 @@
  * boundary once instead of twice.
  */
 import { crackPolyline, type FittedChains } from '../fit/chain.js';
-import { fitGradientSamples, gradientSampleStep, type GradientFill, type GradientSamples } from '../fit/gradient.js';
+import { fitGradient, gradientSampleStep, type GradientFill } from '../fit/gradient.js';
 import type { BoundaryGraph, ChainRef } from '../boundary/index.js';
 import type { PreparedImage } from '../prepare/index.js';
 import type { Segmentation } from '../segment/index.js';
@@ -203,9 +203,8 @@ export function composeShapes(
  * Large regions whose colour ramps get a gradient fill when the fitter finds one that matches.
  * Which pixels each candidate region samples (every step-th in scan order, gradientSampleStep) is
  * found in one pass over the labels, four bytes a sample; listing every pixel of every candidate
- * first cost four bytes a pixel of fresh memory per trace, and writing all samples' five numbers at
- * once forty bytes a sample, which on a small drawing took longer than the fits. The numbers are
- * then made per region, in arrays sized for the largest.
+ * first cost four bytes a pixel of fresh memory per trace, which on a small drawing took longer
+ * than the fits. fitGradient then reads exactly these (at most MAX_SAMPLES, so none is skipped).
  */
 function addGradients(
   image: PaintImage,
@@ -216,23 +215,19 @@ function addGradients(
   flatEnough: Uint8Array,
 ): void {
   const { regionCount, area, transparent, labels } = segmentation;
-  const { width, data } = image.source;
-  const channels = image.source.channels ?? 4;
   const minArea = settings.gradients.minArea;
   // per candidate region: its sampling step (0 = not a candidate) and where its samples go
   const step = new Int32Array(regionCount);
   const firstSample = new Int32Array(regionCount + 1);
-  let most = 0;
   for (let r = 0; r < regionCount; r++) {
     let samples = 0;
     if (area[r] >= minArea && !transparent[r] && !flatEnough[r]) {
       step[r] = gradientSampleStep(area[r]);
       samples = Math.ceil(area[r] / step[r]);
-      if (samples > most) most = samples;
     }
     firstSample[r + 1] = firstSample[r] + samples;
   }
-  if (most === 0) return;
+  if (firstSample[regionCount] === 0) return;
   const sampled = new Int32Array(firstSample[regionCount]);
   // pixels of each region still to pass before its next sample (its first pixel is sampled)
   const untilNext = new Int32Array(regionCount).fill(1);
@@ -243,19 +238,9 @@ function addGradients(
     untilNext[r] = step[r];
     sampled[nextSample[r]++] = p;
   }
-  const xs = new Float64Array(most), ys = new Float64Array(most);
-  const rs = new Float64Array(most), gs = new Float64Array(most), bs = new Float64Array(most);
   for (let r = 0; r < regionCount; r++) {
     if (step[r] === 0) continue;
-    const from = firstSample[r], n = firstSample[r + 1] - from;
-    for (let k = 0; k < n; k++) {
-      const p = sampled[from + k];
-      xs[k] = (p % width) + 0.5;
-      ys[k] = Math.floor(p / width) + 0.5;
-      rs[k] = data[channels * p]; gs[k] = data[channels * p + 1]; bs[k] = data[channels * p + 2];
-    }
-    const samples: GradientSamples = { x: xs.subarray(0, n), y: ys.subarray(0, n), r: rs.subarray(0, n), g: gs.subarray(0, n), b: bs.subarray(0, n), n };
-    const fill = fitGradientSamples(samples, { maxResidual: settings.gradients.maxResidual });
+    const fill = fitGradient(image.source, sampled.subarray(firstSample[r], firstSample[r + 1]), { maxResidual: settings.gradients.maxResidual });
     if (!fill) continue;
     const id = `g${gradients.length.toString(36)}`;
     gradients.push({ id, fill });
