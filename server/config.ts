@@ -1,11 +1,15 @@
 /**
- * Server configuration: read from the environment ONCE at boot, validated, frozen. Every error
- * names the variable at fault so an operator can fix the unit file without reading code.
+ * Server configuration: read from the environment ONCE at boot, validated with one joi schema per
+ * source (the environment, the plans file), frozen. Every error names the variable at fault so an
+ * operator can fix the unit file without reading code. A new variable is one line in ENV_SCHEMA,
+ * one in EnvVariables (the compiler holds the two together) and its Config field.
  */
 import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { PLAN_NAMES, DEFAULT_PLANS, type PlanName, type PlanLimits } from './plans.js';
+import Joi from 'joi';
+import cron from 'node-cron';
+import { PLAN_NAMES, DEFAULT_PLANS, RETENTIONS, type PlanName, type PlanLimits } from './plans.js';
 import { parseCidrList } from './webhooks/address-policy.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -48,109 +52,168 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-function text(env: Env, name: string, fallback: string): string {
-  const value = env[name];
-  return value === undefined || value.trim() === '' ? fallback : value.trim();
-}
+/**
+ * Whole numbers as an operator writes them in a unit file: digits only. Joi's own number() would
+ * also take "1e3", "+5" or "7.0", which here are more likely typos than meant.
+ */
+const strict: Joi.Root & { wholeNumber(): Joi.NumberSchema } = Joi.extend((joi: Joi.Root) => ({
+  type: 'wholeNumber',
+  base: joi.number().integer(),
+  messages: { 'wholeNumber.digits': 'must be a whole number' },
+  // prepare runs before number()'s own string conversion, which would accept "1e3".
+  prepare: (value: unknown, helpers: Joi.CustomHelpers) =>
+    typeof value === 'string' && !/^\d+$/.test(value) ? { errors: [helpers.error('wholeNumber.digits')] } : { value },
+}));
 
-function integer(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got ${JSON.stringify(raw)}`);
-  const value = Number(raw.trim());
-  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+/** The same parser the webhook address policy uses, so what boots is what is enforced. */
+function cidrList(value: string, helpers: Joi.CustomHelpers): string | Joi.ErrorReport {
+  try {
+    parseCidrList(value);
+  } catch (error) {
+    return helpers.message({ custom: '{#problem}; expected comma-separated ranges like 192.168.10.0/24' }, { problem: (error as Error).message });
+  }
   return value;
 }
 
-function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
-  const value = text(env, name, fallback);
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
-  }
-  return value as T;
+/** node-cron's own parser: a bad expression fails at boot, not when the sweep is first scheduled. */
+function cronExpression(value: string, helpers: Joi.CustomHelpers): string | Joi.ErrorReport {
+  const { valid, errors } = cron.validateDetailed(value);
+  if (valid) return value;
+  const reason = errors.map((error) => error.message).join('; ');
+  return helpers.message({ custom: 'must be a cron expression like "*/5 * * * *" ({#reason})' }, { reason });
 }
 
-function cidrs(env: Env, name: string): string[] {
-  const raw = text(env, name, '');
-  if (raw === '') return [];
-  try {
-    // The same parser the webhook address policy uses, so what boots is what is enforced.
-    parseCidrList(raw);
-  } catch (error) {
-    throw new ConfigError(name, `${(error as Error).message}; expected comma-separated ranges like 192.168.10.0/24`);
-  }
-  return raw.split(',').map((part) => part.trim()).filter(Boolean);
+/** The environment as validated: defaults filled in, numbers converted. */
+interface EnvVariables {
+  HOST: string;
+  PORT: number;
+  VECTORIZE_DATA_DIR: string;
+  VECTORIZE_WORKERS: number;
+  VECTORIZE_QUEUE_MAX: number;
+  VECTORIZE_MIN_FREE_BYTES: number;
+  VECTORIZE_PLANS_FILE?: string;
+  VECTORIZE_WEBHOOK_ALLOW_CIDRS?: string;
+  VECTORIZE_WEBHOOK_BACKOFF_MS: number;
+  VECTORIZE_DEVICE: Config['device'];
+  VECTORIZE_LOG_LEVEL: LogLevel;
+  VECTORIZE_PUBLIC_URL?: string;
+  VECTORIZE_ENGINE_MODULE?: string;
+  VECTORIZE_JOB_TIMEOUT_MIN_MS: number;
+  VECTORIZE_JOB_TIMEOUT_FACTOR: number;
+  VECTORIZE_MAX_ATTEMPTS: number;
+  VECTORIZE_RECORD_TTL_DAYS: number;
+  VECTORIZE_SWEEP_CRON: string;
 }
 
-function publicUrl(env: Env, name: string): string | null {
-  const raw = text(env, name, '');
-  if (raw === '') return null;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(name, `must be an absolute http(s) URL, got ${JSON.stringify(raw)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(name, 'must use http or https');
-  return raw.replace(/\/+$/, '');
+/**
+ * Every environment variable the server reads, with its default; blank values count as unset and
+ * other variables are ignored. Checked against EnvVariables by the compiler, key by key.
+ */
+const ENV_SCHEMA = Joi.object<EnvVariables, true>({
+  HOST: Joi.string().default('127.0.0.1'),
+  PORT: strict.wholeNumber().min(0).max(65535).default(8080),
+  VECTORIZE_DATA_DIR: Joi.string().default('./data'),
+  VECTORIZE_WORKERS: strict.wholeNumber().min(1).max(256).default(Math.max(1, availableParallelism())),
+  VECTORIZE_QUEUE_MAX: strict.wholeNumber().min(1).default(1000),
+  VECTORIZE_MIN_FREE_BYTES: strict.wholeNumber().min(0).default(1024 ** 3),
+  VECTORIZE_PLANS_FILE: Joi.string(),
+  VECTORIZE_WEBHOOK_ALLOW_CIDRS: Joi.string().custom(cidrList),
+  VECTORIZE_WEBHOOK_BACKOFF_MS: strict.wholeNumber().min(0).default(30_000),
+  VECTORIZE_DEVICE: Joi.string().valid('auto', 'cpu', 'cuda').default('auto'),
+  VECTORIZE_LOG_LEVEL: Joi.string().valid(...LOG_LEVELS).default('info'),
+  VECTORIZE_PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  VECTORIZE_ENGINE_MODULE: Joi.string(),
+  VECTORIZE_JOB_TIMEOUT_MIN_MS: strict.wholeNumber().min(1000).default(120_000),
+  VECTORIZE_JOB_TIMEOUT_FACTOR: strict.wholeNumber().min(1).default(20),
+  VECTORIZE_MAX_ATTEMPTS: strict.wholeNumber().min(1).max(100).default(3),
+  VECTORIZE_RECORD_TTL_DAYS: strict.wholeNumber().min(1).default(30),
+  VECTORIZE_SWEEP_CRON: Joi.string().custom(cronExpression).default('* * * * *'),
+}).unknown(true);
+
+/** One schema per plan setting: a new PlanLimits field does not compile until it is listed here. */
+const PLAN_SETTING_SCHEMAS: Record<keyof PlanLimits, Joi.Schema> = {
+  api: Joi.boolean(),
+  monthlyAllowance: Joi.number().integer().min(0).allow(null),
+  maxRetention: Joi.string().valid(...RETENTIONS.filter((retention) => retention !== 'none')),
+  batchGroup: Joi.number().integer().min(1),
+  maxMegapixels: Joi.number().positive(),
+  activeJobs: Joi.number().integer().min(1),
+  dailyFuse: Joi.number().integer().min(0),
+  highDetail: Joi.boolean(),
+};
+
+/** VECTORIZE_PLANS_FILE: `{ "pro": { "monthlyAllowance": 800 }, … }`, merged over the defaults. */
+const PLANS_FILE_SCHEMA = Joi.object(
+  Object.fromEntries(
+    PLAN_NAMES.map((plan) => [
+      plan,
+      Joi.object(PLAN_SETTING_SCHEMAS).messages({
+        'object.base': 'must be an object of plan settings',
+        'object.unknown': `is not a plan setting (${Object.keys(PLAN_SETTING_SCHEMAS).join(', ')})`,
+      }),
+    ]),
+  ),
+).messages({ 'object.base': 'must hold a JSON object keyed by plan', 'object.unknown': `is not a plan (${PLAN_NAMES.join(', ')})` });
+
+/** Joi's first complaint as a ConfigError: the variable, where in it, what is wrong, the value at fault. */
+function configError(variable: string, detail: Joi.ValidationErrorItem, where: string): ConfigError {
+  const value = detail.context?.value;
+  const got = value === undefined || (typeof value === 'object' && value !== null) ? '' : `, got ${JSON.stringify(value)}`;
+  return new ConfigError(variable, `${where}${detail.message}${got}`);
 }
 
-const PLAN_KEYS: (keyof PlanLimits)[] = [
-  'api', 'monthlyAllowance', 'maxRetention', 'batchGroup', 'maxMegapixels', 'activeJobs', 'dailyFuse', 'highDetail',
-];
-
-/** Reads VECTORIZE_PLANS_FILE: `{ "pro": { "monthlyAllowance": 800 }, … }` merged over the defaults. */
-function plans(env: Env, name: string): { plans: Record<PlanName, PlanLimits>; file: string | null } {
+function loadPlans(file: string | undefined): Record<PlanName, PlanLimits> {
   const merged = Object.fromEntries(PLAN_NAMES.map((plan) => [plan, { ...DEFAULT_PLANS[plan] }])) as Record<PlanName, PlanLimits>;
-  const file = text(env, name, '');
-  if (file === '') return { plans: merged, file: null };
+  if (file === undefined) return merged;
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new ConfigError(name, `cannot read JSON from ${file}: ${(error as Error).message}`);
+    throw new ConfigError('VECTORIZE_PLANS_FILE', `cannot read JSON from ${file}: ${(error as Error).message}`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(name, 'must hold a JSON object keyed by plan');
-  for (const [plan, overrides] of Object.entries(parsed)) {
-    if (!(PLAN_NAMES as readonly string[]).includes(plan)) throw new ConfigError(name, `unknown plan ${JSON.stringify(plan)}`);
-    if (typeof overrides !== 'object' || overrides === null) throw new ConfigError(name, `${plan} must be an object`);
-    for (const [key, value] of Object.entries(overrides)) {
-      if (!(PLAN_KEYS as string[]).includes(key)) throw new ConfigError(name, `${plan}.${key} is not a plan setting (${PLAN_KEYS.join(', ')})`);
-      const target = merged[plan as PlanName] as unknown as Record<string, unknown>;
-      const expected = key === 'maxRetention' ? 'string' : key === 'api' || key === 'highDetail' ? 'boolean' : 'number';
-      const ok = value === null ? key === 'monthlyAllowance' : typeof value === expected;
-      if (!ok) throw new ConfigError(name, `${plan}.${key} must be a ${expected}${key === 'monthlyAllowance' ? ' or null (unlimited)' : ''}`);
-      if (key === 'maxRetention' && !['24h', '3d', '7d', '10d'].includes(value as string)) {
-        throw new ConfigError(name, `${plan}.maxRetention must be one of 24h, 3d, 7d, 10d`);
-      }
-      target[key] = value;
-    }
+  // convert: false, so "500" (a string) is refused where a number is meant, as JSON types are exact.
+  const { error, value } = PLANS_FILE_SCHEMA.validate(parsed, { convert: false, errors: { label: false } });
+  if (error) {
+    const [detail] = error.details;
+    throw configError('VECTORIZE_PLANS_FILE', detail, `${file}: ${detail.path.length > 0 ? `${detail.path.join('.')} ` : ''}`);
   }
-  return { plans: merged, file };
+  const overrides = value as Partial<Record<PlanName, Partial<PlanLimits>>>;
+  for (const plan of PLAN_NAMES) Object.assign(merged[plan], overrides[plan]);
+  return merged;
+}
+
+/** The environment with blank values dropped (unset) and the rest trimmed, as an operator means them. */
+function present(env: Env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && value.trim() !== '') out[name] = value.trim();
+  return out;
 }
 
 export function loadConfig(env: Env = process.env): Readonly<Config> {
-  const planSet = plans(env, 'VECTORIZE_PLANS_FILE');
+  const { error, value } = ENV_SCHEMA.validate(present(env), { errors: { label: false } });
+  if (error) throw configError(String(error.details[0].path[0]), error.details[0], '');
+  const vars = value;
+  const plans = loadPlans(vars.VECTORIZE_PLANS_FILE);
   const config: Config = {
-    host: text(env, 'HOST', '127.0.0.1'),
-    port: integer(env, 'PORT', 8080, 0, 65535),
-    dataDir: resolve(text(env, 'VECTORIZE_DATA_DIR', './data')),
-    workers: integer(env, 'VECTORIZE_WORKERS', Math.max(1, availableParallelism()), 1, 256),
-    queueMax: integer(env, 'VECTORIZE_QUEUE_MAX', 1000, 1),
-    minFreeBytes: integer(env, 'VECTORIZE_MIN_FREE_BYTES', 1024 ** 3, 0),
-    plans: Object.freeze(Object.fromEntries(Object.entries(planSet.plans).map(([k, v]) => [k, Object.freeze(v)]))) as Config['plans'],
-    plansFile: planSet.file,
-    webhookAllowCidrs: Object.freeze(cidrs(env, 'VECTORIZE_WEBHOOK_ALLOW_CIDRS')),
-    webhookBackoffMs: integer(env, 'VECTORIZE_WEBHOOK_BACKOFF_MS', 30_000, 0),
-    device: oneOf(env, 'VECTORIZE_DEVICE', ['auto', 'cpu', 'cuda'] as const, 'auto'),
-    logLevel: oneOf(env, 'VECTORIZE_LOG_LEVEL', LOG_LEVELS, 'info'),
-    publicUrl: publicUrl(env, 'VECTORIZE_PUBLIC_URL'),
-    engineModule: text(env, 'VECTORIZE_ENGINE_MODULE', '') === '' ? null : resolve(text(env, 'VECTORIZE_ENGINE_MODULE', '')),
-    jobTimeoutMinMs: integer(env, 'VECTORIZE_JOB_TIMEOUT_MIN_MS', 120_000, 1000),
-    jobTimeoutFactor: integer(env, 'VECTORIZE_JOB_TIMEOUT_FACTOR', 20, 1),
-    maxAttempts: integer(env, 'VECTORIZE_MAX_ATTEMPTS', 3, 1, 100),
-    recordTtlDays: integer(env, 'VECTORIZE_RECORD_TTL_DAYS', 30, 1),
-    sweepCron: text(env, 'VECTORIZE_SWEEP_CRON', '* * * * *'),
+    host: vars.HOST,
+    port: vars.PORT,
+    dataDir: resolve(vars.VECTORIZE_DATA_DIR),
+    workers: vars.VECTORIZE_WORKERS,
+    queueMax: vars.VECTORIZE_QUEUE_MAX,
+    minFreeBytes: vars.VECTORIZE_MIN_FREE_BYTES,
+    plans: Object.freeze(Object.fromEntries(Object.entries(plans).map(([k, v]) => [k, Object.freeze(v)]))) as Config['plans'],
+    plansFile: vars.VECTORIZE_PLANS_FILE ?? null,
+    webhookAllowCidrs: Object.freeze((vars.VECTORIZE_WEBHOOK_ALLOW_CIDRS ?? '').split(',').map((part) => part.trim()).filter(Boolean)),
+    webhookBackoffMs: vars.VECTORIZE_WEBHOOK_BACKOFF_MS,
+    device: vars.VECTORIZE_DEVICE,
+    logLevel: vars.VECTORIZE_LOG_LEVEL,
+    publicUrl: vars.VECTORIZE_PUBLIC_URL?.replace(/\/+$/, '') ?? null,
+    engineModule: vars.VECTORIZE_ENGINE_MODULE === undefined ? null : resolve(vars.VECTORIZE_ENGINE_MODULE),
+    jobTimeoutMinMs: vars.VECTORIZE_JOB_TIMEOUT_MIN_MS,
+    jobTimeoutFactor: vars.VECTORIZE_JOB_TIMEOUT_FACTOR,
+    maxAttempts: vars.VECTORIZE_MAX_ATTEMPTS,
+    recordTtlDays: vars.VECTORIZE_RECORD_TTL_DAYS,
+    sweepCron: vars.VECTORIZE_SWEEP_CRON,
   };
   return Object.freeze(config);
 }
