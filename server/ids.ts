@@ -15,5 +15,3 @@ export type IdPrefix = 'job' | 'acct' | 'key' | 'whk' | 'fld' | 'rpt' | 'evt' | 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(20)}`;
 }
-
-export const ID_PATTERN = /^[a-z]+_[0-9A-Za-z]{16,64}$/;

@@ -22,6 +22,5 @@ export const DELIVERY_HUE: Record<string, Hue | undefined> = {
   pending: 'magenta',
 };
 
-export const ACCENT: Hue = 'cyan';
 export const DANGER: Hue = 'red';
 export const SUCCESS: Hue = 'green';
