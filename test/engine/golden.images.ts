@@ -3,6 +3,7 @@
  * arithmetic and a seeded generator, never read from disk, so the same pixels come out on every
  * machine; PNG is lossless, so what the engine decodes is exactly these pixels.
  */
+import { seededRandom } from './decode/bmp-writer.js';
 import { raster, testCard, type Raster } from './index.fixtures.js';
 
 type Rgb = [number, number, number];
@@ -22,18 +23,6 @@ function coverage(x: number, y: number, inside: (px: number, py: number) => bool
   let hits = 0;
   for (let sy = 0; sy < 4; sy++) for (let sx = 0; sx < 4; sx++) if (inside(x + (sx + 0.5) / 4, y + (sy + 0.5) / 4)) hits++;
   return hits / 16;
-}
-
-/** mulberry32: a tiny seeded generator, so the noise field is the same everywhere. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Distance from (px, py) to the segment a–b. Math.sqrt, not Math.hypot: sqrt is exactly rounded everywhere. */
@@ -126,7 +115,7 @@ export function transparency(): Raster {
  * little per-pixel grain, the texture that drives the photo preset's denoise and merging.
  */
 export function noiseField(size = 48, cells = 6): Raster {
-  const random = seeded(0x5eed);
+  const random = seededRandom(0x5eed);
   const lattice = Array.from({ length: (cells + 1) ** 2 }, () => [random(), random(), random()]);
   const at = (cx: number, cy: number) => lattice[cy * (cells + 1) + cx];
   return raster(size, size, (x, y) => {

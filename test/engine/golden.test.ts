@@ -130,8 +130,8 @@ t.test('no golden file is left over from a case that no longer exists', async (t
 t.test('the output is the same whatever the number of worker threads', async (t) => {
   // The golden inputs are too small to be split between threads; this one passes the engine's
   // thresholds for banded smoothing (2^18 pixels), parallel region paints (2^16) and chain fits
-  // (80 000 crack points; it has about 190 000).
-  const bytes = await png(noiseField(512, 48));
+  // (80 000 crack points; it has about 130 000).
+  const bytes = await png(noiseField(512, 24));
   const before = fitConcurrency();
   t.teardown(() => void fitConcurrency(before));
   const svgs: string[] = [];
