@@ -70,7 +70,8 @@ function cidrList(value: string, helpers: Joi.CustomHelpers): string | Joi.Error
   try {
     parseCidrList(value);
   } catch (error) {
-    return helpers.message({ custom: '{#problem}; expected comma-separated ranges like 192.168.10.0/24' }, { problem: (error as Error).message });
+    const problem = (error as Error).message;
+    return helpers.message({ custom: '{#problem}; expected comma-separated ranges like 192.168.10.0/24' }, { problem });
   }
   return value;
 }

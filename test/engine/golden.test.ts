@@ -30,7 +30,7 @@ const GOLDEN_DIR = fileURLToPath(new URL('../fixtures/golden/', import.meta.url)
 const ACTUAL_DIR = fileURLToPath(new URL('../../test-output/golden/', import.meta.url));
 const UPDATE = process.env.VECTORIZE_UPDATE_GOLDEN === '1';
 
-/** The option sets, named as the files are: `<input>.<option set>.svg`. */
+/** The option sets (the defaults but for the one named), named as the files are: `<input>.<option set>.svg`. */
 const OPTION_SETS = {
   default: {},
   'open-seams': { closeSeams: false },
@@ -42,10 +42,7 @@ type OptionSet = keyof typeof OPTION_SETS;
 
 interface GoldenInput {
   image: () => Raster;
-  /**
-   * Given, not classified: the goldens pin the tracer, and a retrained classifier (or the CUDA
-   * provider's last-digit differences) must not flip a preset here.
-   */
+  /** Given, not classified: the goldens pin the tracer, and a retrained classifier must not flip a preset here. */
   imageType: ImageClass;
   optionSets: OptionSet[];
 }
@@ -114,7 +111,10 @@ t.test('each synthetic input traces to the committed SVG, byte for byte', async 
     }
     mkdirSync(ACTUAL_DIR, { recursive: true });
     writeFileSync(ACTUAL_DIR + file, svg);
-    t.fail(`${file} differs from its golden (the new SVG is in test-output/golden/)`, { diagnostic: true, ...describeMismatch(expected, svg) });
+    t.fail(`${file} differs from its golden (the new SVG is in test-output/golden/)`, {
+      diagnostic: true,
+      ...describeMismatch(expected, svg),
+    });
   }
 });
 

@@ -80,8 +80,11 @@ t.test('numbers must be whole, written in digits, and in range', async (t) => {
 t.test('choices, URLs and CIDR lists are checked', async (t) => {
   refuses(t, { VECTORIZE_DEVICE: 'gpu' }, 'VECTORIZE_DEVICE', /one of \[auto, cpu, cuda\], got "gpu"/);
   refuses(t, { VECTORIZE_LOG_LEVEL: 'verbose' }, 'VECTORIZE_LOG_LEVEL', /one of \[debug, info, warn, error, silent\]/);
-  for (const url of ['ftp://files.example', 'not a url', '/relative/path']) refuses(t, { VECTORIZE_PUBLIC_URL: url }, 'VECTORIZE_PUBLIC_URL', /http\|https/);
-  refuses(t, { VECTORIZE_WEBHOOK_ALLOW_CIDRS: '10.0.0.0/33' }, 'VECTORIZE_WEBHOOK_ALLOW_CIDRS', /not a CIDR range; expected comma-separated ranges/);
+  for (const url of ['ftp://files.example', 'not a url', '/relative/path']) {
+    refuses(t, { VECTORIZE_PUBLIC_URL: url }, 'VECTORIZE_PUBLIC_URL', /http\|https/);
+  }
+  const cidrs = { VECTORIZE_WEBHOOK_ALLOW_CIDRS: '10.0.0.0/33' };
+  refuses(t, cidrs, 'VECTORIZE_WEBHOOK_ALLOW_CIDRS', /not a CIDR range; expected comma-separated ranges/);
 });
 
 t.test('VECTORIZE_SWEEP_CRON is checked by node-cron at boot, not when the sweep is scheduled', async (t) => {
@@ -93,7 +96,11 @@ t.test('VECTORIZE_SWEEP_CRON is checked by node-cron at boot, not when the sweep
 });
 
 t.test('a plans file is merged over the defaults', async (t) => {
-  const file = plansFile({ pro: { monthlyAllowance: 800, maxRetention: '3d' }, lite: { monthlyAllowance: 0 }, studio: { monthlyAllowance: null } });
+  const file = plansFile({
+    pro: { monthlyAllowance: 800, maxRetention: '3d' },
+    lite: { monthlyAllowance: 0 },
+    studio: { monthlyAllowance: null },
+  });
   const config = loadConfig({ VECTORIZE_PLANS_FILE: file });
   t.equal(config.plansFile, file);
   t.same(config.plans.pro, { ...DEFAULT_PLANS.pro, monthlyAllowance: 800, maxRetention: '3d' });
@@ -133,5 +140,6 @@ t.test('a plans file that is not a JSON object of plans is refused', async (t) =
   refuses(t, { VECTORIZE_PLANS_FILE: write('broken.json', '{ "pro": ') }, 'VECTORIZE_PLANS_FILE', /cannot read JSON/);
   refuses(t, { VECTORIZE_PLANS_FILE: write('list.json', '[1, 2]') }, 'VECTORIZE_PLANS_FILE', /must hold a JSON object keyed by plan/);
   refuses(t, { VECTORIZE_PLANS_FILE: write('null.json', 'null') }, 'VECTORIZE_PLANS_FILE', /must hold a JSON object keyed by plan/);
-  refuses(t, { VECTORIZE_PLANS_FILE: write('number.json', '{ "pro": 3 }') }, 'VECTORIZE_PLANS_FILE', /pro must be an object of plan settings/);
+  const notSettings = write('number.json', '{ "pro": 3 }');
+  refuses(t, { VECTORIZE_PLANS_FILE: notSettings }, 'VECTORIZE_PLANS_FILE', /pro must be an object of plan settings/);
 });
