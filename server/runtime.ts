@@ -14,6 +14,7 @@ import { workerPool } from './adapters/engine-pool.js';
 import { engineProber } from './adapters/engine.js';
 import { createApp, type App } from './app.js';
 import { jsonLogger, type Logger } from './log.js';
+import { installProcessGuard } from './process-guard.js';
 
 export interface ServerInfoFile {
   pid: number;
@@ -44,6 +45,7 @@ export async function startServer(config: Readonly<Config>, out: NodeJS.Writable
   const log = jsonLogger(config.logLevel, out);
   mkdirSync(config.dataDir, { recursive: true });
   const lock = acquireLock(config.dataDir);
+  const removeGuard = installProcessGuard(log);
   let app: App | undefined;
   let task: ReturnType<typeof cron.schedule> | undefined;
   try {
@@ -79,6 +81,7 @@ export async function startServer(config: Readonly<Config>, out: NodeJS.Writable
           rmSync(serverInfoPath(config.dataDir), { force: true });
           rmSync(adminTokenPath(config.dataDir), { force: true });
           lock.release();
+          removeGuard();
         })();
         return stopping;
       },
@@ -88,6 +91,7 @@ export async function startServer(config: Readonly<Config>, out: NodeJS.Writable
     await task?.stop();
     await app?.stop().catch(() => undefined);
     lock.release();
+    removeGuard();
     throw error;
   }
 }
