@@ -4,11 +4,12 @@
  * clean shutdown on SIGINT/SIGTERM.
  */
 import { randomBytes } from 'node:crypto';
-import { writeFileSync, rmSync, chmodSync, mkdirSync } from 'node:fs';
+import { writeFileSync, rmSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import cron from 'node-cron';
 import type { Config } from './config.js';
 import { acquireLock } from './adapters/lock.js';
+import { secureDataDir } from './adapters/data-dir.js';
 import { openLowdbStore } from './adapters/lowdb-store.js';
 import { workerPool } from './adapters/engine-pool.js';
 import { engineProber } from './adapters/engine.js';
@@ -43,7 +44,8 @@ export interface Running {
 
 export async function startServer(config: Readonly<Config>, out: NodeJS.WritableStream = process.stdout): Promise<Running> {
   const log = jsonLogger(config.logLevel, out);
-  mkdirSync(config.dataDir, { recursive: true });
+  const tightened = secureDataDir(config.dataDir);
+  if (tightened) log.warn('data dir permissions tightened (dirs 0700, files 0600)', { data_dir: config.dataDir, entries: tightened });
   const lock = acquireLock(config.dataDir);
   const removeGuard = installProcessGuard(log);
   let app: App | undefined;
