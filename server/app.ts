@@ -17,6 +17,7 @@ import { EventBus } from './events.js';
 import { silentLogger, type Logger } from './log.js';
 import { registerErrorMapping, validationFailAction } from './http-errors.js';
 import { registerApiAuth } from './auth.js';
+import { registerConnectionHandling } from './connection.js';
 import type { AppContext, ClassifierInfo, Services } from './context.js';
 import { accountService } from './services/accounts.js';
 import { keyService } from './services/keys.js';
@@ -145,6 +146,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     },
   };
 
+  registerConnectionHandling(server, log);
   registerErrorMapping(server, log);
   registerApiAuth(server, { keys, accounts });
   server.events.on('response', (request) => {

@@ -36,8 +36,10 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   internal_error: 500,
 };
 
-/** Seconds a client should wait before retrying a 429/503, by code. */
+/** Seconds a client should wait before retrying a 429/503 (or a 409 that clears by itself), by code. */
 export const RETRY_AFTER_S: Partial<Record<ErrorCode, number>> = {
+  // The first request with the key is being accepted right now: it settles within a second.
+  request_in_progress: 1,
   too_many_active_jobs: 5,
   daily_fuse_tripped: 3600,
   queue_full: 30,

@@ -4,16 +4,18 @@
  * clean shutdown on SIGINT/SIGTERM.
  */
 import { randomBytes } from 'node:crypto';
-import { writeFileSync, rmSync, chmodSync, mkdirSync } from 'node:fs';
+import { writeFileSync, rmSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import cron from 'node-cron';
 import type { Config } from './config.js';
 import { acquireLock } from './adapters/lock.js';
+import { secureDataDir } from './adapters/data-dir.js';
 import { openLowdbStore } from './adapters/lowdb-store.js';
 import { workerPool } from './adapters/engine-pool.js';
 import { engineProber } from './adapters/engine.js';
 import { createApp, type App } from './app.js';
 import { jsonLogger, type Logger } from './log.js';
+import { installProcessGuard } from './process-guard.js';
 
 export interface ServerInfoFile {
   pid: number;
@@ -42,8 +44,10 @@ export interface Running {
 
 export async function startServer(config: Readonly<Config>, out: NodeJS.WritableStream = process.stdout): Promise<Running> {
   const log = jsonLogger(config.logLevel, out);
-  mkdirSync(config.dataDir, { recursive: true });
+  const tightened = secureDataDir(config.dataDir);
+  if (tightened) log.warn('data dir permissions tightened (dirs 0700, files 0600)', { data_dir: config.dataDir, entries: tightened });
   const lock = acquireLock(config.dataDir);
+  const removeGuard = installProcessGuard(log);
   let app: App | undefined;
   let task: ReturnType<typeof cron.schedule> | undefined;
   try {
@@ -79,6 +83,7 @@ export async function startServer(config: Readonly<Config>, out: NodeJS.Writable
           rmSync(serverInfoPath(config.dataDir), { force: true });
           rmSync(adminTokenPath(config.dataDir), { force: true });
           lock.release();
+          removeGuard();
         })();
         return stopping;
       },
@@ -88,6 +93,7 @@ export async function startServer(config: Readonly<Config>, out: NodeJS.Writable
     await task?.stop();
     await app?.stop().catch(() => undefined);
     lock.release();
+    removeGuard();
     throw error;
   }
 }

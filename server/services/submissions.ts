@@ -63,8 +63,15 @@ export interface SubmissionDeps {
 }
 
 /** Upload names are kept for the download's filename only; control characters never survive. */
+/**
+ * Control characters, line separators and the bidi controls (embeddings, overrides, isolates and
+ * the marks): a download named `evil\u202egnp.svg` would display as "evilgvs.png" in a save
+ * dialog, so a name must read as the bytes it is.
+ */
+const UNSAFE_NAME_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+
 export function cleanFileName(name: string): string {
-  const base = basename(name.replace(/\\/g, '/')).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '').trim();
+  const base = basename(name.replace(/\\/g, '/')).replace(UNSAFE_NAME_CHARACTERS, '').trim();
   return (base || 'image').slice(0, 200);
 }
 

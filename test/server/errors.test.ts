@@ -236,6 +236,7 @@ t.test('409 idempotency_key_reuse and request_in_progress; replay answers 202 wi
   await new Promise((resolve) => setTimeout(resolve, 50));
   const duplicate = await h.submit(secret, {}, undefined, concurrentKey);
   expectError(t, duplicate, 409, 'request_in_progress');
+  t.equal(duplicate.headers['retry-after'], '1', 'a request in progress clears by itself: retry shortly');
   release();
   t.equal((await slow).statusCode, 202);
   t.equal((await h.submit(secret, {}, undefined, concurrentKey)).statusCode, 202, 'after acceptance the duplicate replays');

@@ -49,6 +49,10 @@ t.test('hostile upload names never steer paths or headers', async (t) => {
   t.equal(cleanFileName('../../etc/passwd'), 'passwd');
   t.equal(cleanFileName('..\\..\\windows\\win.ini'), 'win.ini');
   t.equal(cleanFileName('a\r\nSet-Cookie: x=1.png'), 'aSet-Cookie: x=1.png');
+  t.equal(cleanFileName('evil\u202egnp.exe'), 'evilgnp.exe', 'a right-to-left override cannot make .exe display as .png');
+  for (const bidi of ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c']) {
+    t.equal(cleanFileName(`a${bidi}b.png`), 'ab.png', `U+${bidi.codePointAt(0)!.toString(16).toUpperCase()} is stripped`);
+  }
   const header = contentDisposition('evil"\r\nX-Injected: 1;.png');
   t.notMatch(header, /[\r\n]/, 'no line breaks in the header');
   t.match(header, /^attachment; filename="evil_X-Injected: 1_\.svg"; filename\*=UTF-8''/);
