@@ -14,7 +14,7 @@ export type CommandRunner = (args: string[], io: CommandIo) => Promise<number>;
 
 export const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: CommandRunner }> }> = {
   serve: { summary: 'run the /v1 API server (HOST, PORT, VECTORIZE_DATA_DIR)', load: () => import('./commands/serve.js') },
-  convert: { summary: 'trace one image to SVG with the engine: convert IN [-o OUT] [--detail …]', load: () => import('./commands/convert.js') },
+  convert: { summary: 'trace images or folders to SVG with the engine: convert IN… [-o OUT] [--jobs N] [--detail …]', load: () => import('./commands/convert.js') },
   classify: { summary: "print the engine's image type for a file: classify IN", load: () => import('./commands/classify.js') },
   accounts: { summary: 'manage accounts: accounts create NAME --plan PLAN | list | set-plan ID PLAN', load: () => import('./commands/accounts.js') },
   keys: { summary: 'manage API keys: keys create --account ID [--name N] | list | revoke ID', load: () => import('./commands/keys.js') },
@@ -33,6 +33,7 @@ export async function main(argv: string[], io: CommandIo = {
   stdin: process.stdin,
   env: process.env,
 }): Promise<number> {
+  endQuietlyWhenOutputCloses(io.stdout);
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(usage());
@@ -51,4 +52,19 @@ export async function main(argv: string[], io: CommandIo = {
   }
   const { run } = await command.load();
   return run(rest, io);
+}
+
+/**
+ * `vectorize convert big.png | head -c 100`, `vectorize keys list | head -1`: the reader has what it
+ * wanted and closed the pipe. Node ignores SIGPIPE, so the next write fails with EPIPE; the command
+ * ends there, quietly, instead of dying on an unhandled 'error' event with a stack trace.
+ */
+const guardedOutputs = new WeakSet<NodeJS.WritableStream>();
+function endQuietlyWhenOutputCloses(stdout: NodeJS.WritableStream): void {
+  if (guardedOutputs.has(stdout)) return;
+  guardedOutputs.add(stdout);
+  stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
 }

@@ -41,15 +41,20 @@ function sliderNumber(value: unknown): number | undefined {
   return undefined;
 }
 
+// Both sliders also take a number; the refusal says so, not only the named levels.
+const DETAIL_ALLOWED = `one of ${DETAIL_LEVELS.join(', ')} or a number 1–100`;
+const SMOOTHING_ALLOWED = `one of ${SMOOTHING_LEVELS.join(', ')} or a number 0–100`;
+
 /** decisions.md §3: detail 1–33 low, 34–66 medium, 67–100 high. */
 export function bucketDetail(value: unknown): Detail {
   if (value === undefined || value === '') return DEFAULT_TRACE_OPTIONS.detail;
   const n = sliderNumber(value);
   if (n !== undefined) {
-    if (n < 1 || n > 100) invalid('detail', value, 'low, medium, high or a number 1–100');
+    if (n < 1 || n > 100) invalid('detail', value, DETAIL_ALLOWED);
     return n <= 33 ? 'low' : n <= 66 ? 'medium' : 'high';
   }
-  return pickEnum('detail', value, DETAIL_LEVELS, DEFAULT_TRACE_OPTIONS.detail);
+  if (typeof value === 'string' && (DETAIL_LEVELS as readonly string[]).includes(value)) return value as Detail;
+  return invalid('detail', value, DETAIL_ALLOWED);
 }
 
 /** decisions.md §3: smoothing 0–24 off, 25–49 light, 50–74 strong, 75–100 maximum. */
@@ -57,10 +62,11 @@ export function bucketSmoothing(value: unknown): Smoothing {
   if (value === undefined || value === '') return DEFAULT_TRACE_OPTIONS.smoothing;
   const n = sliderNumber(value);
   if (n !== undefined) {
-    if (n < 0 || n > 100) invalid('smoothing', value, 'off, light, strong, maximum or a number 0–100');
+    if (n < 0 || n > 100) invalid('smoothing', value, SMOOTHING_ALLOWED);
     return n <= 24 ? 'off' : n <= 49 ? 'light' : n <= 74 ? 'strong' : 'maximum';
   }
-  return pickEnum('smoothing', value, SMOOTHING_LEVELS, DEFAULT_TRACE_OPTIONS.smoothing);
+  if (typeof value === 'string' && (SMOOTHING_LEVELS as readonly string[]).includes(value)) return value as Smoothing;
+  return invalid('smoothing', value, SMOOTHING_ALLOWED);
 }
 
 function parseBoolean(field: string, value: unknown, fallback: boolean): boolean {

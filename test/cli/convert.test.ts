@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -67,7 +67,6 @@ t.test('bad input files: one line on stderr with the typed error, exit 1', async
   assertOneLineError(t, await cli(['convert', path.join(dir, 'missing.png')]), 1, 'missing_file');
   assertOneLineError(t, await cli(['convert', path.join(dir, 'empty.png')]), 1, 'empty_file');
   assertOneLineError(t, await cli(['convert', path.join(dir, 'notes.png')]), 1, 'unsupported_format');
-  assertOneLineError(t, await cli(['convert', dir]), 1, 'missing_file');
   const truncated = path.join(dir, 'truncated.png');
   await makePng(truncated);
   writeFileSync(truncated, readFileSync(truncated).subarray(0, 60));
@@ -88,7 +87,82 @@ t.test('bad command lines: one line on stderr naming the problem, exit 2', async
   assertOneLineError(t, await cli(['convert', input, '--image-type', 'logo']), 2, 'invalid_parameter');
   assertOneLineError(t, await cli(['convert', input, '--frobnicate']), 2, 'invalid_parameter');
   assertOneLineError(t, await cli(['convert']), 2, 'invalid_parameter');
-  assertOneLineError(t, await cli(['convert', input, input]), 2, 'invalid_parameter');
+  assertOneLineError(t, await cli(['convert', input, '--jobs', '0']), 2, 'invalid_parameter');
+  assertOneLineError(t, await cli(['convert', input, '--max-megapixels', 'lots']), 2, 'invalid_parameter');
+});
+
+t.test('option errors name the option, suggest the near one, and list what is allowed', async (t) => {
+  const dir = t.testdir();
+  const input = path.join(dir, 'disc.png');
+  await makePng(input);
+  const typo = await cli(['convert', input, '--detial', 'high']);
+  assertOneLineError(t, typo, 2, 'invalid_parameter');
+  t.match(typo.stderr, 'unknown option --detial; did you mean --detail?');
+  t.notMatch(typo.stderr, /positional/);
+  const far = await cli(['convert', input, '--frobnicate']);
+  t.match(far.stderr, 'unknown option --frobnicate');
+  t.notMatch(far.stderr, 'did you mean');
+  const ultra = await cli(['convert', input, '--detail', 'ultra']);
+  assertOneLineError(t, ultra, 2, 'invalid_parameter');
+  t.match(ultra.stderr, /low, medium, high or a number 1–100/);
+  const noFolder = await cli(['convert', input, '-o', '/nonexistent/dir/x.svg']);
+  assertOneLineError(t, noFolder, 2, 'invalid_parameter');
+  t.match(noFolder.stderr, 'the folder /nonexistent/dir does not exist');
+  const classifyTypo = await cli(['classify', input, '--hlep']);
+  t.match(classifyTypo.stderr, 'did you mean --help?');
+});
+
+t.test('one file with -o never overwrites an SVG unless --force', async (t) => {
+  const dir = t.testdir({ 'disc.svg': 'keep me' });
+  const input = path.join(dir, 'disc.png');
+  await makePng(input);
+  const refused = await cli(['convert', input, '-o', path.join(dir, 'disc.svg'), '--image-type', 'clipart']);
+  assertOneLineError(t, refused, 2, 'invalid_parameter');
+  t.match(refused.stderr, '--force overwrites it');
+  t.equal(readFileSync(path.join(dir, 'disc.svg'), 'utf8'), 'keep me');
+  const forced = await cli(['convert', input, '-o', path.join(dir, 'disc.svg'), '--image-type', 'clipart', '--force']);
+  t.equal(forced.code, 0, forced.stderr);
+  t.match(readFileSync(path.join(dir, 'disc.svg'), 'utf8'), /^<svg/);
+  // an existing folder as OUT takes NAME.svg
+  mkdirSync(path.join(dir, 'into'));
+  const intoFolder = await cli(['convert', input, '-o', path.join(dir, 'into'), '--image-type', 'clipart']);
+  t.equal(intoFolder.code, 0, intoFolder.stderr);
+  t.ok(existsSync(path.join(dir, 'into', 'disc.svg')));
+});
+
+t.test('--max-megapixels refuses a larger image from its header', async (t) => {
+  const dir = t.testdir();
+  const big = path.join(dir, 'big.png');
+  await sharp({ create: { width: 1100, height: 1000, channels: 3, background: '#808080' } }).png().toFile(big);
+  const r = await cli(['convert', big, '--max-megapixels', '1', '--image-type', 'clipart']);
+  assertOneLineError(t, r, 1, 'megapixels_exceeded');
+});
+
+t.test('the classifier provider is said only with --verbose when it is the expected CPU', async (t) => {
+  const dir = t.testdir();
+  const input = path.join(dir, 'disc.png');
+  await makePng(input);
+  const quiet = await cli(['convert', input]);
+  t.equal(quiet.code, 0, quiet.stderr);
+  t.equal(quiet.stderr, '', 'nothing on stderr: no CUDA path, no provider line');
+  const verbose = await cli(['convert', input, '--verbose']);
+  t.equal(verbose.code, 0);
+  t.match(verbose.stderr, /^classifier: (cpu|cuda)\n$/, 'one short line');
+});
+
+t.test('a closed stdout (| head -c 100) ends the command quietly', async (t) => {
+  const dir = t.testdir();
+  const noisy = path.join(dir, 'noisy.png');
+  // random pixels traced as a photo give an SVG far larger than a pipe's buffer
+  const pixels = Buffer.alloc(200 * 200 * 3);
+  for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 2654435761) >>> 24;
+  await sharp(pixels, { raw: { width: 200, height: 200, channels: 3 } }).png().toFile(noisy);
+  const script = `import { main } from ${JSON.stringify(path.join(ROOT, 'cli/main.ts'))}; process.exitCode = await main(process.argv.slice(1));`;
+  const command = `node --import tsx --input-type=module -e '${script}' convert ${JSON.stringify(noisy)} --image-type photo --detail high 2>${JSON.stringify(path.join(dir, 'err.txt'))} | head -c 100 >${JSON.stringify(path.join(dir, 'out.txt'))}; echo $?`;
+  const r = spawnSync('bash', ['-o', 'pipefail', '-c', command], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  t.equal(readFileSync(path.join(dir, 'out.txt'), 'utf8').length, 100, 'head got its 100 bytes');
+  t.equal(readFileSync(path.join(dir, 'err.txt'), 'utf8'), '', 'no EPIPE stack trace');
+  t.equal(r.stdout.trim(), '0', 'exit 0');
 });
 
 t.test('classify prints the class as the last line of stdout and the provider on stderr', async (t) => {
@@ -111,4 +185,48 @@ t.test('a real process exits non-zero with one line and no stack trace', async (
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, 'convert', path.join(dir, 'notes.png')], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
   t.equal(r.status, 1, r.stderr);
   t.match(r.stderr, /^vectorize convert: [^\n]+ \(unsupported_format\)\n$/);
+});
+
+t.test('a batch: folders and files, SVGs under OUT with the structure kept, one line per file, exit 0', async (t) => {
+  const dir = t.testdir({ art: { deep: {}, 'notes.txt': 'not an image' } });
+  await makePng(path.join(dir, 'art', 'one.png'));
+  await makePng(path.join(dir, 'art', 'deep', 'two.png'));
+  await makePng(path.join(dir, 'three.png'));
+  const out = path.join(dir, 'out');
+  const r = await cli(['convert', path.join(dir, 'art'), path.join(dir, 'three.png'), '-o', out, '--jobs', '2']);
+  t.equal(r.code, 0, r.stdout + r.stderr);
+  t.equal(r.stderr, '', 'nothing on stderr (the expected CPU classifier is not announced)');
+  const lines = r.stdout.trimEnd().split('\n');
+  t.equal(lines.length, 5, 'one line per file and the summary');
+  t.equal(lines.filter((l) => l.startsWith('converted ') && l.includes(' -> ')).length, 3);
+  t.ok(lines.includes(`skipped ${path.join(dir, 'art', 'notes.txt')}: not an image`));
+  t.match(lines[4], /^converted 3, skipped 1 \(not an image 1\), failed 0 in /);
+  for (const file of ['one.svg', 'deep/two.svg', 'three.svg']) t.match(readFileSync(path.join(out, file), 'utf8'), /^<svg[^>]*viewBox="0 0 40 30"/, file);
+
+  // the same batch again: every SVG exists, nothing is overwritten, still exit 0
+  writeFileSync(path.join(out, 'three.svg'), 'keep me');
+  const again = await cli(['convert', path.join(dir, 'art'), path.join(dir, 'three.png'), '-o', out]);
+  t.equal(again.code, 0);
+  t.match(again.stdout, /^converted 0, skipped 4 \(not an image 1, exists 3\), failed 0/m);
+  t.equal(readFileSync(path.join(out, 'three.svg'), 'utf8'), 'keep me');
+  const forced = await cli(['convert', path.join(dir, 'three.png'), path.join(dir, 'art'), '-o', out, '--force', '--image-type', 'clipart']);
+  t.match(forced.stdout, /^converted 3, /m);
+  t.match(readFileSync(path.join(out, 'three.svg'), 'utf8'), /^<svg/);
+});
+
+t.test('a batch without -o writes beside each image; any failure makes exit 1 and is counted by code', async (t) => {
+  const dir = t.testdir({ 'missing-end.png': '' });
+  await makePng(path.join(dir, 'good.png'));
+  await makePng(path.join(dir, 'missing-end.png'));
+  writeFileSync(path.join(dir, 'missing-end.png'), readFileSync(path.join(dir, 'missing-end.png')).subarray(0, 60));
+  for (const jobs of ['1', '2']) {
+    const r = await cli(['convert', dir, path.join(dir, 'nope.png'), '--jobs', jobs, '--image-type', 'clipart', '--force']);
+    t.equal(r.code, 1, `--jobs ${jobs}: exit 1`);
+    t.match(r.stdout, /failed 2 \(missing_file 1, unreadable_file 1\)/);
+    t.match(r.stdout, `failed ${path.join(dir, 'missing-end.png')}: `);
+    t.ok(existsSync(path.join(dir, 'good.svg')), 'the good image was converted beside itself');
+    t.notOk(existsSync(path.join(dir, 'missing-end.svg')), 'no SVG for the failed one');
+  }
+  const folderAsOut = await cli(['convert', dir, '-o', path.join(dir, 'good.png')]);
+  assertOneLineError(t, folderAsOut, 2, 'invalid_parameter');
 });

@@ -49,3 +49,8 @@ t.test('defaults follow the contract', async (t) => {
   });
   t.equal(parseTraceOptions({ close_seams: 'false' }).closeSeams, false);
 });
+
+t.test('a named level that does not exist is refused with the numbers the slider also takes', async (t) => {
+  t.throws(() => parseTraceOptions({ detail: 'ultra' }), { code: 'invalid_parameter', message: 'detail must be one of low, medium, high or a number 1–100; got "ultra"' });
+  t.throws(() => parseTraceOptions({ smoothing: 'silky' }), { code: 'invalid_parameter', message: 'smoothing must be one of off, light, strong, maximum or a number 0–100; got "silky"' });
+});
