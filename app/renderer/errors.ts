@@ -21,7 +21,7 @@ const PLAIN_WORDS: Record<string, string> = {
   idempotency_key_reuse: 'This upload clashed with an earlier one; add the file again.',
   request_in_progress: 'The same upload is still being handled.',
   result_expired: 'The result expired and was deleted; re-run to convert again.',
-  file_too_large: 'The file is over 50 MB.',
+  file_too_large: 'The file is over the 50 MiB upload limit.',
   unsupported_format: 'Only PNG, JPEG, WebP, AVIF and BMP images can be converted.',
   too_many_active_jobs: 'Too many conversions are running at once.',
   daily_fuse_tripped: 'Your daily limit of conversions is reached; try again tomorrow.',
