@@ -17,6 +17,7 @@ const PLAIN_WORDS: Record<string, string> = {
   high_detail_not_included: 'High detail is not included in your plan; pick medium or low.',
   forbidden: 'This key may not convert images on your plan.',
   not_found: 'The conversion no longer exists on the server.',
+  method_not_allowed: 'The server does not take this request on that address.',
   not_ready: 'The result is not ready yet.',
   idempotency_key_reuse: 'This upload clashed with an earlier one; add the file again.',
   request_in_progress: 'The same upload is still being handled.',
