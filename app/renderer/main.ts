@@ -9,7 +9,7 @@ import { BRIDGE_GLOBAL, type DesktopBridge, type MenuCommand, type OpenedFile, t
 import { describeError, toPlainError } from './errors.js';
 import { ACCEPT_ATTRIBUTE, filesFromDataTransfer, filesFromList, svgNameFor, type PickedFile } from './files.js';
 import { planSummary } from './plan.js';
-import { ConversionQueue, DEFAULT_SETTINGS, canRerun, describeState, type QueueItem, type Settings } from './queue.js';
+import { ConversionQueue, canRerun, describeState, settingsFrom, type QueueItem, type Settings } from './queue.js';
 import { formatBytes, formatCount } from './svg-stats.js';
 import { CompareViewer, type CompareMode } from './viewer.js';
 
@@ -353,15 +353,7 @@ const form = $<HTMLFormElement>('settings');
 
 function readSettings(): Settings {
   const data = new FormData(form);
-  const pick = <K extends keyof Settings>(name: K): Settings[K] => (data.get(name) ?? DEFAULT_SETTINGS[name]) as Settings[K];
-  return {
-    image_type: pick('image_type'),
-    detail: pick('detail'),
-    smoothing: pick('smoothing'),
-    gradients: pick('gradients'),
-    trace_style: pick('trace_style'),
-    close_seams: data.get('close_seams') === 'on',
-  };
+  return settingsFrom((name) => data.get(name), data.get('close_seams') === 'on');
 }
 
 function writeSettings(settings: Settings): void {

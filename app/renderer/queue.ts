@@ -66,17 +66,22 @@ export function canRerun(item: QueueItem): boolean {
   return !(item.state === 'failed' && item.error && FILE_FAULTS.has(item.error.code));
 }
 
-function settingsOf(job: Job): Settings {
-  const options = (job as Job & { options?: Partial<Record<keyof Settings, unknown>> }).options ?? {};
-  const pick = <K extends keyof Settings>(name: K): Settings[K] => (options[name] ?? DEFAULT_SETTINGS[name]) as Settings[K];
+/** Settings from named values (the form, a job's options); a missing one is the contract's default. */
+export function settingsFrom(read: (name: keyof Settings) => unknown, closeSeams: boolean): Settings {
+  const pick = <K extends keyof Settings>(name: K): Settings[K] => (read(name) ?? DEFAULT_SETTINGS[name]) as Settings[K];
   return {
     image_type: pick('image_type'),
     detail: pick('detail'),
     smoothing: pick('smoothing'),
     gradients: pick('gradients'),
     trace_style: pick('trace_style'),
-    close_seams: options.close_seams !== false,
+    close_seams: closeSeams,
   };
+}
+
+function settingsOf(job: Job): Settings {
+  const options = (job as Job & { options?: Partial<Record<keyof Settings, unknown>> }).options ?? {};
+  return settingsFrom((name) => options[name], options.close_seams !== false);
 }
 
 type QueueClient = Pick<V1Client, 'vectorize' | 'waitForJob' | 'downloadSvg' | 'deleteJob'>;
