@@ -25,6 +25,9 @@ export interface Allowance {
   reset_at?: string | null;
 }
 
+/** `api` for scripts and integrations, `app` for the desktop app and the page (the only kind a Lite account may use). */
+export type KeyScope = 'api' | 'app';
+
 export interface AdminAccount {
   id: string;
   name: string;
@@ -68,6 +71,8 @@ export interface AdminJob {
   created_at: string;
   completed_at?: string;
   batch_id?: string;
+  /** The upload's name. */
+  file_name?: string;
   /** Present on a failed job. */
   error?: { code: string; message: string };
 }
@@ -128,7 +133,7 @@ export interface AdminApi {
   createAccount(input: { name: string; plan: PlanName }): Promise<AdminAccount>;
   setPlan(accountId: string, plan: PlanName): Promise<AdminAccount>;
   listKeys(filter?: { accountId?: string }): Promise<AdminKey[]>;
-  createKey(input: { accountId: string; name?: string }): Promise<CreatedKey>;
+  createKey(input: { accountId: string; name?: string; scope?: KeyScope }): Promise<CreatedKey>;
   revokeKey(id: string): Promise<void>;
   listJobs(filter?: { status?: JobStatus }): Promise<AdminJob[]>;
   /** The job afterwards: `canceled`, or the end state it reached before the call. */
@@ -201,10 +206,10 @@ export class AdminClient implements AdminApi {
     return (await this.http.json<{ keys: AdminKey[] }>(`${ADMIN_PREFIX}/keys`, { query })).keys;
   }
 
-  async createKey(input: { accountId: string; name?: string }): Promise<CreatedKey> {
+  async createKey(input: { accountId: string; name?: string; scope?: KeyScope }): Promise<CreatedKey> {
     const { secret, ...key } = await this.http.json<AdminKey & { secret: string }>(`${ADMIN_PREFIX}/keys`, {
       method: 'POST',
-      json: { account_id: input.accountId, ...(input.name ? { name: input.name } : {}) },
+      json: { account_id: input.accountId, ...(input.name ? { name: input.name } : {}), ...(input.scope ? { scope: input.scope } : {}) },
     });
     return { key, secret };
   }

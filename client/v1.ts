@@ -32,12 +32,16 @@ export interface Job {
   completed_at?: string;
   expires_at?: string;
   batch_id?: string;
+  /** The upload's name and pixel size, as the server recorded them. */
+  file_name?: string;
+  width?: number;
+  height?: number;
   /** Present on a failed job: why it failed, in the contract's error vocabulary. */
   error?: JobError;
 }
 
 export interface JobList {
-  data: Job[];
+  jobs: Job[];
   next_cursor?: string | null;
 }
 

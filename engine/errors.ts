@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   // decisions.md §3: every 400 the contract does not name
   'invalid_parameter',
   // house codes
+  'method_not_allowed',
   'canceled',
   'internal_error',
 ] as const;

@@ -16,6 +16,7 @@ import type { EnginePool, ImageProber } from './adapters/engine.js';
 import { EventBus } from './events.js';
 import { silentLogger, type Logger } from './log.js';
 import { registerErrorMapping, validationFailAction } from './http-errors.js';
+import { registerMethodNotAllowed } from './method-not-allowed.js';
 import { registerApiAuth } from './auth.js';
 import { registerConnectionHandling } from './connection.js';
 import type { AppContext, ClassifierInfo, Services } from './context.js';
@@ -147,6 +148,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   };
 
   registerConnectionHandling(server, log);
+  registerMethodNotAllowed(server);
   registerErrorMapping(server, log);
   registerApiAuth(server, { keys, accounts });
   server.events.on('response', (request) => {

@@ -22,6 +22,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   high_detail_not_included: 402,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   not_ready: 409,
   idempotency_key_reuse: 409,
   request_in_progress: 409,

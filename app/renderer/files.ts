@@ -10,6 +10,9 @@ export interface PickedFile {
   path: string;
 }
 
+/** The upload limit of `POST /v1/vectorize` (decisions.md §5: 50 MiB); larger files are refused here, never uploaded. */
+export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+
 /** The formats the contract accepts; anything else in a dropped folder is skipped, not failed. */
 export const ACCEPTED_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.webp', '.avif', '.bmp'] as const;
 export const ACCEPT_ATTRIBUTE = 'image/png,image/jpeg,image/webp,image/avif,image/bmp,' + ACCEPTED_EXTENSIONS.join(',');
@@ -53,11 +56,14 @@ async function readAllEntries(entry: FileEntryLike): Promise<FileEntryLike[]> {
   }
 }
 
-async function walk(entry: FileEntryLike, prefix: string, out: PickedFile[]): Promise<void> {
+async function walk(entry: FileEntryLike, prefix: string, out: PickedFile[], skipped: string[]): Promise<void> {
   if (out.length >= MAX_FILES_PER_DROP) return;
   const path = prefix ? `${prefix}/${entry.name}` : entry.name;
   if (entry.isFile && entry.file) {
-    if (!isAcceptedImage(entry.name)) return;
+    if (!isAcceptedImage(entry.name)) {
+      skipped.push(path);
+      return;
+    }
     const file = await entryFile(entry);
     out.push({ file, name: entry.name, path });
   } else if (entry.isDirectory && entry.createReader) {
@@ -65,7 +71,7 @@ async function walk(entry: FileEntryLike, prefix: string, out: PickedFile[]): Pr
     if (entry.name.startsWith('.') || entry.name === '__MACOSX') return;
     const children = await readAllEntries(entry);
     children.sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
-    for (const child of children) await walk(child, path, out);
+    for (const child of children) await walk(child, path, out, skipped);
   }
 }
 
@@ -74,7 +80,11 @@ async function walk(entry: FileEntryLike, prefix: string, out: PickedFile[]): Pr
  * items synchronously inside the drop handler (the DataTransfer is emptied afterwards), which is
  * why this takes the items list and reads every entry before the first await.
  */
-export async function filesFromDataTransfer(items: ArrayLike<DataTransferItemLike>, fallback: ArrayLike<File> = []): Promise<PickedFile[]> {
+export async function filesFromDataTransfer(
+  items: ArrayLike<DataTransferItemLike>,
+  fallback: ArrayLike<File> = [],
+  skipped: string[] = [],
+): Promise<PickedFile[]> {
   const entries: FileEntryLike[] = [];
   const loose: File[] = [];
   for (let i = 0; i < items.length; i++) {
@@ -89,17 +99,20 @@ export async function filesFromDataTransfer(items: ArrayLike<DataTransferItemLik
   }
   if (entries.length === 0 && loose.length === 0) loose.push(...Array.from(fallback));
   const out: PickedFile[] = [];
-  for (const entry of entries) await walk(entry, '', out);
-  out.push(...filesFromList(loose));
+  for (const entry of entries) await walk(entry, '', out, skipped);
+  out.push(...filesFromList(loose, skipped));
   return out.slice(0, MAX_FILES_PER_DROP);
 }
 
-/** Files from an <input type=file> (with or without webkitdirectory). */
-export function filesFromList(list: ArrayLike<File>): PickedFile[] {
+/** Files from an <input type=file> (with or without webkitdirectory); what is no image goes to `skipped`. */
+export function filesFromList(list: ArrayLike<File>, skipped: string[] = []): PickedFile[] {
   const out: PickedFile[] = [];
   for (const file of Array.from(list)) {
-    if (!isAcceptedImage(file.name, file.type)) continue;
     const relative = (file as File & { webkitRelativePath?: string }).webkitRelativePath;
+    if (!isAcceptedImage(file.name, file.type)) {
+      skipped.push(relative || file.name);
+      continue;
+    }
     out.push({ file, name: file.name, path: relative || file.name });
   }
   return out.slice(0, MAX_FILES_PER_DROP);

@@ -4,11 +4,12 @@
  * In a browser it asks for a key once per tab; in the app the key comes over the preload bridge.
  */
 import { HttpClient } from '../../client/http.js';
-import { V1Client, conversionsLeft } from '../../client/v1.js';
+import { V1Client } from '../../client/v1.js';
 import { BRIDGE_GLOBAL, type DesktopBridge, type MenuCommand, type OpenedFile, type SvgFile } from '../bridge.js';
 import { describeError, toPlainError } from './errors.js';
 import { ACCEPT_ATTRIBUTE, filesFromDataTransfer, filesFromList, svgNameFor, type PickedFile } from './files.js';
-import { ConversionQueue, DEFAULT_SETTINGS, describeState, type QueueItem, type Settings } from './queue.js';
+import { planSummary } from './plan.js';
+import { ConversionQueue, canRerun, describeState, settingsFrom, type QueueItem, type Settings } from './queue.js';
 import { formatBytes, formatCount } from './svg-stats.js';
 import { CompareViewer, type CompareMode } from './viewer.js';
 
@@ -54,6 +55,7 @@ async function connect(): Promise<void> {
   if (bridge) {
     apiKey = await bridge.getApiKey();
     await refreshAccount();
+    await restoreQueue();
     return;
   }
   $('change-key').hidden = false;
@@ -64,6 +66,7 @@ async function connect(): Promise<void> {
     try {
       await refreshAccount(true);
       sessionStorage.setItem(KEY_STORAGE, apiKey);
+      await restoreQueue();
       return;
     } catch (error) {
       const plain = toPlainError(error);
@@ -84,29 +87,41 @@ async function refreshAccount(rethrow = false): Promise<void> {
   const badge = $('trial');
   try {
     const account = await client.account();
-    const { source, left, resetAt } = conversionsLeft(account);
     // Contract §4: below Pro the manual fields are accepted but replaced by their defaults.
     planNote = MANUAL_PLANS.has(account.plan)
       ? ''
       : `On the ${account.plan} plan the server traces with the automatic settings; manual settings take effect on Pro and above.`;
     syncSettingsState();
     if (account.limits?.active_jobs) queue.maxActive = Math.min(4, account.limits.active_jobs);
-    if (source === 'trial') {
-      badge.textContent = `${left} trial conversion${left === 1 ? '' : 's'} left`;
-    } else if (left === null) {
-      badge.textContent = `Plan: ${account.plan} · unlimited`;
-    } else {
-      badge.textContent = `${formatCount(left)} conversions left this month${resetAt ? ` · resets ${resetAt.slice(0, 10)}` : ''}`;
-    }
-    badge.classList.toggle('low', left !== null && left <= 1);
+    const summary = planSummary(account);
+    badge.textContent = summary.text;
+    badge.title = summary.detail;
+    badge.classList.toggle('low', summary.empty);
   } catch (error) {
     if (rethrow) throw error;
   }
 }
 
+/**
+ * After a reload (or a restart of the app) the conversions already spent are shown again: this
+ * key's recent jobs from `GET /v1/jobs`, results downloaded anew, running ones followed.
+ */
+const RESTORE_LIMIT = 50;
+async function restoreQueue(): Promise<void> {
+  try {
+    const { jobs } = await client.listJobs({ limit: RESTORE_LIMIT });
+    const restored = queue.restore(jobs);
+    for (const item of restored) renderRow(item);
+    if (restored.length > 0 && !selected()) select(restored[restored.length - 1].id);
+    updateSummary();
+  } catch (error) {
+    toast(describeError(toPlainError(error)));
+  }
+}
+
 // ---------------------------------------------------------------- queue and selection
 
-const originals = new Map<string, { url: string; width: number; height: number }>();
+const originals = new Map<string, { url: string; width: number; height: number; probed: boolean }>();
 const vectors = new Map<string, { url: string; svg: string }>();
 const rows = new Map<string, HTMLLIElement>();
 let selectedId: string | null = null;
@@ -132,9 +147,22 @@ function selected(): QueueItem | undefined {
   return queue.items.find((item) => item.id === selectedId);
 }
 
-function addFiles(files: PickedFile[]): void {
+/** Names what a drop or a pick left out, so no file vanishes without a word. */
+function showSkipped(skipped: string[]): void {
+  const box = $('skipped');
+  box.hidden = skipped.length === 0;
+  if (skipped.length === 0) return;
+  const shown = skipped.slice(0, 20);
+  $('skipped-title').textContent = `Skipped ${skipped.length} file${skipped.length === 1 ? '' : 's'} that ${skipped.length === 1 ? 'is' : 'are'} not PNG, JPEG, WebP, AVIF or BMP:`;
+  const list = $('skipped-list');
+  list.replaceChildren(...shown.map((name) => Object.assign(document.createElement('li'), { textContent: name, title: name })));
+  if (skipped.length > shown.length) list.append(Object.assign(document.createElement('li'), { textContent: `… and ${skipped.length - shown.length} more` }));
+}
+
+function addFiles(files: PickedFile[], skipped: string[] = []): void {
+  showSkipped(skipped);
   if (files.length === 0) {
-    toast('No PNG, JPEG, WebP, AVIF or BMP images in what was dropped.');
+    if (skipped.length === 0) toast('No PNG, JPEG, WebP, AVIF or BMP images in what was dropped.');
     return;
   }
   const added = queue.add(files, readSettings());
@@ -162,7 +190,7 @@ function renderRow(item: QueueItem): void {
     const thumb = document.createElement('img');
     thumb.className = 'thumb';
     thumb.alt = '';
-    thumb.src = originalFor(item).url;
+    thumb.src = originalFor(item)?.url ?? '';
     const name = document.createElement('span');
     name.className = 'name';
     name.textContent = item.path;
@@ -177,6 +205,8 @@ function renderRow(item: QueueItem): void {
     $('queue').append(row);
     rows.set(item.id, row);
   }
+  const thumb = row.querySelector('.thumb') as HTMLImageElement;
+  if (!item.file && !thumb.getAttribute('src')) thumb.src = vectorFor(item) ?? '';
   row.dataset.state = item.state;
   row.setAttribute('aria-selected', String(item.id === selectedId));
   (row.querySelector('.state') as HTMLElement).textContent = describeState(item);
@@ -185,16 +215,23 @@ function renderRow(item: QueueItem): void {
   bar.setAttribute('aria-valuetext', describeState(item));
 }
 
-function originalFor(item: QueueItem): { url: string; width: number; height: number } {
+function originalFor(item: QueueItem): { url: string; width: number; height: number; probed: boolean } | null {
   let original = originals.get(item.id);
   if (!original) {
-    original = { url: URL.createObjectURL(item.file), width: 0, height: 0 };
+    if (!item.file) return null;
+    original = { url: URL.createObjectURL(item.file), width: 0, height: 0, probed: false };
     originals.set(item.id, original);
     const probe = new Image();
     const entry = original;
     probe.onload = () => {
       entry.width = probe.naturalWidth;
       entry.height = probe.naturalHeight;
+      entry.probed = true;
+      if (item.id === selectedId) showSelected(false);
+    };
+    // A file the browser cannot decode still gets its stats and reason shown.
+    probe.onerror = () => {
+      entry.probed = true;
       if (item.id === selectedId) showSelected(false);
     };
     probe.src = original.url;
@@ -202,16 +239,21 @@ function originalFor(item: QueueItem): { url: string; width: number; height: num
   return original;
 }
 
-function vectorFor(item: QueueItem): string | null {
-  if (!item.svg) return null;
-  const cached = vectors.get(item.id);
-  if (cached && cached.svg === item.svg) return cached.url;
+function blobUrlFor(cache: Map<string, { url: string; svg: string }>, id: string, svg: string | undefined): string | null {
+  if (!svg) return null;
+  const cached = cache.get(id);
+  if (cached && cached.svg === svg) return cached.url;
   if (cached) URL.revokeObjectURL(cached.url);
   // Shown through <img>: an SVG there runs no script and loads nothing, whatever it contains.
-  const url = URL.createObjectURL(new Blob([item.svg], { type: 'image/svg+xml' }));
-  vectors.set(item.id, { url, svg: item.svg });
+  const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+  cache.set(id, { url, svg });
   return url;
 }
+
+const previousVectors = new Map<string, { url: string; svg: string }>();
+const vectorFor = (item: QueueItem): string | null => blobUrlFor(vectors, item.id, item.svg);
+const previousFor = (item: QueueItem): string | null => blobUrlFor(previousVectors, item.id, item.previous?.svg);
+let comparingPrevious = false;
 
 function select(id: string | null): void {
   const changed = id !== selectedId;
@@ -229,16 +271,25 @@ function select(id: string | null): void {
 function showSelected(keepView: boolean): void {
   const item = selected();
   $<HTMLButtonElement>('save').disabled = !item?.svg;
-  $<HTMLButtonElement>('rerun').disabled = !item || item.state === 'uploading';
+  const rerun = $<HTMLButtonElement>('rerun');
+  rerun.disabled = !item || !canRerun(item);
+  rerun.title = item && !item.file ? 'The page keeps no copy of a file after a reload: open it again to re-run' : 'Re-run with these settings (R)';
   $<HTMLButtonElement>('save-all').disabled = !queue.items.some((entry) => entry.svg);
+  const compare = $<HTMLButtonElement>('compare-previous');
+  compare.hidden = !item?.previous;
+  if (!item?.previous) comparingPrevious = false;
+  compare.setAttribute('aria-pressed', String(comparingPrevious));
   if (!item) {
     viewer.show(null, null, 0, 0, false);
     renderStats(undefined);
     return;
   }
   const original = originalFor(item);
-  if (original.width === 0) return; // shown from the probe's onload
-  viewer.show(original.url, vectorFor(item), original.width, original.height, keepView);
+  if (original && !original.probed) return; // shown from the probe's onload or onerror
+  // Comparing with the previous run puts that SVG where the original is, under the same slider.
+  const left = comparingPrevious ? previousFor(item) : (original?.url ?? null);
+  for (const label of document.querySelectorAll('.original-label')) label.textContent = comparingPrevious ? 'Previous SVG' : 'Original';
+  viewer.show(left, vectorFor(item), original?.width ?? item.width ?? 0, original?.height ?? item.height ?? 0, keepView);
   renderStats(item);
 }
 
@@ -249,7 +300,11 @@ function renderStats(item: QueueItem | undefined): void {
   set('stat-state', item ? describeState(item) : '—');
   set('stat-mode', item?.mode ?? '—');
   const original = item ? originals.get(item.id) : undefined;
-  set('stat-original', item ? `${formatBytes(item.file.size)}${original?.width ? ` · ${original.width}×${original.height}` : ''}` : '—');
+  const width = original?.width || item?.width;
+  const size = [item?.file ? formatBytes(item.file.size) : '', width ? `${width}×${original?.height || item?.height}` : ''].filter(Boolean).join(' · ');
+  set('stat-original', size || '—');
+  set('stat-previous', item?.previous ? `${formatBytes(item.previous.stats.bytes)} · ${formatCount(item.previous.stats.nodes)} nodes` : '—');
+  $('stat-previous-row').hidden = !item?.previous;
   set('stat-bytes', item?.stats ? formatBytes(item.stats.bytes) : '—');
   set('stat-paths', item?.stats ? formatCount(item.stats.paths) : '—');
   set('stat-nodes', item?.stats ? formatCount(item.stats.nodes) : '—');
@@ -282,7 +337,7 @@ function removeSelected(): void {
   queue.remove(item);
   rows.get(item.id)?.remove();
   rows.delete(item.id);
-  for (const map of [originals, vectors]) {
+  for (const map of [originals, vectors, previousVectors]) {
     const entry = map.get(item.id);
     if (entry) URL.revokeObjectURL(entry.url);
     map.delete(item.id);
@@ -298,15 +353,7 @@ const form = $<HTMLFormElement>('settings');
 
 function readSettings(): Settings {
   const data = new FormData(form);
-  const pick = <K extends keyof Settings>(name: K): Settings[K] => (data.get(name) ?? DEFAULT_SETTINGS[name]) as Settings[K];
-  return {
-    image_type: pick('image_type'),
-    detail: pick('detail'),
-    smoothing: pick('smoothing'),
-    gradients: pick('gradients'),
-    trace_style: pick('trace_style'),
-    close_seams: data.get('close_seams') === 'on',
-  };
+  return settingsFrom((name) => data.get(name), data.get('close_seams') === 'on');
 }
 
 function writeSettings(settings: Settings): void {
@@ -344,7 +391,7 @@ form.addEventListener('submit', (event) => {
 
 function rerunSelected(): void {
   const item = selected();
-  if (!item || item.state === 'uploading') return;
+  if (!item || !canRerun(item)) return;
   queue.rerun(item, readSettings());
   announce(`Re-running ${item.name}`);
 }
@@ -405,7 +452,10 @@ async function openImages(folder = false): Promise<void> {
 
 for (const input of [fileInput, folderInput]) {
   input.addEventListener('change', () => {
-    if (input.files?.length) addFiles(filesFromList(input.files));
+    if (input.files?.length) {
+      const skipped: string[] = [];
+      addFiles(filesFromList(input.files, skipped), skipped);
+    }
     input.value = '';
   });
 }
@@ -440,7 +490,11 @@ window.addEventListener('drop', (event) => {
   overlay.hidden = true;
   const transfer = event.dataTransfer;
   if (!transfer) return;
-  void filesFromDataTransfer(transfer.items, transfer.files).then(addFiles, (error) => toast(describeError(toPlainError(error))));
+  const skipped: string[] = [];
+  void filesFromDataTransfer(transfer.items, transfer.files, skipped).then(
+    (files) => addFiles(files, skipped),
+    (error) => toast(describeError(toPlainError(error))),
+  );
 });
 
 // ---------------------------------------------------------------- viewer
@@ -470,6 +524,16 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('.viewer-toolb
 $('zoom-in').addEventListener('click', () => viewer.zoomStep(1));
 $('zoom-out').addEventListener('click', () => viewer.zoomStep(-1));
 $('zoom-fit').addEventListener('click', () => viewer.fit());
+$('compare-previous').addEventListener('click', () => {
+  comparingPrevious = !comparingPrevious;
+  showSelected(true);
+});
+$('skipped-close').addEventListener('click', () => showSkipped([]));
+// Below 900 px the settings and result panel folds away behind this button instead of vanishing.
+$('settings-toggle').addEventListener('click', () => {
+  const open = document.body.classList.toggle('settings-open');
+  $('settings-toggle').setAttribute('aria-expanded', String(open));
+});
 
 // ---------------------------------------------------------------- commands, keys, chrome
 

@@ -5,7 +5,7 @@
  */
 import type { Job, V1Client, VectorizeFields } from '../../client/v1.js';
 import { toPlainError, plainWords, type PlainError } from './errors.js';
-import type { PickedFile } from './files.js';
+import { MAX_UPLOAD_BYTES, type PickedFile } from './files.js';
 import { svgStats, type SvgStats } from './svg-stats.js';
 
 export type ItemState = 'waiting' | 'uploading' | 'queued' | 'processing' | 'completed' | 'failed' | 'canceled';
@@ -33,7 +33,11 @@ export interface QueueItem {
   readonly id: string;
   readonly name: string;
   readonly path: string;
-  readonly file: Blob;
+  /** The picked file; absent for a job restored from `GET /v1/jobs` after a reload (the page keeps no copy). */
+  readonly file?: Blob;
+  /** Pixel size from the server, for restored jobs whose original is not in the page. */
+  width?: number;
+  height?: number;
   state: ItemState;
   /** 0–100 as the server reports it. */
   progress: number;
@@ -46,7 +50,38 @@ export interface QueueItem {
   stats?: SvgStats;
   /** The settings of the run that produced (or is producing) this item's result. */
   settings: Settings;
+  /** The result a re-run replaced, kept to compare with. */
+  previous?: { svg: string; stats: SvgStats; settings: Settings };
+  /** The settings `svg` was made with (`settings` already holds a running re-run's). */
+  resultSettings?: Settings;
   runs: number;
+}
+
+/** Codes that say the file itself cannot be converted: the same bytes re-run would fail the same way. */
+const FILE_FAULTS = new Set(['unsupported_format', 'unreadable_file', 'empty_file', 'file_too_large', 'megapixels_exceeded']);
+
+/** Re-run needs the file in the page and a failure that new settings could change. */
+export function canRerun(item: QueueItem): boolean {
+  if (!item.file || item.state === 'uploading') return false;
+  return !(item.state === 'failed' && item.error && FILE_FAULTS.has(item.error.code));
+}
+
+/** Settings from named values (the form, a job's options); a missing one is the contract's default. */
+export function settingsFrom(read: (name: keyof Settings) => unknown, closeSeams: boolean): Settings {
+  const pick = <K extends keyof Settings>(name: K): Settings[K] => (read(name) ?? DEFAULT_SETTINGS[name]) as Settings[K];
+  return {
+    image_type: pick('image_type'),
+    detail: pick('detail'),
+    smoothing: pick('smoothing'),
+    gradients: pick('gradients'),
+    trace_style: pick('trace_style'),
+    close_seams: closeSeams,
+  };
+}
+
+function settingsOf(job: Job): Settings {
+  const options = (job as Job & { options?: Partial<Record<keyof Settings, unknown>> }).options ?? {};
+  return settingsFrom((name) => options[name], options.close_seams !== false);
 }
 
 type QueueClient = Pick<V1Client, 'vectorize' | 'waitForJob' | 'downloadSvg' | 'deleteJob'>;
@@ -94,23 +129,57 @@ export class ConversionQueue {
   }
 
   add(files: PickedFile[], settings: Settings): QueueItem[] {
-    const added = files.map((picked) => ({
+    const added: QueueItem[] = files.map((picked) => ({
       id: localId(),
       name: picked.name,
       path: picked.path,
       file: picked.file,
-      state: 'waiting' as ItemState,
+      state: 'waiting',
       progress: 0,
       settings: { ...settings },
       runs: 0,
     }));
+    for (const item of added) {
+      // Refused before a byte is sent: the server would read the whole upload only to answer 413.
+      if (item.file!.size > MAX_UPLOAD_BYTES) {
+        item.state = 'failed';
+        item.error = { code: 'file_too_large', words: plainWords('file_too_large') };
+      }
+    }
     this.items.push(...added);
     this.pump();
     return added;
   }
 
+  /**
+   * Puts jobs this key already submitted back in the list (after a reload): results are downloaded
+   * again, running jobs followed. The page kept no copy of their files, so they cannot be re-run.
+   * `jobs` newest first, as `GET /v1/jobs` lists them; jobs already in the list are left alone.
+   */
+  restore(jobs: Job[]): QueueItem[] {
+    const known = new Set(this.items.map((item) => item.jobId));
+    const restored: QueueItem[] = [];
+    for (const job of [...jobs].reverse()) {
+      // Canceled and expired jobs have nothing to show; a retention=none result would be deleted by the download.
+      if (known.has(job.id) || job.status === 'canceled' || job.status === 'expired' || job.retention === 'none') continue;
+      const name = job.file_name || job.id;
+      const item: QueueItem = { id: localId(), name, path: name, jobId: job.id, width: job.width, height: job.height, state: 'queued', progress: 0, settings: settingsOf(job), runs: 1 };
+      restored.push(item);
+      this.items.push(item);
+      this.applyJob(item, job);
+      const controller = new AbortController();
+      this.running.set(item.id, controller);
+      void this.follow(item, job, controller.signal).finally(() => {
+        if (this.running.get(item.id) === controller) this.running.delete(item.id);
+        this.pump();
+      });
+    }
+    return restored;
+  }
+
   /** Converts the item again with new settings; a run still in flight is dropped and its job canceled. */
   rerun(item: QueueItem, settings: Settings): void {
+    if (!canRerun(item)) return;
     this.stop(item);
     item.settings = { ...settings };
     item.state = 'waiting';
@@ -147,9 +216,13 @@ export class ConversionQueue {
     this.options.onChange?.(item);
   }
 
-  /** Local line numbers for items not yet on the server, so every waiting file shows its place. */
+  /**
+   * Line numbers for items not yet on the server: they come after this page's jobs already queued
+   * there, so a waiting file never shows the same "#1" as a queued one.
+   */
   private renumber(): void {
     let position = 0;
+    for (const item of this.items) if (item.state === 'queued') position = Math.max(position, item.queuePosition ?? 0);
     for (const item of this.items) {
       if (item.state !== 'waiting') continue;
       position += 1;
@@ -188,7 +261,7 @@ export class ConversionQueue {
     this.changed(item);
     let job: Job;
     try {
-      job = await this.client.vectorize(item.file, item.name, item.settings, { signal });
+      job = await this.client.vectorize(item.file!, item.name, item.settings, { signal });
     } catch (error) {
       if (!live()) return;
       const plain = toPlainError(error);
@@ -206,8 +279,14 @@ export class ConversionQueue {
     item.jobId = job.id;
     this.options.onSpent?.();
     this.applyJob(item, job);
+    await this.follow(item, job, signal);
+  }
+
+  /** Polls a job on the server to its end and fetches the SVG of a completed one. */
+  private async follow(item: QueueItem, job: Job, signal: AbortSignal): Promise<void> {
+    const live = (): boolean => !signal.aborted;
     try {
-      job = await this.client.waitForJob(job.id, {
+      if (job.status !== 'completed') job = await this.client.waitForJob(job.id, {
         signal,
         onUpdate: (update) => {
           if (live()) this.applyJob(item, update);
@@ -220,7 +299,11 @@ export class ConversionQueue {
       }
       const svg = await this.client.downloadSvg(job.id, signal);
       if (!live()) return;
+      if (item.svg && item.stats && item.resultSettings && item.svg !== svg) {
+        item.previous = { svg: item.svg, stats: item.stats, settings: item.resultSettings };
+      }
       item.svg = svg;
+      item.resultSettings = { ...item.settings };
       item.stats = svgStats(svg);
       item.mode = job.mode ?? item.mode;
       item.state = 'completed';
@@ -239,6 +322,7 @@ export class ConversionQueue {
     item.queuePosition = job.status === 'queued' ? job.queue_position : undefined;
     if (job.mode) item.mode = job.mode;
     this.changed(item);
+    this.renumber();
   }
 
   private fail(item: QueueItem, error: PlainError): void {

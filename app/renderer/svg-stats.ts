@@ -57,10 +57,11 @@ export function svgStats(svg: string): SvgStats {
   return { bytes: new TextEncoder().encode(svg).length, paths, nodes };
 }
 
+/** Binary units, named as such: the upload limit is 50 MiB, so a file's size reads in the same unit. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(2)} MB`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 export function formatCount(n: number): string {

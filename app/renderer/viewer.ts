@@ -88,8 +88,11 @@ export class CompareViewer {
       setSource(pane.original, originalUrl);
       setSource(pane.vector, vectorUrl);
     }
-    this.el.empty.hidden = originalUrl !== null;
+    // A job restored after a reload has its SVG but no original in the page.
+    this.el.empty.hidden = originalUrl !== null || vectorUrl !== null;
     this.el.stage.classList.toggle('has-vector', vectorUrl !== null);
+    // Nothing to compare with: the SVG fills the pane, no slider.
+    this.el.stage.classList.toggle('vector-only', originalUrl === null && vectorUrl !== null);
     if (!keepView || !sameSize) this.fit();
     else this.layout();
   }
@@ -160,7 +163,8 @@ export class CompareViewer {
     if (this.mode === 'split') {
       const pane = this.splitPane.root;
       const cut = Math.round(pane.clientWidth * this.split);
-      this.splitPane.vector.style.clipPath = `inset(0 0 0 ${Math.max(0, cut - (pane.clientWidth / 2 - this.centerX * this.zoom))}px)`;
+      const vectorOnly = this.el.stage.classList.contains('vector-only');
+      this.splitPane.vector.style.clipPath = vectorOnly ? 'none' : `inset(0 0 0 ${Math.max(0, cut - (pane.clientWidth / 2 - this.centerX * this.zoom))}px)`;
       this.el.splitHandle.style.left = `${cut}px`;
     }
   }

@@ -81,6 +81,8 @@ export const vectorizePlugin: Plugin<{ app: AppContext }> = {
           'Checks run in this order: 400 form → Idempotency-Key (replay 202 / 409) → 415/400 bytes → 400 batch_limit_exceeded → 402 → 429 → 503.',
           'Idempotency-Key: remembered 24 h per account; the fingerprint covers the file bytes and every form field.',
           'Manual fields (detail, gradients, smoothing, trace_style) are replaced by their defaults on Trial and Lite.',
+          'A field not listed here answers 400 invalid_parameter with details.field naming it (a misspelt option never falls back to its default silently).',
+          'The 202 carries a Location header: the job\'s URL to poll.',
         ].join('\n'),
         payload: {
           output: 'file',
@@ -99,7 +101,7 @@ export const vectorizePlugin: Plugin<{ app: AppContext }> = {
         plugins: {
           'hapi-swagger': {
             payloadType: 'form',
-            responses: responses({ 202: { description: 'Accepted: the job, queued (or the first job of an idempotent replay)', schema: JobSchema } }, [
+            responses: responses({ 202: { description: 'Accepted: the job, queued (or the first job of an idempotent replay); `Location` is its URL', schema: JobSchema } }, [
               'missing_file', 'unreadable_file', 'empty_file', 'batch_limit_exceeded', 'invalid_batch_id', 'invalid_folder_name', 'unsupported_output_format',
               ...AUTH_CODES, 'quota_exhausted', 'megapixels_exceeded', 'high_detail_not_included', 'idempotency_key_reuse', 'request_in_progress',
               'file_too_large', 'unsupported_format', 'too_many_active_jobs', 'daily_fuse_tripped', 'queue_full', 'storage_full',
@@ -123,7 +125,8 @@ export const vectorizePlugin: Plugin<{ app: AppContext }> = {
             fields,
             idempotencyKey: typeof idem === 'string' ? idem : undefined,
           });
-          return h.response(app.services.jobs.view(job, app.baseUrl(request))).code(202);
+          const base = app.baseUrl(request);
+          return h.response(app.services.jobs.view(job, base)).code(202).location(`${base}/v1/jobs/${job.id}`);
         } finally {
           await Promise.all(temps.map((path) => rm(path, { force: true })));
         }

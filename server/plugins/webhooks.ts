@@ -133,6 +133,9 @@ export const webhooksPlugin: Plugin<WebhooksPluginOptions> = {
         const data = {
           job_id: job.id,
           status: job.status,
+          // The receiver fetches the SVG straight away (with its API key); no request here, so the
+          // public URL or the address the server listens on.
+          ...(kind === 'processing.completed' ? { download_url: `${app.config.publicUrl ?? server.info.uri}/v1/jobs/${job.id}/download` } : {}),
           ...(kind === 'processing.failed' && job.error ? { error: { code: job.error.code } } : {}),
         };
         service.emit(job.account_id, kind, data).catch((error: Error) => {
@@ -158,7 +161,10 @@ export const webhooksPlugin: Plugin<WebhooksPluginOptions> = {
         options: {
           ...v1,
           description: 'Register a webhook endpoint; the answer carries the signing secret, once',
-          notes: 'The URL must resolve only to public addresses; it is checked now and again at every delivery.',
+          notes: [
+            'The URL must resolve only to public addresses; it is checked now and again at every delivery.',
+            'Each delivery is a POST of `{ id, event, created_at, data: { job_id, status } }`; processing.completed adds `data.download_url` (VECTORIZE_PUBLIC_URL, else the address the server listens on), processing.failed `data.error.code`.',
+          ].join('\n'),
           payload: jsonPayload,
           validate: { payload: Joi.object(CreateWebhookPayload).label('WebhookRequest') },
           plugins: doc({ 201: { description: 'The endpoint with its signing secret', schema: CreatedWebhookSchema } }),

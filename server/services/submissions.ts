@@ -77,6 +77,13 @@ export function cleanFileName(name: string): string {
 
 function validateFields(fields: Record<string, string>) {
   for (const [name, value] of Object.entries(fields)) {
+    // A misspelt option (colour=, detial=) would otherwise fall back to its default without a word.
+    if (!(FORM_FIELDS as readonly string[]).includes(name)) {
+      throw new VectorizeError('invalid_parameter', `Unknown form field \`${name}\`; the fields are file, ${FORM_FIELDS.join(', ')}.`, {
+        field: name,
+        allowed: ['file', ...FORM_FIELDS],
+      });
+    }
     if (value.length > MAX_FIELD_LENGTH) throw new VectorizeError('invalid_parameter', `${name} is too long.`, { field: name, max_length: MAX_FIELD_LENGTH });
   }
   const outputFormat = fields.output_format;

@@ -35,7 +35,7 @@ export interface EventBody {
   id: string;
   event: WebhookEventKind;
   created_at: string;
-  data: { job_id: string; status: string; error?: { code: string } };
+  data: { job_id: string; status: string; download_url?: string; error?: { code: string } };
 }
 
 export interface DeliveryRecord {

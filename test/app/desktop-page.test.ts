@@ -55,7 +55,7 @@ t.test('desktop mode: key, files and menu from the bridge; saves through it', { 
   );
 
   await page.goto(fake.url);
-  await page.waitForSelector('#trial:has-text("5 trial conversions left")');
+  await page.waitForSelector('#trial:has-text("Trial · 5 of 5 conversions left")');
   t.equal(await page.isVisible('#key-dialog'), false, 'no key prompt: the app handed the key over');
   t.equal(await page.isVisible('#change-key'), false);
   t.equal(await page.evaluate(() => document.documentElement.dataset.desktop), 'linux');

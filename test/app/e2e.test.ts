@@ -4,68 +4,21 @@
  * Drops a PNG made here with sharp, watches the queue, sees the SVG, changes smoothing and
  * re-runs, saves (a browser download), and writes screenshots to test-output/.
  */
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import type { Page } from 'playwright-core';
 import { buildFrontEnd } from '../../app/renderer/build.js';
 import { chromiumMissing, launchChromium } from './helpers/browser.js';
+import { dropFiles, logoPng, startRealServer } from './helpers/real-server.js';
 
 const OUTPUT = join(process.cwd(), 'test-output');
 const missing = chromiumMissing();
 // The server serves dist/renderer: build the page from the current sources once for this file.
 if (!missing) await buildFrontEnd();
-
-/** A logo-like raster with curves and corners, so smoothing visibly changes the trace. */
-async function logoPng(): Promise<Buffer> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="240" height="160" viewBox="0 0 240 160">
-    <rect width="240" height="160" fill="#ffffff"/>
-    <circle cx="70" cy="80" r="50" fill="#e11d48"/>
-    <path d="M130 30 L220 30 L175 130 Z" fill="#2563eb"/>
-    <rect x="40" y="120" width="160" height="20" rx="10" fill="#111827"/>
-  </svg>`;
-  return sharp(Buffer.from(svg)).png().toBuffer();
-}
-
-async function startRealServer(t: Test) {
-  const dataDir = await mkdtemp(join(tmpdir(), 'vectorize-e2e-'));
-  const { loadConfig } = await import('../../server/config.js');
-  const { startServer } = await import('../../server/runtime.js');
-  const { Writable } = await import('node:stream');
-  const quiet = new Writable({ write: (_c, _e, done) => done() });
-  const running = await startServer(
-    loadConfig({ HOST: '127.0.0.1', PORT: '0', VECTORIZE_DATA_DIR: dataDir, VECTORIZE_WORKERS: '1', VECTORIZE_DEVICE: 'cpu', VECTORIZE_LOG_LEVEL: 'error' }),
-    quiet,
-  );
-  t.teardown(async () => {
-    await running.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
-  // Pro, so the manual settings (smoothing) take effect (contract §4: on Trial they fall back to defaults).
-  const { services } = running.app;
-  const account = services.accounts.create('E2E studio', 'pro');
-  const { secret } = services.keys.create(account, { name: 'e2e' });
-  return { url: running.url, key: secret };
-}
-
-/** Drops files on the window the way the OS does: a DataTransfer on a drop event. */
-async function dropFiles(page: Page, files: Array<{ name: string; type: string; bytes: Buffer }>): Promise<void> {
-  await page.evaluate((payload) => {
-    const transfer = new DataTransfer();
-    for (const file of payload) {
-      const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
-      transfer.items.add(new File([bytes], file.name, { type: file.type }));
-    }
-    const target = document.querySelector('#stage')!;
-    target.dispatchEvent(new DragEvent('dragenter', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    target.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    target.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-  }, files.map((file) => ({ name: file.name, type: file.type, base64: file.bytes.toString('base64') })));
-}
 
 /** Records every state text the queue row shows, so the test sees the steps and not only the end. */
 async function watchStates(page: Page): Promise<void> {
@@ -110,7 +63,7 @@ t.test('front end against the real server: drop, progress, preview, re-run, save
   await page.waitForSelector('#key-error:has-text("(unauthorized)")');
   await page.fill('#key-input', server.key);
   await page.click('#key-form button[type=submit]');
-  await page.waitForSelector('#trial:has-text("5 trial conversions left")');
+  await page.waitForSelector('#trial:has-text("Pro plan · 505 conversions left")');
   t.equal(await page.evaluate(() => sessionStorage.getItem('vectorize.apiKey')), server.key);
 
   await watchStates(page);
@@ -133,8 +86,8 @@ t.test('front end against the real server: drop, progress, preview, re-run, save
   t.match(firstSvg, /^(<\?xml[^>]*>\s*)?<svg[\s\S]*<\/svg>\s*$/);
   t.match(await page.textContent('#stat-nodes'), /^\d[\d,]*$/);
   t.not(await page.textContent('#stat-nodes'), '0');
-  t.match(await page.textContent('#stat-bytes'), /\d+(\.\d+)? (B|KB)/);
-  await page.waitForSelector('#trial:has-text("4 trial conversions left")');
+  t.match(await page.textContent('#stat-bytes'), /\d+(\.\d+)? (B|KiB)/);
+  await page.waitForSelector('#trial:has-text("Pro plan · 504 conversions left")');
 
   // Zoom to 800 % keeps the SVG a vector: the image's layout size grows, no CSS scale of a bitmap.
   await page.locator('#stage').focus();
@@ -179,7 +132,7 @@ t.test('a file the server refuses shows its code in plain words', { skip: missin
   await page.goto(server.url);
   await page.evaluate((key) => sessionStorage.setItem('vectorize.apiKey', key), server.key);
   await page.reload();
-  await page.waitForSelector('#trial:has-text("trial conversions left")');
+  await page.waitForSelector('#trial:has-text("conversions left")');
   // A .png name over bytes that are no image: the server reads the bytes, not the name.
   await page.setInputFiles('#file-input', { name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('this is not an image at all') });
   const state = page.locator('#queue li .state');

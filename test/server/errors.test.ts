@@ -59,6 +59,33 @@ t.test('400 unsupported_output_format; unknown trace_style and other bad values 
   t.equal(twice.details.field, 'detail');
 });
 
+t.test('an unknown form field answers 400 invalid_parameter naming it, instead of being ignored', async (t) => {
+  const h = await harness(t);
+  const { secret } = await h.account('pro');
+  for (const field of ['colour', 'detial', 'Detail']) {
+    const error = expectError(t, await h.submit(secret, { [field]: 'red' }), 400, 'invalid_parameter');
+    t.equal(error.details.field, field);
+    t.match(error.message, new RegExp(`Unknown form field \`${field}\``));
+    t.ok((error.details.allowed as string[]).includes('detail'), 'the answer lists the fields there are');
+  }
+  t.equal(h.app.context.store.jobs.all().length, 0, 'nothing was queued');
+});
+
+t.test('a known path with a method it does not take answers 405 with Allow; an unknown path stays 404', async (t) => {
+  const h = await harness(t);
+  const { secret } = await h.account('pro');
+  const headers = { authorization: `Bearer ${secret}` };
+  const put = await h.app.server.inject({ method: 'PUT', url: '/v1/vectorize', headers });
+  const error = expectError(t, put, 405, 'method_not_allowed');
+  t.equal(put.headers.allow, 'POST');
+  t.same(error.details.allowed, ['POST']);
+  const patch = await h.app.server.inject({ method: 'PATCH', url: '/v1/jobs/job_0123456789abcdefgh', headers });
+  expectError(t, patch, 405, 'method_not_allowed');
+  t.equal(patch.headers.allow, 'GET, HEAD, DELETE');
+  t.equal((await h.app.server.inject({ method: 'POST', url: '/v1/account' })).headers.allow, 'GET, HEAD', 'said before the key is checked: the route does not exist either way');
+  expectError(t, await h.app.server.inject({ method: 'PUT', url: '/v1/nothing-here', headers }), 404, 'not_found');
+});
+
 t.test('batch_id / folder_name: 128 ok, 129 or control characters → 400; folder_name needs batch_id', async (t) => {
   const h = await harness(t);
   const { secret } = await h.account('pro');

@@ -174,3 +174,18 @@ t.test('restart: queued and processing jobs are re-queued; too many attempts fai
   await waitFor(() => store.jobs.get(b.id)!.status === 'processing');
   again.services.jobs.stop();
 });
+
+t.test('the 202 carries Location: the URL of the job to poll, a replay too', async (t) => {
+  const h = await harness(t);
+  const { secret } = await h.account('pro');
+  const accepted = await h.submit(secret, {}, undefined, { 'idempotency-key': 'location-check' });
+  t.equal(accepted.statusCode, 202);
+  const job = h.json<{ id: string }>(accepted);
+  const location = String(accepted.headers.location);
+  t.match(location, new RegExp(`^http://[^/]+/v1/jobs/${job.id}$`));
+  const polled = await h.get(secret, new URL(location).pathname);
+  t.equal(polled.statusCode, 200);
+  t.equal(h.json<{ id: string }>(polled).id, job.id);
+  const replay = await h.submit(secret, {}, undefined, { 'idempotency-key': 'location-check' });
+  t.equal(replay.headers.location, location);
+});

@@ -80,3 +80,13 @@ t.test('creates an account with a name and a plan', async (t) => {
   t.equal(fake.accounts[0].plan, 'trial', 'the picker starts on trial');
   t.match(frame, /Quip 4\s+trial\s+0 used · 5 left/);
 });
+
+t.test('at 100 columns account ids are shown whole', async (t) => {
+  const fake = new FakeAdmin();
+  const account = fake.addAccount('A studio with a rather long name', 'studio');
+  t.equal(account.id.length, 'acct_'.length + 20, 'as long as the server makes them');
+  const app = renderApp(fake, 'accounts');
+  t.teardown(() => app.unmount());
+  const frame = await waitForText(app, 'A studio');
+  t.match(frame, account.id);
+});

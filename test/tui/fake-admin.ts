@@ -135,7 +135,7 @@ export class FakeAdmin implements AdminApi {
     return this.keys.filter((key) => !filter.accountId || key.account_id === filter.accountId);
   }
 
-  async createKey(input: { accountId: string; name?: string }): Promise<CreatedKey> {
+  async createKey(input: { accountId: string; name?: string; scope?: 'api' | 'app' }): Promise<CreatedKey> {
     await this.gate('createKey');
     this.account(input.accountId);
     this.secretCounter += 1;
@@ -146,7 +146,7 @@ export class FakeAdmin implements AdminApi {
       name: input.name ?? 'default',
       prefix: 'service_sk_live_',
       last4: secret.slice(-4),
-      scope: 'api',
+      scope: input.scope ?? 'api',
       created_at: '2025-03-02T10:00:00.000Z',
       last_used_at: null,
     };

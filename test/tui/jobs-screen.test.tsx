@@ -50,7 +50,9 @@ t.test('cancel asks first, then cancels the selected job', async (t) => {
   await press(app, 'j', 'c');
   await waitForText(app, 'only queued or processing jobs can be canceled');
   await press(app, 'k', 'c');
-  await waitForText(app, 'Cancel job_running000000000 (processing) of Studio North?');
+  const dialog = await waitForText(app, 'Cancel job_running000000000 (processing) of Studio North?');
+  // The rule of DELETE /v1/jobs/{id}, as the README and the page say it.
+  t.match(dialog.replace(/\s+/g, ' '), 'A queued job gets its conversion back; a processing job is stopped at once');
   await press(app, 'n');
   await waitForFrame(app, (f) => !f.includes('Cancel job_running'), 'the dialog to close');
   t.equal(fake.jobs[0].status, 'processing');
@@ -87,4 +89,19 @@ t.test('f filters by state', async (t) => {
   const frame = await waitForText(app, 'queued jobs · 1 shown');
   t.notMatch(frame, 'job_p0');
   t.ok(fake.calls.includes('listJobs queued'), 'the filter is asked of the server');
+});
+
+t.test('at 100 columns each job names its file; the header counts keep up with the list', async (t) => {
+  const fake = new FakeAdmin();
+  const account = fake.addAccount('Studio North', 'pro');
+  fake.jobs.push(job('job_logo000000000000', account.id, { queue_position: 1, file_name: 'logo.png' }));
+  const app = renderApp(fake, 'jobs');
+  t.teardown(() => app.unmount());
+  const frame = await waitForText(app, 'job_logo');
+  t.match(frame.split('\n').find((line) => line.includes('job_logo')), /0%\s+logo\.png/);
+  await waitForText(app, '1 queued, 0 running');
+  fake.jobs.push(job('job_more000000000000', account.id, { queue_position: 2 }));
+  const pushed = Date.now();
+  await waitForText(app, '2 queued, 0 running');
+  t.ok(Date.now() - pushed < 2000, `the header followed in ${Date.now() - pushed} ms (it polled every 3 s)`);
 });

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { FakeAdmin } from './fake-admin.js';
-import { KEYS, press, renderApp, waitForFrame, waitForText } from './helpers.js';
+import { KEYS, press, renderApp, settle, waitForFrame, waitForText } from './helpers.js';
 
 t.test('a created key is shown whole once, then never again', async (t) => {
   const fake = new FakeAdmin();
@@ -12,6 +12,8 @@ t.test('a created key is shown whole once, then never again', async (t) => {
   await press(app, 'n');
   await waitForText(app, 'Name for the new key of Studio North');
   await press(app, 'c', 'i', KEYS.enter);
+  await waitForText(app, 'Scope of the new key of Studio North');
+  await press(app, KEYS.enter);
   const shown = await waitForText(app, 'shown this once');
   const secret = fake.calls.includes('createKey') ? /service_sk_live_\S+/.exec(shown)?.[0] : undefined;
   t.ok(secret, 'the frame carries the whole secret');
@@ -41,6 +43,8 @@ t.test('a secret is dropped when the admin leaves the screen without dismissing 
   await press(app, 'n');
   await waitForText(app, 'Name for the new key');
   await press(app, KEYS.enter);
+  await waitForText(app, 'Scope of the new key');
+  await press(app, KEYS.enter);
   const shown = await waitForText(app, 'shown this once');
   const secret = /service_sk_live_\S+/.exec(shown)![0];
   await press(app, KEYS.tab);
@@ -62,9 +66,59 @@ t.test('with several accounts the admin picks the owner first', async (t) => {
   await press(app, 'j', KEYS.enter);
   await waitForText(app, 'Name for the new key of Beta');
   await press(app, 'q', '2', KEYS.enter); // typed into the prompt, not quitting or switching
+  await waitForText(app, 'Scope of the new key of Beta');
+  await press(app, KEYS.enter);
   await waitForText(app, 'shown this once');
   t.equal(fake.keys[0].account_id, beta.id);
   t.equal(fake.keys[0].name, 'q2');
+});
+
+/** A fresh keys screen for one account of `plan`, walked to the scope picker with an empty name. */
+async function atScopePicker(t: { teardown(fn: () => unknown): void }, plan: 'lite' | 'pro') {
+  const fake = new FakeAdmin();
+  fake.addAccount(`${plan} shop`, plan);
+  const app = renderApp(fake, 'keys');
+  t.teardown(() => app.unmount());
+  await waitForText(app, 'No keys yet');
+  await press(app, 'n');
+  await waitForText(app, `Name for the new key of ${plan} shop`);
+  await press(app, KEYS.enter);
+  return { fake, app, picker: await waitForText(app, `Scope of the new key of ${plan} shop`) };
+}
+
+t.test('the scope: api by default, app first for a Lite account (its api keys are refused)', async (t) => {
+  const lite = await atScopePicker(t, 'lite');
+  t.match(lite.picker, /refused on the Lite plan/);
+  await press(lite.app, KEYS.enter);
+  await waitForText(lite.app, 'shown this once');
+  t.equal(lite.fake.keys[0].scope, 'app', 'Enter on the Lite default makes an app key');
+
+  const pro = await atScopePicker(t, 'pro');
+  t.notMatch(pro.picker, /refused/);
+  await press(pro.app, 'j', KEYS.enter);
+  await waitForText(pro.app, 'shown this once');
+  t.equal(pro.fake.keys[0].scope, 'app', 'chosen with ↓');
+});
+
+t.test('a pasted name followed at once by Enter is kept', async (t) => {
+  for (const [how, chunks] of [
+    ['paste, then Enter in the same tick', ['ci-uploader', KEYS.enter]],
+    ['paste and Enter in one chunk', [`ci-uploader${KEYS.enter}`]],
+  ] as const) {
+    const fake = new FakeAdmin();
+    fake.addAccount('Studio North', 'pro');
+    const app = renderApp(fake, 'keys');
+    t.teardown(() => app.unmount());
+    await waitForText(app, 'No keys yet');
+    await press(app, 'n');
+    await waitForText(app, 'Name for the new key');
+    await settle(); // the prompt is listening, as it is long before a person pastes
+    for (const chunk of chunks) app.stdin.write(chunk);
+    await waitForText(app, 'Scope of the new key');
+    await press(app, KEYS.enter);
+    await waitForText(app, 'shown this once');
+    t.equal(fake.keys[0].name, 'ci-uploader', how);
+  }
 });
 
 t.test('revoke asks first and only `y` revokes', async (t) => {

@@ -29,3 +29,18 @@ t.test('reports list newest first and open to their full message', async (t) => 
   await press(app, KEYS.escape);
   await waitForFrame(app, (f) => !f.includes('END-OF-MESSAGE'), 'the list');
 });
+
+t.test('r refreshes the reports at once, and the footer says so', async (t) => {
+  const fake = new FakeAdmin();
+  const account = fake.addAccount('Studio North', 'pro');
+  const app = renderApp(fake, 'reports');
+  t.teardown(() => app.unmount());
+  const empty = await waitForText(app, 'No reports');
+  t.match(empty, /r refresh/);
+  t.match(empty, /live, every 5 s/);
+  fake.reports.push({ id: 'rpt_fresh00000000000', job_id: 'job_c', account_id: account.id, reason: 'artifacts', message: 'Specks.', created_at: '2025-03-05T08:00:00.000Z' });
+  const pressed = Date.now();
+  await press(app, 'r');
+  await waitForText(app, 'artifacts');
+  t.ok(Date.now() - pressed < 1500, 'without waiting for the next poll');
+});

@@ -83,6 +83,8 @@ t.test('vectorize tui in tmux against a real server: create a key and see its se
   tmux('send-keys', '-t', 'tui', '-l', 'smoke');
   await screenIncludes('smoke');
   tmux('send-keys', '-t', 'tui', 'Enter');
+  await screenIncludes('Scope of the new key of Smoke Studio');
+  tmux('send-keys', '-t', 'tui', 'Enter');
   screen = await screenIncludes('shown this once');
   const secret = /service_sk_live_[0-9A-Za-z]+/.exec(screen)?.[0];
   t.ok(secret, 'the secret is on screen');

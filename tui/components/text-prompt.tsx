@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from 'ink';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useScreenKeys } from '../hooks/use-screen-keys.js';
 
 /**
@@ -14,7 +14,18 @@ export function TextPrompt(props: {
   onSubmit: (value: string) => void;
   onCancel: () => void;
 }): React.JSX.Element {
-  const [value, setValue] = useState(props.initial ?? '');
+  const [value, setValueState] = useState(props.initial ?? '');
+  // The text as typed so far, read by Enter: a paste followed at once by Enter arrives before
+  // React has re-rendered, when `value` in this closure is still the text before the paste.
+  const current = useRef(value);
+  const setValue = (update: (previous: string) => string): void => {
+    current.current = update(current.current);
+    setValueState(current.current);
+  };
+  const submit = (): void => {
+    const text = current.current.trim();
+    if (text !== '' || props.allowEmpty) props.onSubmit(text);
+  };
   useScreenKeys(
     [
       { keys: 'Enter', label: 'done' },
@@ -24,12 +35,14 @@ export function TextPrompt(props: {
   );
   useInput((input, key) => {
     if (key.escape) props.onCancel();
-    else if (key.return) {
-      if (value.trim() !== '' || props.allowEmpty) props.onSubmit(value.trim());
-    } else if (key.backspace || key.delete) setValue((current) => Array.from(current).slice(0, -1).join(''));
+    else if (key.return) submit();
+    else if (key.backspace || key.delete) setValue((text) => Array.from(text).slice(0, -1).join(''));
     else if (!key.ctrl && !key.meta && !key.tab && !key.upArrow && !key.downArrow && !key.leftArrow && !key.rightArrow && input) {
-      // Pasted text arrives as one chunk; control characters never belong in a name or URL.
-      setValue((current) => current + input.replace(/[\u0000-\u001f\u007f]/g, ''));
+      // Pasted text arrives as one chunk, sometimes with the Enter that followed it inside;
+      // control characters never belong in a name or URL.
+      const line = /^([^\r\n]*)[\r\n]/.exec(input);
+      setValue((text) => text + (line ? line[1] : input).replace(/[\u0000-\u001f\u007f]/g, ''));
+      if (line) submit();
     }
   });
   return (

@@ -25,12 +25,13 @@ type Mode =
   | { kind: 'new-plan'; name: string };
 
 const COLUMNS: Column[] = [
-  { title: 'Account', width: 14, flex: true },
+  { title: 'Account', width: 12, flex: true },
   { title: 'Plan', width: 10 },
   { title: 'Trial', width: 15 },
   { title: 'Monthly', width: 23 },
   { title: 'Resets', width: 10 },
-  { title: 'Id', width: 22, optional: true },
+  // acct_ and 20 base62 characters (server/ids.ts): shown whole, never cut.
+  { title: 'Id', width: 25, optional: true },
 ];
 
 /** `2 used · 3 left`: the two numbers an admin checks when someone is near their allowance. */

@@ -26,9 +26,13 @@ const COLUMNS: Column[] = [
   { title: 'Pos', width: 4, align: 'right' },
   { title: 'Progress', width: BAR_WIDTH + 5 },
   { title: 'Mode / error', width: 10, flex: true },
+  { title: 'File', width: 12, optional: true },
   { title: 'Created', width: 16, optional: true },
   { title: 'MP', width: 6, align: 'right', optional: true },
 ];
+
+/** What DELETE /v1/jobs/{id} and the admin cancel do to the allowance (README, the page's help say the same). */
+export const CANCEL_RULE = 'A queued job gets its conversion back; a processing job is stopped at once and its conversion stays spent.';
 
 const isActive = (job: AdminJob): boolean => job.status === 'queued' || job.status === 'processing';
 
@@ -92,7 +96,7 @@ export function JobsScreen(): React.JSX.Element {
       {confirming ? (
         <Confirm
           question={`Cancel ${confirming.id} (${confirming.status}) of ${names.get(confirming.account_id) ?? confirming.account_id}?`}
-          detail="A processing job stops at its next stage; its allowance is not refunded."
+          detail={CANCEL_RULE}
           onCancel={() => setConfirming(undefined)}
           onConfirm={() => {
             const job = confirming;
@@ -123,6 +127,7 @@ export function JobsScreen(): React.JSX.Element {
               // A failed or canceled job's progress says nothing; its error code does.
               isActive(job) || job.status === 'completed' ? `${progressBar(job.progress, BAR_WIDTH)} ${String(Math.round(job.progress)).padStart(3)}%` : '',
               job.error ? job.error.code : (job.mode ?? ''),
+              job.file_name ?? '',
               formatDateTime(job.created_at),
               job.megapixels !== undefined ? job.megapixels.toFixed(1) : '',
             ],

@@ -1,7 +1,8 @@
 import { Box, Text, useInput } from 'ink';
 import { useCallback, useContext, useState } from 'react';
-import type { AdminKey } from '../../client/admin.js';
+import type { AdminKey, KeyScope } from '../../client/admin.js';
 import { Confirm } from '../components/confirm.js';
+import { Picker } from '../components/picker.js';
 import { LoadError } from '../components/load-error.js';
 import { NoticeLine } from '../components/notice-line.js';
 import { AccountPicker } from '../components/account-picker.js';
@@ -21,6 +22,7 @@ type Mode =
   | { kind: 'list' }
   | { kind: 'pick-account' }
   | { kind: 'name'; accountId: string }
+  | { kind: 'scope'; accountId: string; name: string }
   | { kind: 'confirm-revoke'; key: AdminKey }
   // The secret lives here, in this screen's state only: dismissing it or leaving the screen drops it.
   | { kind: 'secret'; secret: string; label: string };
@@ -41,6 +43,7 @@ export function KeysScreen(): React.JSX.Element {
   const keys = useKeys();
   const accounts = useAccounts();
   const names = new Map((accounts.data ?? []).map((account) => [account.id, account.name]));
+  const plans = new Map((accounts.data ?? []).map((account) => [account.id, account.plan]));
   // Live keys first: revoked ones stay listed (greyed) so an admin can see what was cut off.
   const list = [...(keys.data ?? [])].sort((a, b) => Number(Boolean(a.revoked_at)) - Number(Boolean(b.revoked_at)));
   const [mode, setMode] = useState<Mode>({ kind: 'list' });
@@ -101,12 +104,29 @@ export function KeysScreen(): React.JSX.Element {
             placeholder="e.g. ci-uploader; Enter to skip"
             allowEmpty
             onCancel={() => setMode({ kind: 'list' })}
-            onSubmit={(name) => {
-              const accountId = mode.accountId;
+            onSubmit={(name) => setMode({ kind: 'scope', accountId: mode.accountId, name })}
+          />
+        );
+      case 'scope': {
+        // A Lite account's api keys are refused on every /v1 call: offer app first there.
+        const lite = plans.get(mode.accountId) === 'lite';
+        const options: { value: KeyScope; label: string; note: string }[] = [
+          { value: 'api', label: 'api', note: lite ? 'refused on the Lite plan (403)' : 'scripts and integrations' },
+          { value: 'app', label: 'app', note: 'the desktop app and the page at /' },
+        ];
+        return (
+          <Picker
+            title={`Scope of the new key of ${truncate(names.get(mode.accountId) ?? mode.accountId, 40)}`}
+            options={options}
+            width={area.width}
+            initialIndex={lite ? 1 : 0}
+            onCancel={toList}
+            onPick={(scope) => {
+              const { accountId, name } = mode;
               setMode({ kind: 'list' });
               void act(
-                () => admin.createKey({ accountId, name: name || undefined }),
-                (created) => `Created key ${maskedKey(created.key.prefix, created.key.last4)}.`,
+                () => admin.createKey({ accountId, name: name || undefined, scope }),
+                (created) => `Created ${scope} key ${maskedKey(created.key.prefix, created.key.last4)}.`,
               ).then((created) => {
                 if (created) setMode({ kind: 'secret', secret: created.secret, label: names.get(accountId) ?? accountId });
                 keys.refresh();
@@ -114,6 +134,7 @@ export function KeysScreen(): React.JSX.Element {
             }}
           />
         );
+      }
       case 'secret':
         return (
           <SecretNotice

@@ -8,6 +8,7 @@ import { formatDateTime } from '../format.js';
 import { useAccountNames } from '../hooks/use-accounts.js';
 import { useListCursor } from '../hooks/use-list-cursor.js';
 import { useReports } from '../hooks/use-reports.js';
+import { LISTS_POLL_MS } from '../hooks/poll-intervals.js';
 import { useScreenKeys } from '../hooks/use-screen-keys.js';
 
 const COLUMNS: Column[] = [
@@ -34,11 +35,13 @@ export function ReportsScreen(): React.JSX.Element {
       : [
           { keys: '↑↓/jk', label: 'move' },
           { keys: 'Enter', label: 'read' },
+          { keys: 'r', label: 'refresh' },
         ],
   );
   useInput((input, key) => {
     if (open && key.escape) setOpen(undefined);
     else if (!open && key.return && selected) setOpen(selected);
+    else if (!open && input === 'r') reports.refresh();
   });
 
   if (reports.error) return <LoadError error={reports.error} onRetry={reports.refresh} />;
@@ -61,16 +64,21 @@ export function ReportsScreen(): React.JSX.Element {
   }
 
   return (
-    <Table
+    <Box flexDirection="column">
+      <Text dimColor wrap="truncate-end">
+        {`${list.length} report${list.length === 1 ? '' : 's'}, newest first · live, every ${LISTS_POLL_MS / 1000} s`}
+      </Text>
+      <Table
       columns={COLUMNS}
       cursor={cursor}
       width={area.width}
-      height={area.height}
+      height={area.height - 1}
       empty={reports.loading ? 'Loading reports…' : 'No reports. Users file them from a job they are unhappy with.'}
       rows={list.map((report) => ({
         key: report.id,
         cells: [formatDateTime(report.created_at), names.get(report.account_id) ?? report.account_id, report.reason, report.message, report.job_id],
       }))}
-    />
+      />
+    </Box>
   );
 }

@@ -101,6 +101,9 @@ export async function startFakeV1(options: { rendererDir: string; failNames?: Re
       jobs.push(job);
       return send(res, 202, view(job));
     }
+    if (url.pathname === '/v1/jobs' && req.method === 'GET') {
+      return send(res, 200, { jobs: [...jobs].reverse().map(view), next_cursor: null });
+    }
     const match = /^\/v1\/jobs\/([^/]+)(\/download)?$/.exec(url.pathname);
     const job = jobs.find((candidate) => candidate.id === match?.[1]);
     if (!match || !job) return error(res, 404, 'not_found', 'No such job');
@@ -141,6 +144,7 @@ function view(job: FakeJob): Record<string, unknown> {
     retention: '24h',
     megapixels: 0.01,
     created_at: new Date(0).toISOString(),
+    file_name: job.fileName,
     ...(job.status === 'completed' ? { download_url: `/v1/jobs/${job.id}/download` } : {}),
     ...(job.status === 'failed' ? { error: { code: job.failWith, message: 'x', details: {} } } : {}),
   };

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { ApiError } from '../../../client/http.js';
 import type { Job, VectorizeFields, WaitOptions } from '../../../client/v1.js';
-import { ConversionQueue, DEFAULT_SETTINGS, describeState, type QueueItem } from '../../../app/renderer/queue.js';
+import { ConversionQueue, DEFAULT_SETTINGS, canRerun, describeState, type QueueItem } from '../../../app/renderer/queue.js';
 
 const picked = (name: string) => ({ file: new Blob([name]), name, path: name });
 
@@ -39,6 +39,9 @@ class FakeClient {
   progress(id: string, update: Partial<Job>): void {
     this.waiters.get(id)!.options.onUpdate?.(job(id, update));
   }
+  result(id: string, svg: string): void {
+    this.results.set(id, svg);
+  }
   finish(id: string, update: Partial<Job>, svg = ''): void {
     this.results.set(id, svg);
     this.waiters.get(id)!.resolve(job(id, update));
@@ -54,7 +57,7 @@ t.test('keeps at most maxActive jobs on the server; the rest wait with a place i
   await tick();
   t.equal(client.submitted.length, 2);
   t.same(items.map((i) => i.state), ['queued', 'queued', 'waiting', 'waiting']);
-  t.same(items.slice(2).map((i) => i.queuePosition), [1, 2], 'local line numbers count only waiting files');
+  t.same(items.slice(2).map((i) => i.queuePosition), [4, 5], "waiting files are numbered after this page's jobs queued on the server (#3)");
   t.equal(items[0].queuePosition, 3, "once on the server, the server's queue_position is shown");
 
   client.progress('job_1', { status: 'processing', progress: 40, queue_position: undefined });
@@ -70,7 +73,77 @@ t.test('keeps at most maxActive jobs on the server; the rest wait with a place i
   t.equal(items[0].mode, 'clipart');
   t.same(items[0].stats, { bytes: svg.length, paths: 1, nodes: 3 });
   t.equal(client.submitted.length, 3, 'a finished job frees a slot for the next file');
-  t.equal(items[3].queuePosition, 1);
+  t.equal(items[3].queuePosition, 4);
+});
+
+t.test('a waiting file never shows the same place in line as a queued one', async (t) => {
+  const client = new FakeClient();
+  const queue = new ConversionQueue(client, { maxActive: 1 });
+  const [a, b] = queue.add([picked('a.png'), picked('b.png')], DEFAULT_SETTINGS);
+  await tick();
+  client.progress('job_1', { status: 'queued', queue_position: 1 });
+  t.equal(describeState(a), 'Queued · #1 in line');
+  t.equal(describeState(b), 'Waiting · #2 in line');
+});
+
+t.test('a file over 50 MiB is refused at once, never uploaded', async (t) => {
+  const client = new FakeClient();
+  const queue = new ConversionQueue(client);
+  const big = { file: { size: 50 * 1024 * 1024 + 1 } as Blob, name: 'big.png', path: 'big.png' };
+  const [item, small] = queue.add([big, picked('a.png')], DEFAULT_SETTINGS);
+  await tick();
+  t.equal(item.state, 'failed');
+  t.equal(item.error?.code, 'file_too_large');
+  t.match(describeState(item), /50 MiB/);
+  t.same(client.submitted.map((s) => s.name), ['a.png'], 'only the small file went to the server');
+  t.equal(small.state, 'queued');
+});
+
+t.test('jobs listed by the server come back after a reload: results fetched, running ones followed', async (t) => {
+  const client = new FakeClient();
+  const queue = new ConversionQueue(client);
+  client.result('job_done', '<svg><path d="M0 0L1 1Z"/></svg>');
+  const listed = [
+    job('job_run', { status: 'processing', progress: 40, file_name: 'b.png' }),
+    job('job_done', { status: 'completed', progress: 100, file_name: 'a.png', width: 64, height: 32, options: { smoothing: 'off' } } as Partial<Job>),
+    job('job_gone', { status: 'canceled', file_name: 'c.png' }),
+    job('job_once', { status: 'completed', retention: 'none', file_name: 'd.png' }),
+  ];
+  const restored = queue.restore(listed);
+  t.same(restored.map((i) => i.name), ['a.png', 'b.png'], 'oldest first; canceled jobs and one-download results are left out');
+  await tick();
+  await tick();
+  const [done, running] = restored;
+  t.equal(done.state, 'completed');
+  t.equal(done.stats?.nodes, 2);
+  t.same([done.width, done.height], [64, 32]);
+  t.equal(done.settings.smoothing, 'off', "the job's own settings");
+  t.equal(running.state, 'processing');
+  t.notOk(canRerun(done), 'no file in the page: no re-run');
+  t.same(queue.restore(listed), [], 'a second listing adds nothing twice');
+});
+
+t.test('re-run: not for a file the server cannot read; a new result keeps the previous one', async (t) => {
+  const client = new FakeClient();
+  const queue = new ConversionQueue(client);
+  const [bad, good] = queue.add([picked('bad.png'), picked('good.png')], DEFAULT_SETTINGS);
+  await tick();
+  client.finish('job_1', { status: 'failed', error: { code: 'unsupported_format', message: '' } });
+  client.finish('job_2', { status: 'completed' }, '<svg>first</svg>');
+  await tick();
+  await tick();
+  t.notOk(canRerun(bad), 'unsupported_format: the same bytes would fail again');
+  queue.rerun(bad, DEFAULT_SETTINGS);
+  t.equal(client.submitted.length, 2, 'rerun() refuses it too');
+  t.ok(canRerun(good));
+  queue.rerun(good, { ...DEFAULT_SETTINGS, smoothing: 'off' });
+  await tick();
+  client.finish('job_3', { status: 'completed' }, '<svg>second</svg>');
+  await tick();
+  await tick();
+  t.equal(good.svg, '<svg>second</svg>');
+  t.equal(good.previous?.svg, '<svg>first</svg>');
+  t.equal(good.previous?.settings.smoothing, 'strong', 'with the settings it was made with');
 });
 
 t.test('a failed job shows the contract code in plain words', async (t) => {

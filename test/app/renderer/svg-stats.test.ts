@@ -22,6 +22,7 @@ t.test('svgStats counts bytes, shapes and nodes over the whole document', async 
 
 t.test('formatBytes', async (t) => {
   t.equal(formatBytes(512), '512 B');
-  t.equal(formatBytes(2048), '2.0 KB');
-  t.equal(formatBytes(3 * 1024 * 1024), '3.00 MB');
+  t.equal(formatBytes(2048), '2.0 KiB');
+  t.equal(formatBytes(3 * 1024 * 1024), '3.0 MiB');
+  t.equal(formatBytes(60.8e6), '58.0 MiB', 'the same unit as the 50 MiB limit');
 });

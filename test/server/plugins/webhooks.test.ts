@@ -57,6 +57,9 @@ t.test('job moves deliver processing.started / completed / failed, signed, with 
   t.match(byJob(ok.id).map((b) => [b.event, b.data.status]).sort(), [['processing.completed', 'completed'], ['processing.started', 'processing']]);
   const failed = byJob(bad.id).find((b) => b.event === 'processing.failed');
   t.match(failed, { id: /^evt_/, data: { status: 'failed', error: { code: 'unreadable_file' } } });
+  t.notOk('download_url' in failed.data, 'a failed job has nothing to download');
+  const completed = byJob(ok.id).find((b) => b.event === 'processing.completed');
+  t.match(completed.data.download_url, new RegExp(`^http://[^/]+/v1/jobs/${ok.id}/download$`), 'the receiver can fetch the SVG at once');
 });
 
 t.test('private targets answer 400 invalid_parameter naming url; malformed bodies too', async (t) => {
