@@ -36,6 +36,11 @@ export interface SegmentSettings {
   foldDistance: number;
   /** Model a region's colour as a plane (linear ramp) instead of a constant when judging merges. */
   gradientModel: boolean;
+  /**
+   * Give the pixels of thin anti-aliasing bands to the two sides they blend (segment/antialias.ts),
+   * so edges run through the band instead of around it.
+   */
+  absorbBands: boolean;
 }
 
 export interface GradientSettings {
@@ -119,6 +124,7 @@ export function engineSettingsFor(options: TraceOptions, mode: ImageClass, input
       minArea: MIN_AREA[mode] * MIN_AREA_DETAIL_FACTOR[options.detail],
       foldDistance: lineArt ? 120 : Infinity,
       gradientModel: gradientsOn && !lineArt,
+      absorbBands: !lineArt,
     },
     // Corner rounding per smoothing level is the fitter's own preset table.
     fit: fitSettingsFor(options.smoothing),

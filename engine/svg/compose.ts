@@ -129,7 +129,7 @@ export function composeShapes(
       if (Math.abs(fittedArea - exact) <= lostAreaShare * Math.abs(exact) + LOST_AREA_PIXELS) return;
       for (const ref of ring) {
         const chain = graph.chains[ref >> 1];
-        fitted.set(ref >> 1, crackPolyline(chain.points, chain.closed));
+        fitted.set(ref >> 1, crackPolyline(chain.cracks, chain.closed));
       }
     });
   }
