@@ -56,15 +56,39 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
   const { labels, regionCount, transparent } = segmentation;
   const mean = regionMeans(rgb, labels, regionCount);
   let shifts = new Float64Array(256);
+  // per junction vertex: the summed shift vectors of the cracks that end there, and how many
+  const junctionShift = new Map<number, number[]>();
+  const vertexId = (x: number, y: number) => y * (width + 1) + x;
+  const addJunctionShift = (x: number, y: number, sx: number, sy: number): void => {
+    const id = vertexId(x, y);
+    const sum = junctionShift.get(id);
+    if (sum) { sum[0] += sx; sum[1] += sy; sum[2]++; }
+    else junctionShift.set(id, [sx, sy, 1]);
+  };
 
   for (const chain of graph.chains) {
     const { right, left } = chain;
     chain.cracks = chain.points;
-    if (right < 0 || left < 0 || transparent[right] || transparent[left]) continue;
+    if (right < 0 || left < 0) continue;
+    const pts = chain.points;
+    const count = pts.length >> 1;
+    if (transparent[right] || transparent[left]) {
+      if (!chain.closed) {
+        addJunctionShift(pts[0], pts[1], 0, 0);
+        addJunctionShift(pts[2 * count - 2], pts[2 * count - 1], 0, 0);
+      }
+      continue;
+    }
     const rr = mean[3 * right], rg = mean[3 * right + 1], rb = mean[3 * right + 2];
     const dr = rr - mean[3 * left], dg = rg - mean[3 * left + 1], db = rb - mean[3 * left + 2];
     const contrast2 = dr * dr + dg * dg + db * db;
-    if (contrast2 < MIN_CONTRAST * MIN_CONTRAST) continue;
+    if (contrast2 < MIN_CONTRAST * MIN_CONTRAST) {
+      if (!chain.closed) {
+        addJunctionShift(pts[0], pts[1], 0, 0);
+        addJunctionShift(pts[2 * count - 2], pts[2 * count - 1], 0, 0);
+      }
+      continue;
+    }
     const offLine2 = OFF_LINE_SHARE * OFF_LINE_SHARE * contrast2;
 
     // Coverage by R of pixel (x, y): 1 on R's side unless it is a mix of the two colours.
@@ -82,8 +106,6 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
       return alpha < 0 ? 0 : alpha > 1 ? 1 : alpha;
     };
 
-    const pts = chain.points;
-    const count = pts.length >> 1;
     const cracks = chain.closed ? count : count - 1;
     if (shifts.length < cracks) shifts = new Float64Array(2 * cracks);
     let largest = 0;
@@ -105,6 +127,13 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
       shifts[i] = e;
       if (Math.abs(e) > largest) largest = Math.abs(e);
     }
+    if (largest < HARD_EDGE_SHIFT) shifts.fill(0, 0, cracks);
+    if (!chain.closed) {
+      // the first and last cracks' shift vectors, (dy, −dx)·e
+      addJunctionShift(pts[0], pts[1], (pts[3] - pts[1]) * shifts[0], -(pts[2] - pts[0]) * shifts[0]);
+      const a = 2 * count - 4, e = shifts[cracks - 1];
+      addJunctionShift(pts[a + 2], pts[a + 3], (pts[a + 3] - pts[a + 1]) * e, -(pts[a + 2] - pts[a]) * e);
+    }
     if (largest < HARD_EDGE_SHIFT) continue;
 
     // One point per crack, at its middle moved along the normal; an open chain keeps its junctions.
@@ -120,6 +149,68 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
     }
     if (!chain.closed) { out[m++] = pts[2 * count - 2]; out[m++] = pts[2 * count - 1]; }
     chain.points = out;
+  }
+  moveJunctions(graph, junctionShift, width, height);
+}
+
+/** Interior points a frame junction's chain is extrapolated from (a straight edge's slope shows over a few pixels). */
+const FRAME_REACH = 6;
+
+/**
+ * Junctions move by the mean shift of the cracks that end there (a hard edge counts as no shift),
+ * so a chain's sub-pixel points do not kink back to a pixel corner at its ends. On the image frame
+ * a junction slides along the frame only, to where its chains' first few sub-pixel points, carried
+ * on in a line, meet the frame (a crack's shift is measured at its middle, half a pixel in); a frame
+ * corner stays put. Every chain ending at a moved junction gets the same new end point, so rings
+ * still close.
+ */
+function moveJunctions(graph: BoundaryGraph, junctionShift: Map<number, number[]>, width: number, height: number): void {
+  const V = width + 1;
+  const onFrame = (x: number, y: number) => x === 0 || y === 0 || x === width || y === height;
+  const frameEstimate = new Map<number, number[]>();
+  for (const chain of graph.chains) {
+    if (chain.closed || chain.points === chain.cracks) continue;
+    const p = chain.points, n = p.length >> 1;
+    if (n < 4) continue;
+    for (const atStart of [true, false]) {
+      const vx = atStart ? p[0] : p[2 * n - 2], vy = atStart ? p[1] : p[2 * n - 1];
+      if (!onFrame(vx, vy) || ((vx === 0 || vx === width) && (vy === 0 || vy === height))) continue;
+      const near = atStart ? 1 : n - 2, far = atStart ? Math.min(FRAME_REACH, n - 2) : Math.max(n - 1 - FRAME_REACH, 1);
+      const ax = p[2 * near], ay = p[2 * near + 1], dx = p[2 * far] - ax, dy = p[2 * far + 1] - ay;
+      const vertical = vx === 0 || vx === width; // the frame side runs along y
+      const denominator = vertical ? dx : dy;
+      if (Math.abs(denominator) < 1e-9) continue;
+      const t = ((vertical ? vx : vy) - (vertical ? ax : ay)) / denominator;
+      const along = (vertical ? ay + t * dy : ax + t * dx) - (vertical ? vy : vx);
+      if (Math.abs(along) > MAX_SHIFT * 2) continue;
+      const id = vy * V + vx;
+      const sum = frameEstimate.get(id);
+      if (sum) { sum[0] += along; sum[1]++; } else frameEstimate.set(id, [along, 1]);
+    }
+  }
+  const moved = (x: number, y: number): [number, number] | null => {
+    const id = y * V + x;
+    if (onFrame(x, y)) {
+      const estimate = frameEstimate.get(id);
+      if (!estimate) return null;
+      const along = estimate[0] / estimate[1];
+      return x === 0 || x === width ? [x, y + along] : [x + along, y];
+    }
+    const sum = junctionShift.get(id);
+    if (!sum || (sum[0] === 0 && sum[1] === 0)) return null;
+    return [x + sum[0] / sum[2], y + sum[1] / sum[2]];
+  };
+  for (const chain of graph.chains) {
+    if (chain.closed) continue;
+    const c = chain.cracks;
+    const last = c.length - 2;
+    const start = moved(c[0], c[1]), end = moved(c[last], c[last + 1]);
+    if (!start && !end) continue;
+    // an exact chain still shares its array with the cracks: it gets its own before changing
+    if (chain.points === chain.cracks) chain.points = chain.cracks.slice();
+    const p = chain.points;
+    if (start) { p[0] = start[0]; p[1] = start[1]; }
+    if (end) { p[p.length - 2] = end[0]; p[p.length - 1] = end[1]; }
   }
 }
 
