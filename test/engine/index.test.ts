@@ -27,6 +27,44 @@ function mix(a: number[], b: number[], share: number): [number, number, number] 
   return [0, 1, 2].map((c) => Math.round(a[c] * share + b[c] * (1 - share))) as [number, number, number];
 }
 
+/** Each shape of the SVG rendered alone, in black on nothing, at `zoom`: its coverage of every output pixel (0..255). */
+function shapeCoverages(svg: string, width: number, zoom: number): Uint8Array[] {
+  const paths = svg.match(/<path [^>]*\/>/g) ?? [];
+  const head = svg.slice(0, svg.indexOf('>') + 1);
+  return paths.map((path) => {
+    const alone = `${head}${path.replace(/fill="[^"]*"/, 'fill="#000"')}</svg>`;
+    const out = render(alone, width, zoom);
+    const alpha = new Uint8Array(out.width * out.height);
+    for (let i = 0; i < alpha.length; i++) alpha[i] = out.data[4 * i + 3];
+    return alpha;
+  });
+}
+
+t.test('close_seams=false: the shapes cover every point of the image exactly once (no gap, no double cover)', async (t) => {
+  // the test card drawn anti-aliased, so its edges land between pixel centres
+  const samples = 8;
+  const flat = testCard(96 * samples, 72 * samples);
+  const card = raster(96, 72, (x, y) => {
+    const sum = [0, 0, 0];
+    for (let j = 0; j < samples; j++) for (let i = 0; i < samples; i++) for (let c = 0; c < 3; c++) sum[c] += flat.data[((y * samples + j) * 96 * samples + x * samples + i) * 4 + c];
+    return sum.map((v) => Math.round(v / samples / samples)) as [number, number, number];
+  });
+  const result = await vectorize(await png(card), { imageType: 'clipart', closeSeams: false });
+  const zoom = 4;
+  const coverages = shapeCoverages(result.svg, 96, zoom);
+  t.equal(coverages.length, result.stats.paths, 'the stats count the paths written');
+  let gaps = 0, doubles = 0, worst = 0;
+  for (let i = 0; i < coverages[0].length; i++) {
+    let total = 0;
+    for (const c of coverages) total += c[i];
+    worst = Math.max(worst, Math.abs(total - 255));
+    if (total < 255 - 40) gaps++;
+    if (total > 255 + 40) doubles++;
+  }
+  t.equal(gaps, 0, 'no point is left uncovered');
+  t.equal(doubles, 0, `no point is covered twice (worst deviation ${worst} of 255)`);
+});
+
 /** Pixels along the edge that are clearly lighter than both colours: a hairline of page showing through. */
 function hairlinePixels(svg: string, width: number, zoom: number, lightest: number): number {
   const out = render(svg, width, zoom, 'white');
