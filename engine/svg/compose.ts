@@ -125,7 +125,9 @@ export function composeShapes(
       // Ring by ring: a one-pixel diagonal stroke is a string of tiny rings inside a large region.
       let fittedArea = 0;
       for (const ref of ring) fittedArea += (ref & 1 ? signedArea2Reversed(fitted, ref >> 1) : signedArea2(fitted, ref >> 1)) / 2;
-      const exact = outline.ringArea[k];
+      // against the outline the fit followed (sub-pixel points where the edge is anti-aliased)
+      let exact = 0;
+      for (const ref of ring) exact += ((ref & 1 ? -1 : 1) * polylineArea2(graph.chains[ref >> 1].points, graph.chains[ref >> 1].closed)) / 2;
       if (Math.abs(fittedArea - exact) <= lostAreaShare * Math.abs(exact) + LOST_AREA_PIXELS) return;
       for (const ref of ring) {
         const chain = graph.chains[ref >> 1];
@@ -233,6 +235,15 @@ function addGradients(
     gradients.push({ id, fill });
     paint[r] = `url(#${id})`;
   }
+}
+
+/** Twice the shoelace sum of a chain's points, walked forwards (a closed loop closes itself). */
+function polylineArea2(points: Float64Array, closed: boolean): number {
+  let sum = 0;
+  const n = points.length;
+  for (let i = 0; i + 3 < n; i += 2) sum += points[i] * points[i + 3] - points[i + 2] * points[i + 1];
+  if (closed && n >= 4) sum += points[n - 2] * points[1] - points[0] * points[n - 1];
+  return sum;
 }
 
 /** Slack in pixels on top of the lost-area share: a 1-px speck fitted as a diamond keeps half its area. */
