@@ -79,17 +79,26 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
       }
       continue;
     }
-    const rr = mean[3 * right], rg = mean[3 * right + 1], rb = mean[3 * right + 2];
-    const dr = rr - mean[3 * left], dg = rg - mean[3 * left + 1], db = rb - mean[3 * left + 2];
-    const contrast2 = dr * dr + dg * dg + db * db;
-    if (contrast2 < MIN_CONTRAST * MIN_CONTRAST) {
-      if (!chain.closed) {
-        addJunctionShift(pts[0], pts[1], 0, 0);
-        addJunctionShift(pts[2 * count - 2], pts[2 * count - 1], 0, 0);
-      }
-      continue;
-    }
-    const offLine2 = OFF_LINE_SHARE * OFF_LINE_SHARE * contrast2;
+    // The two colours a crack's pixels mix: each side's own colour just past the window when that
+    // pixel is still of its region (a gradient fill's colour changes across the shape, its mean
+    // is no match for the edge), else the region's mean.
+    let rr = 0, rg = 0, rb = 0, dr = 0, dg = 0, db = 0, contrast2 = 0, offLine2 = 0;
+    const referenceColours = (x: number, y: number, nx: number, ny: number): boolean => {
+      const farR = pixelOf(x - SIDE_PIXELS * nx, y - SIDE_PIXELS * ny, right);
+      const farL = pixelOf(x + (SIDE_PIXELS + 1) * nx, y + (SIDE_PIXELS + 1) * ny, left);
+      const sr = farR >= 0 ? rgb : mean, so = farR >= 0 ? 3 * farR : 3 * right;
+      const lr = farL >= 0 ? rgb : mean, lo = farL >= 0 ? 3 * farL : 3 * left;
+      rr = sr[so]; rg = sr[so + 1]; rb = sr[so + 2];
+      dr = rr - lr[lo]; dg = rg - lr[lo + 1]; db = rb - lr[lo + 2];
+      contrast2 = dr * dr + dg * dg + db * db;
+      offLine2 = OFF_LINE_SHARE * OFF_LINE_SHARE * contrast2;
+      return contrast2 >= MIN_CONTRAST * MIN_CONTRAST;
+    };
+    const pixelOf = (x: number, y: number, region: number): number => {
+      if (x < 0 || y < 0 || x >= width || y >= height) return -1;
+      const p = y * width + x;
+      return labels[p] === region ? p : -1;
+    };
 
     // Coverage by R of pixel (x, y): 1 on R's side unless it is a mix of the two colours.
     const coverage = (x: number, y: number, own: number): number => {
@@ -117,6 +126,10 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
       const nx = dy, ny = -dx;
       const mx = x0 + dx / 2, my = y0 + dy / 2;
       const rx = Math.floor(mx - nx / 2), ry = Math.floor(my - ny / 2);
+      if (!referenceColours(rx, ry, nx, ny)) {
+        shifts[i] = 0;
+        continue;
+      }
       let sum = 0;
       for (let k = 0; k < SIDE_PIXELS; k++) {
         sum += coverage(rx - k * nx, ry - k * ny, 1);
