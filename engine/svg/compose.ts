@@ -7,8 +7,10 @@
  *
  * Seams (close_seams=true): two anti-aliased edges that meet exactly still let the white page show
  * through as a faint light line. So each fill runs `overlapPx` under every neighbour painted after
- * it: along the chains it shares with a later neighbour it gets a stroke of twice that width in its
- * own paint, which the later shape then covers up to its exact edge. The shape on top never moves.
+ * it, by its own outline: along the chains it shares with a later neighbour it follows an offset
+ * copy of the fitted chain, moved that far towards the neighbour, which then covers it up to its
+ * exact edge. The shape on top never moves, and fill mode writes no stroke (contract §8).
+ * With close_seams=false the shapes are an exact partition: both sides use the same fitted chain.
  * A hole whose inside is smaller than the region itself, and whose rim touches only regions painted
  * later, holds nothing painted earlier (a region inside that does not touch the rim lies wholly
  * inside, so it is smaller too), so when nothing in the image is transparent the hole is simply not
@@ -84,7 +86,7 @@ export function paintRegions(image: PaintImage, segmentation: PaintSegmentation,
 }
 
 /**
- * Paint order, rings and underlap strokes from the regions, their paints and the fitted chains
+ * Paint order and rings (with their offset underlaps) from the regions, their paints and the fitted chains
  * (chain c fitted forwards, for every chain a painted region uses; see
  * engine/parallel/chain-fits.ts). Rings that lose too much area are set back to their exact
  * cracks in `fitted` itself.
