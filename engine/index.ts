@@ -2,7 +2,7 @@
  * The engine's one orchestrator. It reads top to bottom:
  *
  *   decode → classify (skipped when image_type is given) → settings (engineSettingsFor) →
- *   prepare → segment → boundary graph → fit → write
+ *   prepare → segment → boundary graph → sub-pixel edges → fit → write
  *
  * trace_style=centerline hands the decoded image to the centerline tracer instead. Stage weights
  * turn each stage's own 0..1 into whole-trace progress; the AbortSignal is checked between stages
@@ -15,6 +15,7 @@ import { traceCenterline } from './centerline/index.js';
 import { classifyImage } from './classify/index.js';
 import { decodeRaster, toRgba } from './decode/index.js';
 import { buildBoundaryGraph } from './boundary/index.js';
+import { placeSubpixelEdges } from './boundary/subpixel.js';
 import { parseTraceOptions } from './options.js';
 import { releaseLabels, segmentImage } from './segment/index.js';
 import { engineSettingsFor } from './settings.js';
@@ -110,6 +111,8 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
   let painted;
   try {
     const graph = buildBoundaryGraph(segmentation.labels, image.width, image.height, segmentation.regionCount, step);
+    // anti-aliased edges move off the pixel cracks to where the coverage crosses one half
+    placeSubpixelEdges(graph, prepared, segmentation);
     step.progress(0.2);
     // Worker threads start fitting the chains at once; this thread colours the regions meanwhile
     // (unless a worker does), then fits what the workers have not taken.

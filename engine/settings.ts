@@ -36,6 +36,11 @@ export interface SegmentSettings {
   foldDistance: number;
   /** Model a region's colour as a plane (linear ramp) instead of a constant when judging merges. */
   gradientModel: boolean;
+  /**
+   * Give the pixels of thin anti-aliasing bands to the two sides they blend (segment/antialias.ts),
+   * so edges run through the band instead of around it.
+   */
+  absorbBands: boolean;
 }
 
 export interface GradientSettings {
@@ -119,12 +124,16 @@ export function engineSettingsFor(options: TraceOptions, mode: ImageClass, input
       minArea: MIN_AREA[mode] * MIN_AREA_DETAIL_FACTOR[options.detail],
       foldDistance: lineArt ? 120 : Infinity,
       gradientModel: gradientsOn && !lineArt,
+      absorbBands: !lineArt,
     },
     // Corner rounding per smoothing level is the fitter's own preset table.
     fit: fitSettingsFor(options.smoothing),
+    // Clip art's anti-aliased edges reach the fitter as sub-pixel points (boundary/subpixel.ts),
+    // which its curves follow closely: checking them chain by chain against those points only
+    // turned good curves into dense polylines (clean.cjs storm: 22x the artist's nodes, 10x without).
     exactness: photoLike
       ? { lostAreaShare: Infinity, guardChains: false, guardSlack: 0 }
-      : { lostAreaShare: 0.2, guardChains: true, guardSlack: lineArt ? 0.6 : 0.9 },
+      : { lostAreaShare: 0.2, guardChains: lineArt, guardSlack: lineArt ? 0.6 : 0 },
     gradients: { enabled: gradientsOn && !lineArt, minArea: photoLike ? 200 : 400, maxResidual: photoLike ? 10 : 6 },
     seams: { close: options.closeSeams, overlapPx: 0.75 },
   };

@@ -21,8 +21,13 @@ const DX = [1, 0, -1, 0];
 const DY = [0, 1, 0, -1];
 
 export interface Chain {
-  /** x0,y0,x1,y1,… pixel-corner coordinates; a closed loop does not repeat its first point. */
+  /**
+   * x0,y0,x1,y1,… the points the fitter follows; a closed loop does not repeat its first point.
+   * Pixel corners as traced; sub-pixel points once placeSubpixelEdges (./subpixel.ts) has run.
+   */
   points: Float64Array;
+  /** The exact pixel-corner (crack) points, for the fallbacks that write a chain exactly. */
+  cracks: Float64Array;
   closed: boolean;
   /** Region on the right / left when walking from the first point; -1 = outside the image. */
   right: number;
@@ -156,7 +161,7 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
       buffer[len++] = x;
       buffer[len++] = y;
     }
-    chains.push({ points: NO_POINTS, closed: closedLoop, right, left, firstDir: startDir, lastDir: d, area2 });
+    chains.push({ points: NO_POINTS, cracks: NO_POINTS, closed: closedLoop, right, left, firstDir: startDir, lastDir: d, area2 });
     ends.push(len);
     used = len;
   };
@@ -184,7 +189,7 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
     }
   }
   for (let i = 0, from = 0; i < chains.length; i++) {
-    chains[i].points = buffer.subarray(from, ends[i]);
+    chains[i].points = chains[i].cracks = buffer.subarray(from, ends[i]);
     from = ends[i];
   }
   return chains;

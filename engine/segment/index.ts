@@ -13,6 +13,9 @@
  *    that side and edges stay clean. Regions under `minArea` always merge; everything else merges
  *    while the cost stays under `mergeCost` (set by `detail`).
  *
+ * 3. Anti-aliasing bands: thin regions whose pixels are mixes of two regions beside them go, pixel
+ *    by pixel, to the side each is closer to (./antialias.ts).
+ *
  * The heap is lazy: a popped pair whose regions changed since it was queued is re-priced and queued
  * again instead of keeping per-region adjacency lists, so memory stays a few typed arrays.
  */
@@ -21,6 +24,7 @@ import { checkAbort, type StageContext } from '../stage.js';
 import type { PreparedImage } from '../prepare/index.js';
 import { SpareSharedBuffer } from '../spare-buffer.js';
 import { PairHeap } from './heap.js';
+import { absorbAntialiasBands } from './antialias.js';
 
 export interface Segmentation {
   width: number;
@@ -59,8 +63,10 @@ export function segmentImage(image: PreparedImage, settings: SegmentSettings, co
   foldSinglePixels(image, seeds.labels, seeds.chunks, seeds.count, seeds.singles, settings.foldDistance);
   context.progress(0.25);
   const merged = mergeRegions(image, seeds.labels, seeds.count, seeds.transparent, seeds.chunks, settings, context);
+  checkAbort(context);
+  const regions = settings.absorbBands ? absorbAntialiasBands(image, merged) : merged;
   context.progress(1);
-  return { width, height, ...merged };
+  return { width, height, ...regions };
 }
 
 /**

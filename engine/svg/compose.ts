@@ -7,8 +7,10 @@
  *
  * Seams (close_seams=true): two anti-aliased edges that meet exactly still let the white page show
  * through as a faint light line. So each fill runs `overlapPx` under every neighbour painted after
- * it: along the chains it shares with a later neighbour it gets a stroke of twice that width in its
- * own paint, which the later shape then covers up to its exact edge. The shape on top never moves.
+ * it, by its own outline: along the chains it shares with a later neighbour it follows an offset
+ * copy of the fitted chain, moved that far towards the neighbour, which then covers it up to its
+ * exact edge. The shape on top never moves, and fill mode writes no stroke (contract §8).
+ * With close_seams=false the shapes are an exact partition: both sides use the same fitted chain.
  * A hole whose inside is smaller than the region itself, and whose rim touches only regions painted
  * later, holds nothing painted earlier (a region inside that does not touch the rim lies wholly
  * inside, so it is smaller too), so when nothing in the image is transparent the hole is simply not
@@ -84,7 +86,7 @@ export function paintRegions(image: PaintImage, segmentation: PaintSegmentation,
 }
 
 /**
- * Paint order, rings and underlap strokes from the regions, their paints and the fitted chains
+ * Paint order and rings (with their offset underlaps) from the regions, their paints and the fitted chains
  * (chain c fitted forwards, for every chain a painted region uses; see
  * engine/parallel/chain-fits.ts). Rings that lose too much area are set back to their exact
  * cracks in `fitted` itself.
@@ -125,11 +127,13 @@ export function composeShapes(
       // Ring by ring: a one-pixel diagonal stroke is a string of tiny rings inside a large region.
       let fittedArea = 0;
       for (const ref of ring) fittedArea += (ref & 1 ? signedArea2Reversed(fitted, ref >> 1) : signedArea2(fitted, ref >> 1)) / 2;
-      const exact = outline.ringArea[k];
+      // against the outline the fit followed (sub-pixel points where the edge is anti-aliased)
+      let exact = 0;
+      for (const ref of ring) exact += ((ref & 1 ? -1 : 1) * polylineArea2(graph.chains[ref >> 1].points, graph.chains[ref >> 1].closed)) / 2;
       if (Math.abs(fittedArea - exact) <= lostAreaShare * Math.abs(exact) + LOST_AREA_PIXELS) return;
       for (const ref of ring) {
         const chain = graph.chains[ref >> 1];
-        fitted.set(ref >> 1, crackPolyline(chain.points, chain.closed));
+        fitted.set(ref >> 1, crackPolyline(chain.cracks, chain.closed));
       }
     });
   }
@@ -137,9 +141,9 @@ export function composeShapes(
 
   const closeSeams = settings.seams.close;
   const stackHoles = closeSeams && !image.hasTransparency;
+  const underlap = settings.seams.overlapPx;
   const items: SvgItem[] = [];
   let nodes = 0;
-  let laterAt = new Uint8Array(64); // per ring: is the chain's other side painted later (reused)
   for (let i = 0; i < order.length; i++) {
     if ((i & 255) === 0) {
       checkAbort(context);
@@ -148,7 +152,13 @@ export function composeShapes(
     const r = order[i];
     const outline = graph.outlines[r];
     const fill = new PathWriter();
-    const under = new PathWriter();
+    // The chain's neighbour is painted on top of this shape: with close_seams this shape runs on
+    // under it, so no hairline of the page shows between their anti-aliased edges.
+    const runsUnder = (ref: ChainRef): boolean => {
+      if (!closeSeams) return false;
+      const other = otherSide(ref);
+      return other >= 0 && !transparent[other] && rank[other] > i;
+    };
     for (let k = 0; k < outline.rings.length; k++) {
       const ring = outline.rings[k];
       const ringArea = outline.ringArea[k];
@@ -157,43 +167,24 @@ export function composeShapes(
         for (let j = 0; j < ring.length && allLater; j++) if (!(rank[otherSide(ring[j])] > i)) allLater = false;
         if (allLater) continue;
       }
-      for (let j = 0; j < ring.length; j++) append(fill, ring[j], j > 0);
+      for (let j = 0; j < ring.length; j++) {
+        const ref = ring[j];
+        const chain = ref >> 1, reversed = (ref & 1) === 1;
+        if (runsUnder(ref)) appendOffsetChain(fill, fitted, chain, reversed, j > 0, underlap, graph.chains[chain].closed);
+        else {
+          // after an offset piece the pen is off the chain's start: a short line joins them
+          if (j > 0) fill.lineTo(...chainStart(fitted, chain, reversed));
+          append(fill, ref, j > 0);
+        }
+      }
       fill.close();
-      if (!closeSeams) continue;
-      // Runs of consecutive chains whose neighbour is painted later get the underlap stroke.
-      if (laterAt.length < ring.length) laterAt = new Uint8Array(2 * ring.length);
-      let firstNotLater = -1;
-      for (let j = 0; j < ring.length; j++) {
-        const other = otherSide(ring[j]);
-        laterAt[j] = other >= 0 && !transparent[other] && rank[other] > i ? 1 : 0;
-        if (!laterAt[j] && firstNotLater < 0) firstNotLater = j;
-      }
-      if (firstNotLater < 0) {
-        for (let j = 0; j < ring.length; j++) append(under, ring[j], j > 0);
-        under.close();
-        continue;
-      }
-      // Start after a chain that is not under, so a run never wraps around the ring's start.
-      const offset = firstNotLater + 1;
-      let inRun = false;
-      for (let j = 0; j < ring.length; j++) {
-        const idx = (offset + j) % ring.length;
-        if (laterAt[idx]) {
-          append(under, ring[idx], inRun);
-          inRun = true;
-        } else inRun = false;
-      }
     }
     if (fill.empty) continue;
     items.push({ kind: 'fill', paint: paint[r], d: fill.toString() });
     nodes += fill.segments;
-    if (!under.empty) {
-      items.push({ kind: 'underlap', paint: paint[r], d: under.toString() });
-      nodes += under.segments;
-    }
   }
   return {
-    document: { width: graph.width, height: graph.height, gradients, items, underlapWidth: 2 * settings.seams.overlapPx },
+    document: { width: graph.width, height: graph.height, gradients, items },
     paths: items.length,
     nodes,
   };
@@ -246,6 +237,15 @@ function addGradients(
     gradients.push({ id, fill });
     paint[r] = `url(#${id})`;
   }
+}
+
+/** Twice the shoelace sum of a chain's points, walked forwards (a closed loop closes itself). */
+function polylineArea2(points: Float64Array, closed: boolean): number {
+  let sum = 0;
+  const n = points.length;
+  for (let i = 0; i + 3 < n; i += 2) sum += points[i] * points[i + 3] - points[i + 2] * points[i + 1];
+  if (closed && n >= 4) sum += points[n - 2] * points[1] - points[0] * points[n - 1];
+  return sum;
 }
 
 /** Slack in pixels on top of the lost-area share: a 1-px speck fitted as a diamond keeps half its area. */
@@ -305,4 +305,99 @@ function signedArea2Reversed(fitted: FittedChains, c: number): number {
     x0 = x3; y0 = y3;
   }
   return sum;
+}
+
+/** Where chain c's walk starts (its last point when walked backwards). */
+function chainStart(fitted: FittedChains, c: number, reversed: boolean): [number, number] {
+  const { coords, kinds } = fitted;
+  let p = fitted.coordAt[c];
+  if (reversed) {
+    p += 2;
+    for (let i = 0, k0 = fitted.kindAt[c]; i < fitted.count[c]; i++) p += kinds[k0 + i] === 0 ? 2 : 6;
+    p -= 2;
+  }
+  return [coords[p], coords[p + 1]];
+}
+
+/** Offset joins sharper than this stretch their miter no further (a spike would poke out of the shape above). */
+const MITER_LIMIT = 2;
+
+/**
+ * Appends chain c's fit (walked backwards when `reversed`) moved `distance` px to the left of the
+ * walk: towards the neighbour painted on top, so this shape runs under it by that much. Every
+ * control point moves along its segment's normal, and the point two segments share moves along
+ * their mitred mean normal, so a smooth run stays smooth and a corner stays a corner; for offsets
+ * this small against the curves' radii that is within a few hundredths of a pixel of the true
+ * offset curve. The pen reaches the moved start with a line (or a move, first in the ring).
+ */
+function appendOffsetChain(writer: PathWriter, fitted: FittedChains, c: number, reversed: boolean, continuing: boolean, distance: number, closed: boolean): void {
+  const walk = chainWalk(fitted, c, reversed);
+  const { xs, ys, curve } = walk;
+  const segments = curve.length;
+  if (segments === 0) return;
+  // each segment's left normal at its start and at its end (from the control polygon's legs)
+  const nsx = new Float64Array(segments), nsy = new Float64Array(segments), nex = new Float64Array(segments), ney = new Float64Array(segments);
+  for (let s = 0, p = 0; s < segments; s++) {
+    const last = p + (curve[s] ? 3 : 1);
+    const [ax, ay] = leftNormal(xs, ys, p, last, 1);
+    const [bx, by] = leftNormal(xs, ys, last, p, -1);
+    nsx[s] = ax; nsy[s] = ay; nex[s] = bx; ney[s] = by;
+    p = last;
+  }
+  const joint = (ax: number, ay: number, bx: number, by: number): [number, number] => {
+    let mx = ax + bx, my = ay + by;
+    const len = Math.hypot(mx, my);
+    if (len < 1e-9) return [ax * distance, ay * distance];
+    mx /= len; my /= len;
+    const cos = mx * ax + my * ay;
+    const scale = distance / Math.max(cos, 1 / MITER_LIMIT);
+    return [mx * scale, my * scale];
+  };
+  const [sx, sy] = closed ? joint(nex[segments - 1], ney[segments - 1], nsx[0], nsy[0]) : [nsx[0] * distance, nsy[0] * distance];
+  if (continuing) writer.lineTo(xs[0] + sx, ys[0] + sy);
+  else writer.moveTo(xs[0] + sx, ys[0] + sy);
+  for (let s = 0, p = 0; s < segments; s++) {
+    const last = p + (curve[s] ? 3 : 1);
+    const [ex, ey] = s + 1 < segments ? joint(nex[s], ney[s], nsx[s + 1], nsy[s + 1]) : closed ? [sx, sy] : [nex[s] * distance, ney[s] * distance];
+    if (curve[s]) {
+      writer.curveTo(
+        xs[p + 1] + nsx[s] * distance, ys[p + 1] + nsy[s] * distance,
+        xs[p + 2] + nex[s] * distance, ys[p + 2] + ney[s] * distance,
+        xs[last] + ex, ys[last] + ey,
+      );
+    } else writer.lineTo(xs[last] + ex, ys[last] + ey);
+    p = last;
+  }
+}
+
+/**
+ * The unit left normal (screen: (dy, −dx) of the walk) of the leg from point `from` towards `to`,
+ * taking the next point over when the control point sits on the end point; `sign` −1 when `to`
+ * lies before `from` on the walk.
+ */
+function leftNormal(xs: Float64Array, ys: Float64Array, from: number, to: number, sign: number): [number, number] {
+  const step = to > from ? 1 : -1;
+  for (let q = to; ; q -= step) {
+    const dx = (xs[q] - xs[from]) * sign, dy = (ys[q] - ys[from]) * sign;
+    const len = Math.hypot(dx, dy);
+    if (len > 1e-9) return [dy / len, -dx / len];
+    if (q === from + step) return [0, 0];
+  }
+}
+
+/** Chain c's control points in walking order (start, then 1 per line or 3 per curve) and which segments are curves. */
+function chainWalk(fitted: FittedChains, c: number, reversed: boolean): { xs: Float64Array; ys: Float64Array; curve: Uint8Array } {
+  const { coords, kinds } = fitted;
+  const k0 = fitted.kindAt[c], n = fitted.count[c];
+  let total = 1;
+  for (let i = 0; i < n; i++) total += kinds[k0 + i] === 0 ? 1 : 3;
+  const xs = new Float64Array(total), ys = new Float64Array(total), curve = new Uint8Array(n);
+  const base = fitted.coordAt[c];
+  for (let q = 0; q < total; q++) {
+    const at = reversed ? total - 1 - q : q;
+    xs[q] = coords[base + 2 * at];
+    ys[q] = coords[base + 2 * at + 1];
+  }
+  for (let i = 0; i < n; i++) curve[reversed ? n - 1 - i : i] = kinds[k0 + i];
+  return { xs, ys, curve };
 }

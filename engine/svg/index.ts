@@ -18,22 +18,14 @@ export interface SvgFill {
   d: string;
 }
 
-/** A stroke that carries a fill under its neighbour (close_seams). */
-export interface SvgUnderlap {
-  kind: 'underlap';
-  paint: string;
-  d: string;
-}
-
-export type SvgItem = SvgFill | SvgUnderlap;
+/** Fill mode writes filled outlines only (contract: no stroke-only element); seams close by geometry (compose.ts). */
+export type SvgItem = SvgFill;
 
 export interface SvgDocument {
   width: number;
   height: number;
   gradients: Array<{ id: string; fill: GradientFill }>;
   items: SvgItem[];
-  /** Stroke width of the underlap strokes (twice the overlap). */
-  underlapWidth: number;
 }
 
 const SCALE = 10; // 0.1 px grid
@@ -272,20 +264,12 @@ function gradientXml(id: string, fill: GradientFill): string {
 export function writeSvg(doc: SvgDocument): string {
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${doc.width} ${doc.height}" width="${doc.width}" height="${doc.height}">`);
-  const hasUnderlap = doc.items.some((i) => i.kind === 'underlap');
-  if (hasUnderlap) {
-    // One class for every underlap stroke keeps each of them to a colour and a path.
-    out.push(`<style>.u{fill:none;stroke-width:${number(doc.underlapWidth)}px;stroke-linejoin:round;stroke-linecap:round}</style>`);
-  }
   if (doc.gradients.length > 0) {
     out.push('<defs>');
     for (const g of doc.gradients) out.push(gradientXml(g.id, g.fill));
     out.push('</defs>');
   }
-  for (const item of doc.items) {
-    if (item.kind === 'fill') out.push(`<path fill="${item.paint}" d="${item.d}"/>`);
-    else out.push(`<path class="u" stroke="${item.paint}" d="${item.d}"/>`);
-  }
+  for (const item of doc.items) out.push(`<path fill="${item.paint}" d="${item.d}"/>`);
   out.push('</svg>');
   return out.join('\n');
 }

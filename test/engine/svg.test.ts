@@ -117,19 +117,18 @@ t.test('short hex colours where they exist', async (t) => {
   t.equal(hexColour(0, 0x11, 0xaa), '#01a');
 });
 
-t.test('the document has a viewBox at the input size, gradients in defs and underlap strokes by class', async (t) => {
+t.test('the document has a viewBox at the input size, gradients in defs and filled paths only', async (t) => {
   const svg = writeSvg({
     width: 40,
     height: 30,
-    underlapWidth: 1.5,
     gradients: [{ id: 'g0', fill: { type: 'linear', x1: 0, y1: 0, x2: 40, y2: 0, stops: [{ offset: 0, color: '#000' }, { offset: 1, color: '#fff' }] } }],
     items: [
       { kind: 'fill', paint: 'url(#g0)', d: 'M0 0h40v30h-40z' },
-      { kind: 'underlap', paint: 'url(#g0)', d: 'M0 0h40' },
+      { kind: 'fill', paint: '#123', d: 'M0 0h40v1z' },
     ],
   });
   t.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 40 30" width="40" height="30">/);
   t.match(svg, /<defs>\s*<linearGradient id="g0" gradientUnits="userSpaceOnUse" x1="0" y1="0" x2="40" y2="0"><stop offset="0" stop-color="#000"\/><stop offset="1" stop-color="#fff"\/><\/linearGradient>\s*<\/defs>/);
-  t.match(svg, /\.u\{fill:none;stroke-width:1\.5px/);
-  t.match(svg, /<path class="u" stroke="url\(#g0\)" d="M0 0h40"\/>/);
+  t.match(svg, /<path fill="#123" d="M0 0h40v1z"\/>/);
+  t.notMatch(svg, /stroke|<style/, 'no stroke in fill mode');
 });

@@ -1,0 +1,248 @@
+/**
+ * Sub-pixel edges: between the boundary graph (pixel cracks) and the fitter.
+ *
+ * An anti-aliased pixel is a mix of the colours on either side of the edge that crosses it, so its
+ * colour tells how much of it each side covers. Along a crack between a pixel of region R (the
+ * chain's right) and one of region L, take the pixels on the crack's normal, K on each side, and
+ * each one's coverage by R: α = where its colour lies on the line from L's colour to R's (0 at L,
+ * 1 at R). If the edge crosses the normal at distance e from the crack (towards L), the pixels'
+ * coverages sum to K + e (each pixel covers min(1, max(0, e − its near side))), so
+ *
+ *     e = Σα − K.
+ *
+ * The crack's point becomes its midpoint moved e along the normal: the boundary lands where the
+ * coverage crosses one half, between pixel centres, with sub-pixel precision (Lecot & Lévy's
+ * Ardeco places its edges on the same principle). The segmentation gives each anti-aliased pixel to
+ * the side it is closer to, so |e| ≤ ½ when the colours are a clean mix; e is clamped there.
+ *
+ * A chain along which no pixel is a mix (hard edges: pixel art, 1-bit drawings) keeps its exact
+ * crack points, so it is fitted as before. Junctions and the image frame stay where they are (other
+ * chains share them). The crack points stay on the chain (`cracks`) for the exact fallbacks.
+ */
+import type { BoundaryGraph } from './index.js';
+
+export interface SubpixelImage {
+  width: number;
+  height: number;
+  /** RGB, 3 bytes per pixel (the colours the segmentation compared). */
+  rgb: Uint8Array;
+}
+
+export interface SubpixelSegmentation {
+  labels: Int32Array;
+  regionCount: number;
+  transparent: Uint8Array;
+}
+
+/** Pixels read on each side of a crack: two reach past a one-pixel anti-aliasing band into the flat colour. */
+const SIDE_PIXELS = 2;
+/**
+ * Below this RGB distance between the two regions' colours a pixel's mix is mostly noise (soft
+ * photo edges, a gradient's own steps): the crack stays where it is.
+ */
+const MIN_CONTRAST = 24;
+/**
+ * A pixel farther than this share of the contrast from the line between the two colours is not a
+ * mix of these two (a third colour, a gradient): it counts as fully on its own side.
+ */
+const OFF_LINE_SHARE = 0.35;
+/** A chain whose largest shift is below this (px) has no anti-aliasing: its exact cracks are kept. */
+const HARD_EDGE_SHIFT = 0.02;
+/** The half-pixel clamp: an anti-aliased pixel belongs to the side it is closer to. */
+const MAX_SHIFT = 0.5;
+
+export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, segmentation: SubpixelSegmentation): void {
+  const { width, height, rgb } = image;
+  const { labels, regionCount, transparent } = segmentation;
+  const mean = regionMeans(rgb, labels, regionCount);
+  let shifts = new Float64Array(256);
+  // per junction vertex: the summed shift vectors of the cracks that end there, and how many
+  const junctionShift = new Map<number, number[]>();
+  const vertexId = (x: number, y: number) => y * (width + 1) + x;
+  const addJunctionShift = (x: number, y: number, sx: number, sy: number): void => {
+    const id = vertexId(x, y);
+    const sum = junctionShift.get(id);
+    if (sum) { sum[0] += sx; sum[1] += sy; sum[2]++; }
+    else junctionShift.set(id, [sx, sy, 1]);
+  };
+
+  for (const chain of graph.chains) {
+    const { right, left } = chain;
+    chain.cracks = chain.points;
+    if (right < 0 || left < 0) continue;
+    const pts = chain.points;
+    const count = pts.length >> 1;
+    if (transparent[right] || transparent[left]) {
+      if (!chain.closed) {
+        addJunctionShift(pts[0], pts[1], 0, 0);
+        addJunctionShift(pts[2 * count - 2], pts[2 * count - 1], 0, 0);
+      }
+      continue;
+    }
+    // The two colours a crack's pixels mix: each side's own colour just past the window when that
+    // pixel is still of its region (a gradient fill's colour changes across the shape, its mean
+    // is no match for the edge), else the region's mean.
+    let rr = 0, rg = 0, rb = 0, dr = 0, dg = 0, db = 0, contrast2 = 0, offLine2 = 0;
+    const referenceColours = (x: number, y: number, nx: number, ny: number): boolean => {
+      const farR = pixelOf(x - SIDE_PIXELS * nx, y - SIDE_PIXELS * ny, right);
+      const farL = pixelOf(x + (SIDE_PIXELS + 1) * nx, y + (SIDE_PIXELS + 1) * ny, left);
+      const sr = farR >= 0 ? rgb : mean, so = farR >= 0 ? 3 * farR : 3 * right;
+      const lr = farL >= 0 ? rgb : mean, lo = farL >= 0 ? 3 * farL : 3 * left;
+      rr = sr[so]; rg = sr[so + 1]; rb = sr[so + 2];
+      dr = rr - lr[lo]; dg = rg - lr[lo + 1]; db = rb - lr[lo + 2];
+      contrast2 = dr * dr + dg * dg + db * db;
+      offLine2 = OFF_LINE_SHARE * OFF_LINE_SHARE * contrast2;
+      return contrast2 >= MIN_CONTRAST * MIN_CONTRAST;
+    };
+    const pixelOf = (x: number, y: number, region: number): number => {
+      if (x < 0 || y < 0 || x >= width || y >= height) return -1;
+      const p = y * width + x;
+      return labels[p] === region ? p : -1;
+    };
+
+    // Coverage by R of pixel (x, y): 1 on R's side unless it is a mix of the two colours.
+    const coverage = (x: number, y: number, own: number): number => {
+      if (x < 0 || y < 0 || x >= width || y >= height) return own;
+      const p = y * width + x;
+      const l = labels[p];
+      if (l !== right && l !== left) return own;
+      // α = (c − c_L)·(c_R − c_L) / |c_R − c_L|², written from R's side: 1 − (c_R − c)·d/|d|²
+      const cr = rr - rgb[3 * p], cg = rg - rgb[3 * p + 1], cb = rb - rgb[3 * p + 2];
+      const along = (cr * dr + cg * dg + cb * db) / contrast2;
+      const er = cr - along * dr, eg = cg - along * dg, eb = cb - along * db;
+      if (er * er + eg * eg + eb * eb > offLine2) return own;
+      const alpha = 1 - along;
+      return alpha < 0 ? 0 : alpha > 1 ? 1 : alpha;
+    };
+
+    const cracks = chain.closed ? count : count - 1;
+    if (shifts.length < cracks) shifts = new Float64Array(2 * cracks);
+    let largest = 0;
+    for (let i = 0; i < cracks; i++) {
+      const j = i + 1 === count ? 0 : i + 1;
+      const x0 = pts[2 * i], y0 = pts[2 * i + 1];
+      const dx = pts[2 * j] - x0, dy = pts[2 * j + 1] - y0;
+      // the left normal (towards L) is (dy, −dx) on screen; R's pixel lies against it
+      const nx = dy, ny = -dx;
+      const mx = x0 + dx / 2, my = y0 + dy / 2;
+      const rx = Math.floor(mx - nx / 2), ry = Math.floor(my - ny / 2);
+      if (!referenceColours(rx, ry, nx, ny)) {
+        shifts[i] = 0;
+        continue;
+      }
+      let sum = 0;
+      for (let k = 0; k < SIDE_PIXELS; k++) {
+        sum += coverage(rx - k * nx, ry - k * ny, 1);
+        sum += coverage(rx + (k + 1) * nx, ry + (k + 1) * ny, 0);
+      }
+      let e = sum - SIDE_PIXELS;
+      e = e < -MAX_SHIFT ? -MAX_SHIFT : e > MAX_SHIFT ? MAX_SHIFT : e;
+      shifts[i] = e;
+      if (Math.abs(e) > largest) largest = Math.abs(e);
+    }
+    if (largest < HARD_EDGE_SHIFT) shifts.fill(0, 0, cracks);
+    if (!chain.closed) {
+      // the first and last cracks' shift vectors, (dy, −dx)·e
+      addJunctionShift(pts[0], pts[1], (pts[3] - pts[1]) * shifts[0], -(pts[2] - pts[0]) * shifts[0]);
+      const a = 2 * count - 4, e = shifts[cracks - 1];
+      addJunctionShift(pts[a + 2], pts[a + 3], (pts[a + 3] - pts[a + 1]) * e, -(pts[a + 2] - pts[a]) * e);
+    }
+    if (largest < HARD_EDGE_SHIFT) continue;
+
+    // One point per crack, at its middle moved along the normal; an open chain keeps its junctions.
+    const out = new Float64Array(2 * cracks + (chain.closed ? 0 : 4));
+    let m = 0;
+    if (!chain.closed) { out[m++] = pts[0]; out[m++] = pts[1]; }
+    for (let i = 0; i < cracks; i++) {
+      const j = i + 1 === count ? 0 : i + 1;
+      const x0 = pts[2 * i], y0 = pts[2 * i + 1];
+      const dx = pts[2 * j] - x0, dy = pts[2 * j + 1] - y0;
+      out[m++] = x0 + dx / 2 + dy * shifts[i];
+      out[m++] = y0 + dy / 2 - dx * shifts[i];
+    }
+    if (!chain.closed) { out[m++] = pts[2 * count - 2]; out[m++] = pts[2 * count - 1]; }
+    chain.points = out;
+  }
+  moveJunctions(graph, junctionShift, width, height);
+}
+
+/** Interior points a frame junction's chain is extrapolated from (a straight edge's slope shows over a few pixels). */
+const FRAME_REACH = 6;
+
+/**
+ * Junctions move by the mean shift of the cracks that end there (a hard edge counts as no shift),
+ * so a chain's sub-pixel points do not kink back to a pixel corner at its ends. On the image frame
+ * a junction slides along the frame only, to where its chains' first few sub-pixel points, carried
+ * on in a line, meet the frame (a crack's shift is measured at its middle, half a pixel in); a frame
+ * corner stays put. Every chain ending at a moved junction gets the same new end point, so rings
+ * still close.
+ */
+function moveJunctions(graph: BoundaryGraph, junctionShift: Map<number, number[]>, width: number, height: number): void {
+  const V = width + 1;
+  const onFrame = (x: number, y: number) => x === 0 || y === 0 || x === width || y === height;
+  const frameEstimate = new Map<number, number[]>();
+  for (const chain of graph.chains) {
+    if (chain.closed || chain.points === chain.cracks) continue;
+    const p = chain.points, n = p.length >> 1;
+    if (n < 4) continue;
+    for (const atStart of [true, false]) {
+      const vx = atStart ? p[0] : p[2 * n - 2], vy = atStart ? p[1] : p[2 * n - 1];
+      if (!onFrame(vx, vy) || ((vx === 0 || vx === width) && (vy === 0 || vy === height))) continue;
+      const near = atStart ? 1 : n - 2, far = atStart ? Math.min(FRAME_REACH, n - 2) : Math.max(n - 1 - FRAME_REACH, 1);
+      const ax = p[2 * near], ay = p[2 * near + 1], dx = p[2 * far] - ax, dy = p[2 * far + 1] - ay;
+      const vertical = vx === 0 || vx === width; // the frame side runs along y
+      const denominator = vertical ? dx : dy;
+      if (Math.abs(denominator) < 1e-9) continue;
+      const t = ((vertical ? vx : vy) - (vertical ? ax : ay)) / denominator;
+      const along = (vertical ? ay + t * dy : ax + t * dx) - (vertical ? vy : vx);
+      if (Math.abs(along) > MAX_SHIFT * 2) continue;
+      const id = vy * V + vx;
+      const sum = frameEstimate.get(id);
+      if (sum) { sum[0] += along; sum[1]++; } else frameEstimate.set(id, [along, 1]);
+    }
+  }
+  const moved = (x: number, y: number): [number, number] | null => {
+    const id = y * V + x;
+    if (onFrame(x, y)) {
+      const estimate = frameEstimate.get(id);
+      if (!estimate) return null;
+      const along = estimate[0] / estimate[1];
+      return x === 0 || x === width ? [x, y + along] : [x + along, y];
+    }
+    const sum = junctionShift.get(id);
+    if (!sum || (sum[0] === 0 && sum[1] === 0)) return null;
+    return [x + sum[0] / sum[2], y + sum[1] / sum[2]];
+  };
+  for (const chain of graph.chains) {
+    if (chain.closed) continue;
+    const c = chain.cracks;
+    const last = c.length - 2;
+    const start = moved(c[0], c[1]), end = moved(c[last], c[last + 1]);
+    if (!start && !end) continue;
+    // an exact chain still shares its array with the cracks: it gets its own before changing
+    if (chain.points === chain.cracks) chain.points = chain.cracks.slice();
+    const p = chain.points;
+    if (start) { p[0] = start[0]; p[1] = start[1]; }
+    if (end) { p[p.length - 2] = end[0]; p[p.length - 1] = end[1]; }
+  }
+}
+
+/** Mean RGB of every region. */
+function regionMeans(rgb: Uint8Array, labels: Int32Array, regionCount: number): Float64Array {
+  const sums = new Float64Array(4 * regionCount);
+  for (let p = 0; p < labels.length; p++) {
+    const o = 4 * labels[p];
+    sums[o] += rgb[3 * p];
+    sums[o + 1] += rgb[3 * p + 1];
+    sums[o + 2] += rgb[3 * p + 2];
+    sums[o + 3]++;
+  }
+  const mean = new Float64Array(3 * regionCount);
+  for (let r = 0; r < regionCount; r++) {
+    const n = Math.max(1, sums[4 * r + 3]);
+    mean[3 * r] = sums[4 * r] / n;
+    mean[3 * r + 1] = sums[4 * r + 1] / n;
+    mean[3 * r + 2] = sums[4 * r + 2] / n;
+  }
+  return mean;
+}

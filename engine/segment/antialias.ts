@@ -1,0 +1,129 @@
+/**
+ * Anti-aliasing bands back into the shapes they blend.
+ *
+ * Along a long anti-aliased edge the in-between pixels are alike, so the flood makes a thin band of
+ * them that the merging keeps (its colour is far from both sides). But such a pixel is a mix of
+ * the two colours beside it, not a shape of its own: each pixel of a thin region whose colour lies
+ * on the line between two other regions near it (within two pixels) joins the one it is closer to,
+ * the side that covers more of it. The boundary then runs through the band, and the sub-pixel stage
+ * (engine/boundary/subpixel.ts) reads the band's colours to place it between pixel centres.
+ *
+ * A thin region whose colour is no such mix (a one-pixel ink line, a dark outline between light
+ * fills) is left alone.
+ */
+
+export interface BandImage {
+  width: number;
+  height: number;
+  rgb: Uint8Array;
+}
+
+export interface BandRegions {
+  labels: Int32Array;
+  regionCount: number;
+  area: Int32Array;
+  transparent: Uint8Array;
+}
+
+/** A region at most this wide on average (2·area ÷ perimeter, px) may be an anti-aliasing band. */
+const BAND_WIDTH = 1.3;
+/** Neighbours are looked for this far (px, square window) around a band pixel. */
+const REACH = 2;
+/** Below this RGB distance two colours are too close to tell a mix of them from either. */
+const MIN_CONTRAST = 24;
+/** A mix lies within this share of the two colours' distance from the line between them. */
+const OFF_LINE_SHARE = 0.3;
+/** At most this many distinct neighbour regions are weighed per band pixel. */
+const MAX_CANDIDATES = 8;
+
+/** Moves band pixels to their sides (labels in place) and returns the regions renumbered in scan order. */
+export function absorbAntialiasBands(image: BandImage, regions: BandRegions): BandRegions {
+  const { width, height, rgb } = image;
+  const { labels, regionCount, transparent } = regions;
+  const n = width * height;
+
+  const perimeter = new Int32Array(regionCount);
+  const sums = new Float64Array(3 * regionCount);
+  for (let y = 0, p = 0; y < height; y++) {
+    for (let x = 0; x < width; x++, p++) {
+      const l = labels[p];
+      sums[3 * l] += rgb[3 * p]; sums[3 * l + 1] += rgb[3 * p + 1]; sums[3 * l + 2] += rgb[3 * p + 2];
+      if (x + 1 < width && labels[p + 1] !== l) { perimeter[l]++; perimeter[labels[p + 1]]++; }
+      if (y + 1 < height && labels[p + width] !== l) { perimeter[l]++; perimeter[labels[p + width]]++; }
+    }
+  }
+  const mean = new Float64Array(3 * regionCount);
+  const band = new Uint8Array(regionCount);
+  let anyBand = false;
+  for (let r = 0; r < regionCount; r++) {
+    const a = Math.max(1, regions.area[r]);
+    mean[3 * r] = sums[3 * r] / a; mean[3 * r + 1] = sums[3 * r + 1] / a; mean[3 * r + 2] = sums[3 * r + 2] / a;
+    if (!transparent[r] && perimeter[r] > 0 && (2 * regions.area[r]) / perimeter[r] <= BAND_WIDTH) band[r] = 1, anyBand = true;
+  }
+  if (!anyBand) return regions;
+
+  // Decisions read the labels as the merging left them; they are applied afterwards, so no band
+  // pixel's choice depends on another's (or on the order of the scan).
+  const moved: number[] = [];
+  const candidates = new Int32Array(MAX_CANDIDATES);
+  for (let y = 0, p = 0; y < height; y++) {
+    for (let x = 0; x < width; x++, p++) {
+      if (!band[labels[p]]) continue;
+      let found = 0;
+      for (let dy = -REACH; dy <= REACH; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= height) continue;
+        for (let dx = -REACH; dx <= REACH; dx++) {
+          const xx = x + dx;
+          if (xx < 0 || xx >= width) continue;
+          const l = labels[yy * width + xx];
+          if (band[l] || transparent[l]) continue;
+          let seen = false;
+          for (let k = 0; k < found; k++) if (candidates[k] === l) seen = true;
+          if (!seen && found < MAX_CANDIDATES) candidates[found++] = l;
+        }
+      }
+      if (found < 2) continue;
+      const r = rgb[3 * p], g = rgb[3 * p + 1], b = rgb[3 * p + 2];
+      // the pair whose line passes nearest the pixel's colour, relative to their contrast
+      let best = -1, bestOff = Infinity;
+      for (let i = 0; i < found; i++) {
+        const A = 3 * candidates[i];
+        for (let j = i + 1; j < found; j++) {
+          const C = 3 * candidates[j];
+          const dr = mean[A] - mean[C], dg = mean[A + 1] - mean[C + 1], db = mean[A + 2] - mean[C + 2];
+          const contrast2 = dr * dr + dg * dg + db * db;
+          if (contrast2 < MIN_CONTRAST * MIN_CONTRAST) continue;
+          const pr = r - mean[C], pg = g - mean[C + 1], pb = b - mean[C + 2];
+          const alpha = (pr * dr + pg * dg + pb * db) / contrast2;
+          if (alpha < 0 || alpha > 1) continue;
+          const er = pr - alpha * dr, eg = pg - alpha * dg, eb = pb - alpha * db;
+          const off = (er * er + eg * eg + eb * eb) / contrast2;
+          if (off > OFF_LINE_SHARE * OFF_LINE_SHARE || off >= bestOff) continue;
+          bestOff = off;
+          best = alpha >= 0.5 ? candidates[i] : candidates[j];
+        }
+      }
+      if (best >= 0) moved.push(p, best);
+    }
+  }
+  if (moved.length === 0) return regions;
+  for (let k = 0; k < moved.length; k += 2) labels[moved[k]] = moved[k + 1];
+
+  // Renumber in scan order of first appearance (regions emptied by the move disappear).
+  const compact = new Int32Array(regionCount).fill(-1);
+  let count = 0;
+  const area = new Int32Array(regionCount);
+  const clear = new Uint8Array(regionCount);
+  for (let p = 0; p < n; p++) {
+    const old = labels[p];
+    let l = compact[old];
+    if (l < 0) {
+      l = compact[old] = count++;
+      clear[l] = transparent[old];
+    }
+    labels[p] = l;
+    area[l]++;
+  }
+  return { labels, regionCount: count, area: area.slice(0, count), transparent: clear.slice(0, count) };
+}
