@@ -68,6 +68,12 @@ export interface ExactnessSettings {
    * art leaves room for smooth curves over anti-aliased staircases, which keeps files small.
    */
   guardSlack: number;
+  /**
+   * Write every chain as its exact crack polyline: only for true pixel art (hard edges, no
+   * anti-aliasing, a tiny image), where the pixel steps are the drawing. Nothing detects pixel art
+   * yet, so it is off.
+   */
+  exactCracks: boolean;
 }
 
 export interface EngineSettings {
@@ -123,8 +129,8 @@ export function engineSettingsFor(options: TraceOptions, mode: ImageClass, input
     // Corner rounding per smoothing level is the fitter's own preset table.
     fit: fitSettingsFor(options.smoothing),
     exactness: photoLike
-      ? { lostAreaShare: Infinity, guardChains: false, guardSlack: 0 }
-      : { lostAreaShare: 0.2, guardChains: true, guardSlack: lineArt ? 0.6 : 0.9 },
+      ? { lostAreaShare: Infinity, guardChains: false, guardSlack: 0, exactCracks: false }
+      : { lostAreaShare: 0.2, guardChains: true, guardSlack: lineArt ? 0.6 : 0.9, exactCracks: false },
     gradients: { enabled: gradientsOn && !lineArt, minArea: photoLike ? 200 : 400, maxResidual: photoLike ? 10 : 6 },
     seams: { close: options.closeSeams, overlapPx: 0.75 },
   };

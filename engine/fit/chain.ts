@@ -12,9 +12,15 @@ const enum GuardSlot { Loop = 40, Flat, Dense }
 
 export interface ChainFitSettings {
   fit: FitSettings;
-  /** Check each fit against its cracks and fall back to the exact polyline (line art). */
+  /** Check each fit against its cracks and fall back to a tighter fit where it strays (drawn shapes, line art). */
   guardChains: boolean;
   guardSlack: number;
+  /**
+   * True pixel art (hard edges, no anti-aliasing, a tiny image): every chain is written as its exact
+   * crack polyline, the only case where pixel steps are what the artist drew. Whoever detects pixel
+   * art sets it; absent means false.
+   */
+  exactCracks?: boolean;
 }
 
 /**
@@ -22,7 +28,7 @@ export interface ChainFitSettings {
  * Elsewhere the fitter, guarded when the preset asks for exactness.
  */
 export function fitBoundaryChain(points: Float64Array, closed: boolean, onFrame: boolean, settings: ChainFitSettings): FittedPath {
-  if (onFrame) return crackPolyline(points, closed);
+  if (onFrame || settings.exactCracks) return crackPolyline(points, closed);
   return settings.guardChains ? guardedFit(points, closed, settings.fit, settings.guardSlack) : fitChain(points, closed, settings.fit);
 }
 
@@ -30,20 +36,71 @@ export function fitBoundaryChain(points: Float64Array, closed: boolean, onFrame:
 const GUARD_WINDOW = 48;
 
 /**
+ * The same fitter with every polygon vertex kept as a corner: the chain's straight runs as lines,
+ * no rounding. Each line follows a digital straight run of the boundary, so it stays within about
+ * half a pixel of the true edge without copying its pixel steps; the fallback for chains whose
+ * smooth fit strays (a 1-px spur folded flat, a glyph's serif cut off).
+ */
+export function fitPolygon(points: Float64Array, closed: boolean, settings: FitSettings): FittedPath {
+  return fitChain(points, closed, { ...settings, smoothing: 'off', cornerAngleDeg: 180 });
+}
+
+/**
  * fitChain with a guard: on thin parts (1-px text, a 1-px spur off a frame, a chain that leaves and
  * returns to the same junction) a curve fit can cut a bump off, fold a spur flat or swing outside
  * the shape. When any crack point lies further from the fit than the tolerance allows, or any point
- * of the fit further from the cracks, the chain is written as its crack polyline instead (collinear
- * runs joined), which is exact. Both walks move forward along the two lines together, so the check
- * costs the chain's length times a small window.
+ * of the fit further from the cracks, the chain is cut in two at its middle and each half fitted
+ * (and guarded) on its own, so only the few pixels where the fit strayed lose their smooth curve.
+ * A piece too short to cut is fitted as its polygon (fitPolygon), and written as its crack
+ * polyline only when even that strays (a spur of a pixel or two). Both walks of the check move
+ * forward along the two lines together, so a check costs the piece's length times a small window.
  */
 function guardedFit(points: Float64Array, closed: boolean, settings: FitSettings, slack: number): FittedPath {
-  const fit = fitChain(points, closed, settings);
-  const flat = densify(flatten(fit));
   const limit = settings.tolerance + slack;
+  const fit = fitChain(points, closed, settings);
+  if (staysNear(fit, points, closed, limit)) return fit;
+  const count = points.length >> 1;
+  if (!closed) return guardedPiece(points, settings, limit);
+  if (count < 2 * MIN_GUARD_PIECE) return closedFallback(points, settings, limit);
+  // a loop as two open pieces that share its first point and its middle point
+  const half = count >> 1;
+  const first = guardedPiece(points.subarray(0, 2 * half + 2), settings, limit);
+  const rest = new Float64Array(2 * (count - half) + 2);
+  rest.set(points.subarray(2 * half));
+  rest[rest.length - 2] = points[0];
+  rest[rest.length - 1] = points[1];
+  const second = guardedPiece(rest, settings, limit);
+  return { start: first.start, segments: first.segments.concat(second.segments) };
+}
+
+/** Pieces shorter than this (points) are not cut again: their polygon or cracks are written. */
+const MIN_GUARD_PIECE = 12;
+
+/** An open piece of a chain, fitted within `limit` of its cracks; its end points stay exact. */
+function guardedPiece(points: Float64Array, settings: FitSettings, limit: number): FittedPath {
+  const fit = fitChain(points, false, settings);
+  if (staysNear(fit, points, false, limit)) return fit;
+  const count = points.length >> 1;
+  if (count < 2 * MIN_GUARD_PIECE) {
+    const polygon = fitPolygon(points, false, settings);
+    return staysNear(polygon, points, false, limit) ? polygon : crackPolyline(points, false);
+  }
+  const half = count >> 1;
+  const first = guardedPiece(points.subarray(0, 2 * half + 2), settings, limit);
+  const second = guardedPiece(points.subarray(2 * half), settings, limit);
+  return { start: first.start, segments: first.segments.concat(second.segments) };
+}
+
+function closedFallback(points: Float64Array, settings: FitSettings, limit: number): FittedPath {
+  const polygon = fitPolygon(points, true, settings);
+  return staysNear(polygon, points, true, limit) ? polygon : crackPolyline(points, true);
+}
+
+/** Whether a fit and the chain's cracks stay within `limit` of each other, both ways. */
+function staysNear(fit: FittedPath, points: Float64Array, closed: boolean, limit: number): boolean {
+  const flat = densify(flatten(fit));
   const cracks = closed ? loopFrom(points, fit.start.x, fit.start.y) : points;
-  if (farthest(cracks, flat, limit) > limit || farthest(flat, cracks, limit) > limit) return crackPolyline(points, closed);
-  return fit;
+  return farthest(cracks, flat, limit) <= limit && farthest(flat, cracks, limit) <= limit;
 }
 
 /** Largest distance from a point of `from` to `to`, both walked in order; stops early past `limit`. */

@@ -458,11 +458,14 @@ function classifyVertices(poly: Polygon, closed: boolean, settings: FitSettings)
     if (!closed && (j === 0 || j === m - 1)) { corner[j] = 1; continue; }
     const i = (j + m - 1) % m, k = (j + 1) % m;
     turn[j] = Math.abs(turnAngle(vx[i], vy[i], vx[j], vy[j], vx[k], vy[k]));
-    // Potrace: distance of the vertex from the chord of its neighbours, in the L1 metric's units
-    const denom = Math.abs(vx[k] - vx[i]) + Math.abs(vy[k] - vy[i]);
+    // Potrace: distance of the vertex from the chord between the middles of its two edges, in
+    // the L1 metric's units. Middles, not the neighbouring vertices: a long straight edge meeting a
+    // short one would otherwise put the chord far out and turn every rounded corner sharp.
+    const ax = (vx[i] + vx[j]) / 2, ay = (vy[i] + vy[j]) / 2, bx = (vx[k] + vx[j]) / 2, by = (vy[k] + vy[j]) / 2;
+    const denom = Math.abs(bx - ax) + Math.abs(by - ay);
     let a = 4 / 3;
     if (denom > 1e-9) {
-      const dd = Math.abs((vx[j] - vx[i]) * (vy[k] - vy[i]) - (vx[k] - vx[i]) * (vy[j] - vy[i])) / denom;
+      const dd = Math.abs((vx[j] - ax) * (by - ay) - (bx - ax) * (vy[j] - ay)) / denom;
       a = (dd > 1 ? 1 - 1 / dd : 0) / 0.75;
     }
     const interior = Math.PI - turn[j];

@@ -15,7 +15,7 @@
  * cut and the later shapes cover it; that closes the seam around it completely and writes its
  * boundary once instead of twice.
  */
-import { crackPolyline, type FittedChains } from '../fit/chain.js';
+import { crackPolyline, fitPolygon, type FittedChains } from '../fit/chain.js';
 import { fitGradient, gradientSampleStep, type GradientFill } from '../fit/gradient.js';
 import type { BoundaryGraph, ChainRef } from '../boundary/index.js';
 import type { PreparedImage } from '../prepare/index.js';
@@ -116,8 +116,8 @@ export function composeShapes(
   };
 
   // A fit that loses much of a ring's area (a one-pixel line folded flat, a glyph rounded away) is
-  // not a smoothing any designer asked for: such rings are written with their exact crack
-  // polylines, which their neighbours then share along the same chains.
+  // not a smoothing any designer asked for: such rings are written with their chains' polygons
+  // (or, failing those, their exact cracks), which their neighbours then share along the same chains.
   const lostAreaShare = settings.exactness.lostAreaShare;
   for (const r of Number.isFinite(lostAreaShare) ? order : []) {
     const outline = graph.outlines[r];
@@ -126,7 +126,18 @@ export function composeShapes(
       let fittedArea = 0;
       for (const ref of ring) fittedArea += (ref & 1 ? signedArea2Reversed(fitted, ref >> 1) : signedArea2(fitted, ref >> 1)) / 2;
       const exact = outline.ringArea[k];
-      if (Math.abs(fittedArea - exact) <= lostAreaShare * Math.abs(exact) + LOST_AREA_PIXELS) return;
+      const slack = lostAreaShare * Math.abs(exact) + LOST_AREA_PIXELS;
+      if (Math.abs(fittedArea - exact) <= slack) return;
+      // First the chains' polygons (straight runs, no rounding: within half a pixel of the edge,
+      // no pixel steps), and only when even they lose the area, the exact cracks.
+      let polygonArea = 0;
+      for (const ref of ring) {
+        const chain = graph.chains[ref >> 1];
+        const onFrame = chain.left < 0 || chain.right < 0;
+        fitted.set(ref >> 1, onFrame ? crackPolyline(chain.points, chain.closed) : fitPolygon(chain.points, chain.closed, settings.fit));
+        polygonArea += (ref & 1 ? signedArea2Reversed(fitted, ref >> 1) : signedArea2(fitted, ref >> 1)) / 2;
+      }
+      if (Math.abs(polygonArea - exact) <= slack) return;
       for (const ref of ring) {
         const chain = graph.chains[ref >> 1];
         fitted.set(ref >> 1, crackPolyline(chain.points, chain.closed));
