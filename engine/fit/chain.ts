@@ -3,7 +3,8 @@
  * guarded fit or plain fit), kept apart from composing so the worker threads that fit chains in
  * parallel (engine/parallel) run exactly the same code as the main thread.
  */
-import { fitChain, type FitSettings, type FittedPath, type Segment } from './index.js';
+import { chainMidpoints, fitChain, type FitSettings, type FittedPath, type Segment } from './index.js';
+import { ellipsePath, fitEllipse } from './ellipse.js';
 import { scratchFloat64 } from './scratch.js';
 import { hypot } from '../hypot.js';
 
@@ -29,7 +30,20 @@ export interface ChainFitSettings {
  */
 export function fitBoundaryChain(points: Float64Array, closed: boolean, onFrame: boolean, settings: ChainFitSettings): FittedPath {
   if (onFrame || settings.exactCracks) return crackPolyline(points, closed);
+  // smoothing=off keeps the polygon: corners and straight runs, nothing rounded, not even circles
+  if (closed && settings.fit.smoothing !== 'off') {
+    const ellipse = fitEllipse(chainMidpoints(points, true), 0.5 + settings.fit.tolerance / 2, 0.25 + settings.fit.tolerance / 4);
+    if (ellipse !== null) return ellipsePath(ellipse, ringArea2(points) > 0);
+  }
   return settings.guardChains ? guardedFit(points, closed, settings.fit, settings.guardSlack) : fitChain(points, closed, settings.fit);
+}
+
+/** Twice the ring's shoelace area: positive when it runs clockwise on screen (y down). */
+function ringArea2(points: Float64Array): number {
+  const n = points.length >> 1;
+  let sum = 0;
+  for (let i = 0, j = n - 1; i < n; j = i++) sum += points[2 * j] * points[2 * i + 1] - points[2 * i] * points[2 * j + 1];
+  return sum;
 }
 
 /** How many polyline segments ahead the walk looks for a point's nearest segment. */
@@ -223,8 +237,9 @@ export function crackPolyline(points: Float64Array, closed: boolean): FittedPath
  * Fitted chains packed into two growing typed arrays, one slice per chain: a composed image holds
  * tens of thousands of segments until it is written, and as objects they would all be copied by
  * every young-generation collection on the way (a tenth of a trace went to that). Chain c's
- * coordinates are coords[coordAt[c]..]: its start x, y, then x, y per line or x1, y1, x2, y2, x, y
- * per curve, whose kinds are kinds[kindAt[c]..] (0 line, 1 curve), count[c] of them. A segment's
+ * coordinates are coords[coordAt[c]..]: its start x, y, then x, y per line, x1, y1, x2, y2, x, y
+ * per curve or rx, ry, rotation, sweep, x, y per arc, whose kinds are kinds[kindAt[c]..] (0 line,
+ * 1 curve, 2 arc), count[c] of them. A segment's
  * previous end point (the start, for the first) is always the two numbers just before its own.
  */
 export class FittedChains {
@@ -265,6 +280,9 @@ export class FittedChains {
       if (s.kind === 'L') {
         kinds[k++] = 0;
         coords[p++] = s.x; coords[p++] = s.y;
+      } else if (s.kind === 'A') {
+        kinds[k++] = 2;
+        coords[p++] = s.rx; coords[p++] = s.ry; coords[p++] = s.rotation; coords[p++] = s.sweep; coords[p++] = s.x; coords[p++] = s.y;
       } else {
         kinds[k++] = 1;
         coords[p++] = s.x1; coords[p++] = s.y1; coords[p++] = s.x2; coords[p++] = s.y2; coords[p++] = s.x; coords[p++] = s.y;
@@ -298,9 +316,13 @@ export class FittedChains {
     p += 2;
     const segments: Segment[] = [];
     for (let i = 0; i < this.count[c]; i++) {
-      if (this.kinds[this.kindAt[c] + i] === 0) {
+      const kind = this.kinds[this.kindAt[c] + i];
+      if (kind === 0) {
         segments.push({ kind: 'L', x: coords[p], y: coords[p + 1] });
         p += 2;
+      } else if (kind === 2) {
+        segments.push({ kind: 'A', rx: coords[p], ry: coords[p + 1], rotation: coords[p + 2], sweep: coords[p + 3], x: coords[p + 4], y: coords[p + 5] });
+        p += 6;
       } else {
         segments.push({ kind: 'C', x1: coords[p], y1: coords[p + 1], x2: coords[p + 2], y2: coords[p + 3], x: coords[p + 4], y: coords[p + 5] });
         p += 6;

@@ -23,6 +23,7 @@ import type { Segmentation } from '../segment/index.js';
 import type { EngineSettings } from '../settings.js';
 import { checkAbort, type StageContext } from '../stage.js';
 import { PathWriter, hexColour, type SvgDocument, type SvgItem } from './index.js';
+import { ELLIPSE_NODES, fittedEllipse } from './ellipse.js';
 
 export interface ComposedShapes {
   document: SvgDocument;
@@ -196,8 +197,14 @@ export function composeShapes(
       }
     }
     if (fill.empty) continue;
-    items.push({ kind: 'fill', paint: paint[r], d: fill.toString() });
-    nodes += fill.segments;
+    const ellipse = outline.rings.length === 1 && outline.rings[0].length === 1 ? fittedEllipse(fitted, outline.rings[0][0] >> 1) : null;
+    if (ellipse !== null) {
+      items.push({ kind: 'ellipse', paint: paint[r], ...ellipse });
+      nodes += ELLIPSE_NODES;
+    } else {
+      items.push({ kind: 'fill', paint: paint[r], d: fill.toString() });
+      nodes += fill.segments;
+    }
     if (!under.empty) {
       items.push({ kind: 'underlap', paint: paint[r], d: under.toString() });
       nodes += under.segments;
@@ -279,6 +286,10 @@ function signedArea2(fitted: FittedChains, c: number): number {
       x3 = coords[p]; y3 = coords[p + 1];
       p += 2;
       sum += x0 * y3 - x3 * y0;
+    } else if (kinds[k0 + i] === 2) {
+      x3 = coords[p + 4]; y3 = coords[p + 5];
+      sum += halfEllipseArea2(x0, y0, x3, y3, coords[p], coords[p + 1], coords[p + 3]);
+      p += 6;
     } else {
       const x1 = coords[p], y1 = coords[p + 1], x2 = coords[p + 2], y2 = coords[p + 3];
       x3 = coords[p + 4]; y3 = coords[p + 5];
@@ -309,6 +320,7 @@ function signedArea2Reversed(fitted: FittedChains, c: number): number {
     // the previous segment's end (or the start) sits just before this segment's numbers
     const x3 = coords[p - 2], y3 = coords[p - 1];
     if (size === 2) sum += x0 * y3 - x3 * y0;
+    else if (kinds[k0 + i] === 2) sum += halfEllipseArea2(x0, y0, x3, y3, coords[p], coords[p + 1], 1 - coords[p + 2 + 1]);
     else {
       const x1 = coords[p + 2], y1 = coords[p + 3], x2 = coords[p], y2 = coords[p + 1];
       sum += (3 * ((y3 - y0) * (x1 + x2) - (x3 - x0) * (y1 + y2) + y1 * (x0 - x2) - x1 * (y0 - y2) + y3 * (x2 + x0 / 3) - x3 * (y2 + y0 / 3))) / 10;
@@ -316,4 +328,12 @@ function signedArea2Reversed(fitted: FittedChains, c: number): number {
     x0 = x3; y0 = y3;
   }
   return sum;
+}
+
+/**
+ * ∫(x dy − y dx) along a half-ellipse arc (fit/ellipse.ts's only kind) from (x0,y0) to (x3,y3): the
+ * chord's term plus the half ellipse's own area, π·rx·ry, signed by the turning direction.
+ */
+function halfEllipseArea2(x0: number, y0: number, x3: number, y3: number, rx: number, ry: number, sweep: number): number {
+  return x0 * y3 - x3 * y0 + (sweep ? 1 : -1) * Math.PI * rx * ry;
 }
