@@ -76,15 +76,17 @@ function guardedFit(points: Float64Array, closed: boolean, settings: FitSettings
   const count = points.length >> 1;
   if (!closed) return guardedPiece(points, settings, limit);
   if (count < 2 * MIN_GUARD_PIECE) return closedFallback(points, settings, limit);
-  // a loop as two open pieces that share its first point and its middle point
+  // a loop as two open pieces, cut in the middles of its first step and of the step half-way round
   const half = count >> 1;
-  const first = guardedPiece(points.subarray(0, 2 * half + 2), settings, limit);
-  const rest = new Float64Array(2 * (count - half) + 2);
-  rest.set(points.subarray(2 * half));
-  rest[rest.length - 2] = points[0];
-  rest[rest.length - 1] = points[1];
-  const second = guardedPiece(rest, settings, limit);
-  return { start: first.start, segments: first.segments.concat(second.segments) };
+  const open = new Float64Array(2 * count + 4);
+  open[0] = (points[0] + points[2]) / 2;
+  open[1] = (points[1] + points[3]) / 2;
+  open.set(points.subarray(2), 2);
+  open[2 * count] = points[0];
+  open[2 * count + 1] = points[1];
+  open[2 * count + 2] = open[0];
+  open[2 * count + 3] = open[1];
+  return joinPieces(open, half, settings, limit);
 }
 
 /** Pieces shorter than this (points) are not cut again: their polygon or cracks are written. */
@@ -99,9 +101,27 @@ function guardedPiece(points: Float64Array, settings: FitSettings, limit: number
     const polygon = fitPolygon(points, false, settings);
     return staysNear(polygon, points, false, limit) ? polygon : crackPolyline(points, false);
   }
-  const half = count >> 1;
-  const first = guardedPiece(points.subarray(0, 2 * half + 2), settings, limit);
-  const second = guardedPiece(points.subarray(2 * half), settings, limit);
+  return joinPieces(points, (count >> 1) - 1, settings, limit);
+}
+
+/**
+ * Fits points[..step] and points[step + 1..] as two guarded pieces that meet in the middle of the
+ * step between: a crack's middle lies on the smooth edge, where a crack corner can sit up to
+ * half a pixel off it, so the two fits join without a hook.
+ */
+function joinPieces(points: Float64Array, step: number, settings: FitSettings, limit: number): FittedPath {
+  const count = points.length >> 1;
+  const mx = (points[2 * step] + points[2 * step + 2]) / 2, my = (points[2 * step + 1] + points[2 * step + 3]) / 2;
+  const head = new Float64Array(2 * step + 4);
+  head.set(points.subarray(0, 2 * step + 2));
+  head[2 * step + 2] = mx;
+  head[2 * step + 3] = my;
+  const tail = new Float64Array(2 * (count - step));
+  tail[0] = mx;
+  tail[1] = my;
+  tail.set(points.subarray(2 * step + 2), 2);
+  const first = guardedPiece(head, settings, limit);
+  const second = guardedPiece(tail, settings, limit);
   return { start: first.start, segments: first.segments.concat(second.segments) };
 }
 
