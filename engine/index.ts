@@ -120,6 +120,7 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
       fit: settings.fit,
       guardChains: settings.exactness.guardChains,
       guardSlack: settings.exactness.guardSlack,
+      exactCracks: settings.exactness.exactCracks,
     });
     const paintedHere = painting.onWorker ? null : await painting.finish();
     const fitted = await fitting.finish(step);

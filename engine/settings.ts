@@ -73,6 +73,12 @@ export interface ExactnessSettings {
    * art leaves room for smooth curves over anti-aliased staircases, which keeps files small.
    */
   guardSlack: number;
+  /**
+   * Write every chain as its exact crack polyline: only for true pixel art (hard edges, no
+   * anti-aliasing, a tiny image), where the pixel steps are the drawing. Nothing detects pixel art
+   * yet, so it is off.
+   */
+  exactCracks: boolean;
 }
 
 export interface EngineSettings {
@@ -132,8 +138,8 @@ export function engineSettingsFor(options: TraceOptions, mode: ImageClass, input
     // which its curves follow closely: checking them chain by chain against those points only
     // turned good curves into dense polylines (clean.cjs storm: 22x the artist's nodes, 10x without).
     exactness: photoLike
-      ? { lostAreaShare: Infinity, guardChains: false, guardSlack: 0 }
-      : { lostAreaShare: 0.2, guardChains: lineArt, guardSlack: lineArt ? 0.6 : 0 },
+      ? { lostAreaShare: Infinity, guardChains: false, guardSlack: 0, exactCracks: false }
+      : { lostAreaShare: 0.2, guardChains: lineArt, guardSlack: lineArt ? 0.6 : 0, exactCracks: false },
     gradients: { enabled: gradientsOn && !lineArt, minArea: photoLike ? 200 : 400, maxResidual: photoLike ? 10 : 6 },
     seams: { close: options.closeSeams, overlapPx: 0.75 },
   };

@@ -87,6 +87,7 @@ export interface TraceHooks {
 
 export interface TraceStats {
   bytes: number;
+  /** Shapes written: <path>, <circle> and <ellipse> elements. */
   paths: number;
   /** Path segments (lines + curves), as the benchmark counts nodes. */
   nodes: number;

@@ -3,7 +3,8 @@
  * guarded fit or plain fit), kept apart from composing so the worker threads that fit chains in
  * parallel (engine/parallel) run exactly the same code as the main thread.
  */
-import { fitChain, type FitSettings, type FittedPath, type Segment } from './index.js';
+import { chainMidpoints, fitChain, type FitSettings, type FittedPath, type Segment } from './index.js';
+import { ellipsePath, fitEllipse } from './ellipse.js';
 import { scratchFloat64 } from './scratch.js';
 import { hypot } from '../hypot.js';
 
@@ -12,9 +13,15 @@ const enum GuardSlot { Loop = 40, Flat, Dense }
 
 export interface ChainFitSettings {
   fit: FitSettings;
-  /** Check each fit against its cracks and fall back to the exact polyline (line art). */
+  /** Check each fit against its cracks and fall back to a tighter fit where it strays (drawn shapes, line art). */
   guardChains: boolean;
   guardSlack: number;
+  /**
+   * True pixel art (hard edges, no anti-aliasing, a tiny image): every chain is written as its exact
+   * crack polyline, the only case where pixel steps are what the artist drew. Whoever detects pixel
+   * art sets it; absent means false.
+   */
+  exactCracks?: boolean;
 }
 
 /**
@@ -22,28 +29,112 @@ export interface ChainFitSettings {
  * Elsewhere the fitter, guarded when the preset asks for exactness.
  */
 export function fitBoundaryChain(points: Float64Array, closed: boolean, onFrame: boolean, settings: ChainFitSettings): FittedPath {
-  if (onFrame) return crackPolyline(points, closed);
+  if (onFrame || settings.exactCracks) return crackPolyline(points, closed);
+  // smoothing=off keeps the polygon: corners and straight runs, nothing rounded, not even circles
+  if (closed && settings.fit.smoothing !== 'off') {
+    const ellipse = fitEllipse(chainMidpoints(points, true), 0.5 + settings.fit.tolerance / 2, 0.25 + settings.fit.tolerance / 4);
+    if (ellipse !== null) return ellipsePath(ellipse, ringArea2(points) > 0);
+  }
   return settings.guardChains ? guardedFit(points, closed, settings.fit, settings.guardSlack) : fitChain(points, closed, settings.fit);
+}
+
+/** Twice the ring's shoelace area: positive when it runs clockwise on screen (y down). */
+function ringArea2(points: Float64Array): number {
+  const n = points.length >> 1;
+  let sum = 0;
+  for (let i = 0, j = n - 1; i < n; j = i++) sum += points[2 * j] * points[2 * i + 1] - points[2 * i] * points[2 * j + 1];
+  return sum;
 }
 
 /** How many polyline segments ahead the walk looks for a point's nearest segment. */
 const GUARD_WINDOW = 48;
 
 /**
+ * The same fitter with every polygon vertex kept as a corner: the chain's straight runs as lines,
+ * no rounding. Each line follows a digital straight run of the boundary, so it stays within about
+ * half a pixel of the true edge without copying its pixel steps; the fallback for chains whose
+ * smooth fit strays (a 1-px spur folded flat, a glyph's serif cut off).
+ */
+export function fitPolygon(points: Float64Array, closed: boolean, settings: FitSettings): FittedPath {
+  return fitChain(points, closed, { ...settings, smoothing: 'off', cornerAngleDeg: 180 });
+}
+
+/**
  * fitChain with a guard: on thin parts (1-px text, a 1-px spur off a frame, a chain that leaves and
  * returns to the same junction) a curve fit can cut a bump off, fold a spur flat or swing outside
  * the shape. When any crack point lies further from the fit than the tolerance allows, or any point
- * of the fit further from the cracks, the chain is written as its crack polyline instead (collinear
- * runs joined), which is exact. Both walks move forward along the two lines together, so the check
- * costs the chain's length times a small window.
+ * of the fit further from the cracks, the chain is cut in two at its middle and each half fitted
+ * (and guarded) on its own, so only the few pixels where the fit strayed lose their smooth curve.
+ * A piece too short to cut is fitted as its polygon (fitPolygon), and written as its crack
+ * polyline only when even that strays (a spur of a pixel or two). Both walks of the check move
+ * forward along the two lines together, so a check costs the piece's length times a small window.
  */
 function guardedFit(points: Float64Array, closed: boolean, settings: FitSettings, slack: number): FittedPath {
-  const fit = fitChain(points, closed, settings);
-  const flat = densify(flatten(fit));
   const limit = settings.tolerance + slack;
+  const fit = fitChain(points, closed, settings);
+  if (staysNear(fit, points, closed, limit)) return fit;
+  const count = points.length >> 1;
+  if (!closed) return guardedPiece(points, settings, limit);
+  if (count < 2 * MIN_GUARD_PIECE) return closedFallback(points, settings, limit);
+  // a loop as two open pieces, cut in the middles of its first step and of the step half-way round
+  const half = count >> 1;
+  const open = new Float64Array(2 * count + 4);
+  open[0] = (points[0] + points[2]) / 2;
+  open[1] = (points[1] + points[3]) / 2;
+  open.set(points.subarray(2), 2);
+  open[2 * count] = points[0];
+  open[2 * count + 1] = points[1];
+  open[2 * count + 2] = open[0];
+  open[2 * count + 3] = open[1];
+  return joinPieces(open, half, settings, limit);
+}
+
+/** Pieces shorter than this (points) are not cut again: their polygon or cracks are written. */
+const MIN_GUARD_PIECE = 12;
+
+/** An open piece of a chain, fitted within `limit` of its cracks; its end points stay exact. */
+function guardedPiece(points: Float64Array, settings: FitSettings, limit: number): FittedPath {
+  const fit = fitChain(points, false, settings);
+  if (staysNear(fit, points, false, limit)) return fit;
+  const count = points.length >> 1;
+  if (count < 2 * MIN_GUARD_PIECE) {
+    const polygon = fitPolygon(points, false, settings);
+    return staysNear(polygon, points, false, limit) ? polygon : crackPolyline(points, false);
+  }
+  return joinPieces(points, (count >> 1) - 1, settings, limit);
+}
+
+/**
+ * Fits points[..step] and points[step + 1..] as two guarded pieces that meet in the middle of the
+ * step between: a crack's middle lies on the smooth edge, where a crack corner can sit up to
+ * half a pixel off it, so the two fits join without a hook.
+ */
+function joinPieces(points: Float64Array, step: number, settings: FitSettings, limit: number): FittedPath {
+  const count = points.length >> 1;
+  const mx = (points[2 * step] + points[2 * step + 2]) / 2, my = (points[2 * step + 1] + points[2 * step + 3]) / 2;
+  const head = new Float64Array(2 * step + 4);
+  head.set(points.subarray(0, 2 * step + 2));
+  head[2 * step + 2] = mx;
+  head[2 * step + 3] = my;
+  const tail = new Float64Array(2 * (count - step));
+  tail[0] = mx;
+  tail[1] = my;
+  tail.set(points.subarray(2 * step + 2), 2);
+  const first = guardedPiece(head, settings, limit);
+  const second = guardedPiece(tail, settings, limit);
+  return { start: first.start, segments: first.segments.concat(second.segments) };
+}
+
+function closedFallback(points: Float64Array, settings: FitSettings, limit: number): FittedPath {
+  const polygon = fitPolygon(points, true, settings);
+  return staysNear(polygon, points, true, limit) ? polygon : crackPolyline(points, true);
+}
+
+/** Whether a fit and the chain's cracks stay within `limit` of each other, both ways. */
+function staysNear(fit: FittedPath, points: Float64Array, closed: boolean, limit: number): boolean {
+  const flat = densify(flatten(fit));
   const cracks = closed ? loopFrom(points, fit.start.x, fit.start.y) : points;
-  if (farthest(cracks, flat, limit) > limit || farthest(flat, cracks, limit) > limit) return crackPolyline(points, closed);
-  return fit;
+  return farthest(cracks, flat, limit) <= limit && farthest(flat, cracks, limit) <= limit;
 }
 
 /** Largest distance from a point of `from` to `to`, both walked in order; stops early past `limit`. */
@@ -166,8 +257,9 @@ export function crackPolyline(points: Float64Array, closed: boolean): FittedPath
  * Fitted chains packed into two growing typed arrays, one slice per chain: a composed image holds
  * tens of thousands of segments until it is written, and as objects they would all be copied by
  * every young-generation collection on the way (a tenth of a trace went to that). Chain c's
- * coordinates are coords[coordAt[c]..]: its start x, y, then x, y per line or x1, y1, x2, y2, x, y
- * per curve, whose kinds are kinds[kindAt[c]..] (0 line, 1 curve), count[c] of them. A segment's
+ * coordinates are coords[coordAt[c]..]: its start x, y, then x, y per line, x1, y1, x2, y2, x, y
+ * per curve or rx, ry, rotation, sweep, x, y per arc, whose kinds are kinds[kindAt[c]..] (0 line,
+ * 1 curve, 2 arc), count[c] of them. A segment's
  * previous end point (the start, for the first) is always the two numbers just before its own.
  */
 export class FittedChains {
@@ -208,6 +300,9 @@ export class FittedChains {
       if (s.kind === 'L') {
         kinds[k++] = 0;
         coords[p++] = s.x; coords[p++] = s.y;
+      } else if (s.kind === 'A') {
+        kinds[k++] = 2;
+        coords[p++] = s.rx; coords[p++] = s.ry; coords[p++] = s.rotation; coords[p++] = s.sweep; coords[p++] = s.x; coords[p++] = s.y;
       } else {
         kinds[k++] = 1;
         coords[p++] = s.x1; coords[p++] = s.y1; coords[p++] = s.x2; coords[p++] = s.y2; coords[p++] = s.x; coords[p++] = s.y;
@@ -241,9 +336,13 @@ export class FittedChains {
     p += 2;
     const segments: Segment[] = [];
     for (let i = 0; i < this.count[c]; i++) {
-      if (this.kinds[this.kindAt[c] + i] === 0) {
+      const kind = this.kinds[this.kindAt[c] + i];
+      if (kind === 0) {
         segments.push({ kind: 'L', x: coords[p], y: coords[p + 1] });
         p += 2;
+      } else if (kind === 2) {
+        segments.push({ kind: 'A', rx: coords[p], ry: coords[p + 1], rotation: coords[p + 2], sweep: coords[p + 3], x: coords[p + 4], y: coords[p + 5] });
+        p += 6;
       } else {
         segments.push({ kind: 'C', x1: coords[p], y1: coords[p + 1], x2: coords[p + 2], y2: coords[p + 3], x: coords[p + 4], y: coords[p + 5] });
         p += 6;

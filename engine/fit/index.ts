@@ -40,7 +40,9 @@ export interface FitSettings {
 
 export type Segment =
   | { kind: 'L'; x: number; y: number }
-  | { kind: 'C'; x1: number; y1: number; x2: number; y2: number; x: number; y: number };
+  | { kind: 'C'; x1: number; y1: number; x2: number; y2: number; x: number; y: number }
+  /** Elliptical arc (SVG's): radii, x-axis rotation in degrees, sweep 1 = clockwise on screen; never a large arc of more than half the ellipse. */
+  | { kind: 'A'; rx: number; ry: number; rotation: number; sweep: number; x: number; y: number };
 
 export interface FittedPath {
   start: { x: number; y: number };
@@ -81,6 +83,8 @@ const MIN_CORNER_EDGE = 2.5;
 /** A blunted corner spans at most this many short edges, and its sharp point lies at most this far (px) from them. */
 const MAX_CHAMFER_EDGES = 3;
 const MAX_CHAMFER_REACH = 3;
+/** Longest end edge (px) dropEndHooks folds into its neighbour. */
+const END_HOOK = 5;
 /** A straight part at least this long is written as its own line instead of being folded into a curve. */
 const MIN_LINE_RUN = 2;
 
@@ -102,6 +106,7 @@ export function fitChain(points: Float64Array, closed: boolean, settings: FitSet
     // junctions are shared with other chains: they stay exactly where the caller put them
     poly.vx[0] = crack[0]; poly.vy[0] = crack[1];
     poly.vx[poly.m - 1] = crack[2 * n - 2]; poly.vy[poly.m - 1] = crack[2 * n - 1];
+    dropEndHooks(poly, settings.tolerance);
   }
   const sharp = collapseChamfers(poly, closed, settings);
   const shape = classifyVertices(sharp, closed, settings);
@@ -118,6 +123,7 @@ export function reversePath(path: FittedPath): FittedPath {
     const seg = segs[i];
     const prev = i > 0 ? segs[i - 1] : path.start;
     if (seg.kind === 'L') out.push({ kind: 'L', x: prev.x, y: prev.y });
+    else if (seg.kind === 'A') out.push({ ...seg, sweep: 1 - seg.sweep, x: prev.x, y: prev.y });
     else out.push({ kind: 'C', x1: seg.x2, y1: seg.y2, x2: seg.x1, y2: seg.y1, x: prev.x, y: prev.y });
   }
   return { start: { x: last.x, y: last.y }, segments: out };
@@ -142,6 +148,11 @@ function dedupe(points: Float64Array, closed: boolean): Float64Array {
   }
   if (closed && m > 1 && out[0] === out[2 * m - 2] && out[1] === out[2 * m - 1]) m--;
   return out.subarray(0, 2 * m);
+}
+
+/** The chain's staircase middles (step 1 below), for fitters that work on them (./ellipse.ts). */
+export function chainMidpoints(points: Float64Array, closed: boolean): Float64Array {
+  return staircaseMidpoints(dedupe(points, closed), closed);
 }
 
 /**
@@ -434,6 +445,29 @@ function collapseChamfers(poly: Polygon, closed: boolean, settings: FitSettings)
   return out;
 }
 
+/**
+ * An open chain's end is a junction, where the staircase breaks its rhythm and the exact crack
+ * corner sits up to a pixel off the edge's line: the polygon then ends in a short hook of its own
+ * direction, which the curve fit would bend into. A short end edge (at most END_HOOK px) whose far
+ * end lies within `tol` of the next edge's line is folded into that edge.
+ */
+function dropEndHooks(poly: Polygon, tol: number): void {
+  const hook = (end: number, near: number, far: number): boolean => {
+    const ex = poly.vx[end], ey = poly.vy[end], nx = poly.vx[near], ny = poly.vy[near];
+    if (hypot(ex - nx, ey - ny) > END_HOOK) return false;
+    const dx = nx - poly.vx[far], dy = ny - poly.vy[far], len = hypot(dx, dy);
+    return len > 2 * END_HOOK && Math.abs((ex - nx) * dy - (ey - ny) * dx) / len <= tol;
+  };
+  const remove = (v: number): void => {
+    poly.vx.copyWithin(v, v + 1, poly.m); poly.vy.copyWithin(v, v + 1, poly.m); poly.at.copyWithin(v, v + 1, poly.m);
+    poly.m--;
+    // the later steps read the arrays' lengths as the vertex count
+    poly.vx = poly.vx.subarray(0, poly.m); poly.vy = poly.vy.subarray(0, poly.m); poly.at = poly.at.subarray(0, poly.m);
+  };
+  if (poly.m >= 3 && hook(0, 1, 2)) remove(1);
+  if (poly.m >= 3 && hook(poly.m - 1, poly.m - 2, poly.m - 3)) remove(poly.m - 2);
+}
+
 function clamp(v: number, lo: number, hi: number): number {
   return v < lo ? lo : v > hi ? hi : v;
 }
@@ -458,11 +492,14 @@ function classifyVertices(poly: Polygon, closed: boolean, settings: FitSettings)
     if (!closed && (j === 0 || j === m - 1)) { corner[j] = 1; continue; }
     const i = (j + m - 1) % m, k = (j + 1) % m;
     turn[j] = Math.abs(turnAngle(vx[i], vy[i], vx[j], vy[j], vx[k], vy[k]));
-    // Potrace: distance of the vertex from the chord of its neighbours, in the L1 metric's units
-    const denom = Math.abs(vx[k] - vx[i]) + Math.abs(vy[k] - vy[i]);
+    // Potrace: distance of the vertex from the chord between the middles of its two edges, in
+    // the L1 metric's units. Middles, not the neighbouring vertices: a long straight edge meeting a
+    // short one would otherwise put the chord far out and turn every rounded corner sharp.
+    const ax = (vx[i] + vx[j]) / 2, ay = (vy[i] + vy[j]) / 2, bx = (vx[k] + vx[j]) / 2, by = (vy[k] + vy[j]) / 2;
+    const denom = Math.abs(bx - ax) + Math.abs(by - ay);
     let a = 4 / 3;
     if (denom > 1e-9) {
-      const dd = Math.abs((vx[j] - vx[i]) * (vy[k] - vy[i]) - (vx[k] - vx[i]) * (vy[j] - vy[i])) / denom;
+      const dd = Math.abs((vx[j] - ax) * (by - ay) - (bx - ax) * (vy[j] - ay)) / denom;
       a = (dd > 1 ? 1 - 1 / dd : 0) / 0.75;
     }
     const interior = Math.PI - turn[j];
@@ -777,30 +814,40 @@ function straighten(start: { x: number; y: number }, segs: Segment[], tol: numbe
   return out;
 }
 
+/**
+ * Joins runs of segments that lie along one straight line into that line: collinear lines, and a
+ * barely bent cubic next to a line (an open chain's last pixels, where the staircase breaks its
+ * rhythm at a junction, otherwise leave a hook). Every point a run passes (a cubic's control
+ * hull included) must stay within `tol` of the joined chord.
+ */
 function mergeLines(start: { x: number; y: number }, segs: Segment[], tol: number): Segment[] {
   const out: Segment[] = [];
-  // the points a merged line passes, to check every one against the longer chord
+  // the points the open run passes, to check every one against the longer chord
   let runX: number[] = [], runY: number[] = [];
   let px = start.x, py = start.y;
   for (const seg of segs) {
     const prev = out[out.length - 1];
-    if (seg.kind === 'L' && prev !== undefined && prev.kind === 'L' && runX.length > 0) {
+    if (seg.kind !== 'A' && prev !== undefined && runX.length > 0 && (seg.kind === 'L' || prev.kind === 'L')) {
       const ax = runX[0], ay = runY[0];
       const dx = seg.x - ax, dy = seg.y - ay, len = hypot(dx, dy);
+      const within = (x: number, y: number): boolean => {
+        const t = ((x - ax) * dx + (y - ay) * dy) / (len * len);
+        return Math.abs((x - ax) * dy - (y - ay) * dx) / len <= tol && t >= 0 && t <= 1;
+      };
       let ok = len > 1e-9;
-      for (let i = 1; ok && i < runX.length; i++) {
-        const d = Math.abs((runX[i] - ax) * dy - (runY[i] - ay) * dx) / len;
-        const t = ((runX[i] - ax) * dx + (runY[i] - ay) * dy) / (len * len);
-        if (d > tol || t < 0 || t > 1) ok = false;
-      }
+      for (let i = 1; ok && i < runX.length; i++) ok = within(runX[i], runY[i]);
+      if (ok && seg.kind === 'C') ok = within(seg.x1, seg.y1) && within(seg.x2, seg.y2);
       if (ok) {
-        prev.x = seg.x; prev.y = seg.y;
+        out[out.length - 1] = { kind: 'L', x: seg.x, y: seg.y };
+        if (seg.kind === 'C') { runX.push(seg.x1, seg.x2); runY.push(seg.y1, seg.y2); }
         runX.push(seg.x); runY.push(seg.y);
         px = seg.x; py = seg.y;
         continue;
       }
     }
-    if (seg.kind === 'L') { runX = [px, seg.x]; runY = [py, seg.y]; } else { runX = []; runY = []; }
+    if (seg.kind === 'L') { runX = [px, seg.x]; runY = [py, seg.y]; }
+    else if (seg.kind === 'C') { runX = [px, seg.x1, seg.x2, seg.x]; runY = [py, seg.y1, seg.y2, seg.y]; }
+    else { runX = []; runY = []; }
     out.push({ ...seg });
     px = seg.x; py = seg.y;
   }

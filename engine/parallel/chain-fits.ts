@@ -50,7 +50,7 @@ interface JobMessage {
   settings: ChainFitSettings;
 }
 
-/** A worker's fits of one chunk: per chain its segment count, segment kinds (0 L, 1 C) and coordinates (start, then 2 or 6 per segment). */
+/** A worker's fits of one chunk: per chain its segment count, segment kinds (0 L, 1 C, 2 A) and coordinates (start, then 2 or 6 per segment). */
 interface ChunkMessage {
   type: 'chunk';
   job: number;
@@ -196,6 +196,9 @@ export function runFitJob(message: JobMessage, post: (reply: WorkerReply, transf
         if (s.kind === 'L') {
           kinds.push(0);
           coords.push(s.x, s.y);
+        } else if (s.kind === 'A') {
+          kinds.push(2);
+          coords.push(s.rx, s.ry, s.rotation, s.sweep, s.x, s.y);
         } else {
           kinds.push(1);
           coords.push(s.x1, s.y1, s.x2, s.y2, s.x, s.y);

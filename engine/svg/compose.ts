@@ -17,7 +17,7 @@
  * cut and the later shapes cover it; that closes the seam around it completely and writes its
  * boundary once instead of twice.
  */
-import { crackPolyline, type FittedChains } from '../fit/chain.js';
+import { crackPolyline, fitPolygon, type FittedChains } from '../fit/chain.js';
 import { fitGradient, gradientSampleStep, type GradientFill } from '../fit/gradient.js';
 import type { BoundaryGraph, ChainRef } from '../boundary/index.js';
 import type { PreparedImage } from '../prepare/index.js';
@@ -25,6 +25,7 @@ import type { Segmentation } from '../segment/index.js';
 import type { EngineSettings } from '../settings.js';
 import { checkAbort, type StageContext } from '../stage.js';
 import { PathWriter, hexColour, type SvgDocument, type SvgItem } from './index.js';
+import { ELLIPSE_NODES, fittedEllipse } from './ellipse.js';
 
 export interface ComposedShapes {
   document: SvgDocument;
@@ -118,8 +119,8 @@ export function composeShapes(
   };
 
   // A fit that loses much of a ring's area (a one-pixel line folded flat, a glyph rounded away) is
-  // not a smoothing any designer asked for: such rings are written with their exact crack
-  // polylines, which their neighbours then share along the same chains.
+  // not a smoothing any designer asked for: such rings are written with their chains' polygons
+  // (or, failing those, their exact cracks), which their neighbours then share along the same chains.
   const lostAreaShare = settings.exactness.lostAreaShare;
   for (const r of Number.isFinite(lostAreaShare) ? order : []) {
     const outline = graph.outlines[r];
@@ -130,7 +131,18 @@ export function composeShapes(
       // against the outline the fit followed (sub-pixel points where the edge is anti-aliased)
       let exact = 0;
       for (const ref of ring) exact += ((ref & 1 ? -1 : 1) * polylineArea2(graph.chains[ref >> 1].points, graph.chains[ref >> 1].closed)) / 2;
-      if (Math.abs(fittedArea - exact) <= lostAreaShare * Math.abs(exact) + LOST_AREA_PIXELS) return;
+      const slack = lostAreaShare * Math.abs(exact) + LOST_AREA_PIXELS;
+      if (Math.abs(fittedArea - exact) <= slack) return;
+      // First the chains' polygons (straight runs, no rounding: within half a pixel of the edge,
+      // no pixel steps), and only when even they lose the area, the exact cracks.
+      let polygonArea = 0;
+      for (const ref of ring) {
+        const chain = graph.chains[ref >> 1];
+        const onFrame = chain.left < 0 || chain.right < 0;
+        fitted.set(ref >> 1, onFrame ? crackPolyline(chain.points, chain.closed) : fitPolygon(chain.points, chain.closed, settings.fit));
+        polygonArea += (ref & 1 ? signedArea2Reversed(fitted, ref >> 1) : signedArea2(fitted, ref >> 1)) / 2;
+      }
+      if (Math.abs(polygonArea - exact) <= slack) return;
       for (const ref of ring) {
         const chain = graph.chains[ref >> 1];
         fitted.set(ref >> 1, crackPolyline(chain.cracks, chain.closed));
@@ -170,7 +182,7 @@ export function composeShapes(
       for (let j = 0; j < ring.length; j++) {
         const ref = ring[j];
         const chain = ref >> 1, reversed = (ref & 1) === 1;
-        if (runsUnder(ref)) appendOffsetChain(fill, fitted, chain, reversed, j > 0, underlap, graph.chains[chain].closed);
+        if (runsUnder(ref) && !hasArc(fitted, chain)) appendOffsetChain(fill, fitted, chain, reversed, j > 0, underlap, graph.chains[chain].closed);
         else {
           // after an offset piece the pen is off the chain's start: a short line joins them
           if (j > 0) fill.lineTo(...chainStart(fitted, chain, reversed));
@@ -180,8 +192,16 @@ export function composeShapes(
       fill.close();
     }
     if (fill.empty) continue;
-    items.push({ kind: 'fill', paint: paint[r], d: fill.toString() });
-    nodes += fill.segments;
+    // an ellipse element has no offset copy: only a shape that runs under nothing is written as one
+    const soleRef = outline.rings.length === 1 && outline.rings[0].length === 1 ? outline.rings[0][0] : -1;
+    const ellipse = soleRef >= 0 && !runsUnder(soleRef) ? fittedEllipse(fitted, soleRef >> 1) : null;
+    if (ellipse !== null) {
+      items.push({ kind: 'ellipse', paint: paint[r], ...ellipse });
+      nodes += ELLIPSE_NODES;
+    } else {
+      items.push({ kind: 'fill', paint: paint[r], d: fill.toString() });
+      nodes += fill.segments;
+    }
   }
   return {
     document: { width: graph.width, height: graph.height, gradients, items },
@@ -268,6 +288,10 @@ function signedArea2(fitted: FittedChains, c: number): number {
       x3 = coords[p]; y3 = coords[p + 1];
       p += 2;
       sum += x0 * y3 - x3 * y0;
+    } else if (kinds[k0 + i] === 2) {
+      x3 = coords[p + 4]; y3 = coords[p + 5];
+      sum += halfEllipseArea2(x0, y0, x3, y3, coords[p], coords[p + 1], coords[p + 3]);
+      p += 6;
     } else {
       const x1 = coords[p], y1 = coords[p + 1], x2 = coords[p + 2], y2 = coords[p + 3];
       x3 = coords[p + 4]; y3 = coords[p + 5];
@@ -298,6 +322,7 @@ function signedArea2Reversed(fitted: FittedChains, c: number): number {
     // the previous segment's end (or the start) sits just before this segment's numbers
     const x3 = coords[p - 2], y3 = coords[p - 1];
     if (size === 2) sum += x0 * y3 - x3 * y0;
+    else if (kinds[k0 + i] === 2) sum += halfEllipseArea2(x0, y0, x3, y3, coords[p], coords[p + 1], 1 - coords[p + 2 + 1]);
     else {
       const x1 = coords[p + 2], y1 = coords[p + 3], x2 = coords[p], y2 = coords[p + 1];
       sum += (3 * ((y3 - y0) * (x1 + x2) - (x3 - x0) * (y1 + y2) + y1 * (x0 - x2) - x1 * (y0 - y2) + y3 * (x2 + x0 / 3) - x3 * (y2 + y0 / 3))) / 10;
@@ -400,4 +425,18 @@ function chainWalk(fitted: FittedChains, c: number, reversed: boolean): { xs: Fl
   }
   for (let i = 0; i < n; i++) curve[reversed ? n - 1 - i : i] = kinds[k0 + i];
   return { xs, ys, curve };
+}
+
+/**
+ * ∫(x dy − y dx) along a half-ellipse arc (fit/ellipse.ts's only kind) from (x0,y0) to (x3,y3): the
+ * chord's term plus the half ellipse's own area, π·rx·ry, signed by the turning direction.
+ */
+function halfEllipseArea2(x0: number, y0: number, x3: number, y3: number, rx: number, ry: number, sweep: number): number {
+  return x0 * y3 - x3 * y0 + (sweep ? 1 : -1) * Math.PI * rx * ry;
+}
+
+/** Offset copies are made of lines and cubics only: a chain fitted as half-ellipse arcs is shared as it is. */
+function hasArc(fitted: FittedChains, c: number): boolean {
+  for (let i = 0, k0 = fitted.kindAt[c]; i < fitted.count[c]; i++) if (fitted.kinds[k0 + i] === 2) return true;
+  return false;
 }

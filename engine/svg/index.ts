@@ -11,6 +11,7 @@
 import type { FittedChains } from '../fit/chain.js';
 import type { FittedPath } from '../fit/index.js';
 import type { GradientFill } from '../fit/gradient.js';
+import { ellipseXml, type SvgEllipse } from './ellipse.js';
 
 export interface SvgFill {
   kind: 'fill';
@@ -19,7 +20,7 @@ export interface SvgFill {
 }
 
 /** Fill mode writes filled outlines only (contract: no stroke-only element); seams close by geometry (compose.ts). */
-export type SvgItem = SvgFill;
+export type SvgItem = SvgFill | SvgEllipse;
 
 export interface SvgDocument {
   width: number;
@@ -164,11 +165,28 @@ export class PathWriter {
     this.segments++;
   }
 
+  /**
+   * Elliptical arc (SVG's `a`): radii and the end point on the 0.1 px grid, the rotation in tenths
+   * of a degree (a tenth of a degree moves a 100 px radius by 0.2 px), never a large arc.
+   */
+  arcTo(rx: number, ry: number, rotation: number, sweep: number, x: number, y: number): void {
+    const tx = Math.round(x * SCALE), ty = Math.round(y * SCALE);
+    if (tx === this.cx && ty === this.cy) return;
+    const letter = this.command('a');
+    const text = letter + this.value(Math.round(rx * SCALE), letter !== '') + this.value(Math.round(ry * SCALE), false) + this.value(Math.round(rotation * SCALE), false);
+    // the flags as separate 0/1 numbers (some parsers do not split '11')
+    this.parts.push(text + this.value(0, false) + this.value(sweep ? SCALE : 0, false) + this.value(tx - this.cx, false) + this.value(ty - this.cy, false));
+    this.cx = tx;
+    this.cy = ty;
+    this.segments++;
+  }
+
   /** Appends a fitted chain; starts a subpath at its start unless the pen is already there. */
   append(path: FittedPath, continuing: boolean): void {
     if (!continuing) this.moveTo(path.start.x, path.start.y);
     for (const s of path.segments) {
       if (s.kind === 'L') this.lineTo(s.x, s.y);
+      else if (s.kind === 'A') this.arcTo(s.rx, s.ry, s.rotation, s.sweep, s.x, s.y);
       else this.curveTo(s.x1, s.y1, s.x2, s.y2, s.x, s.y);
     }
   }
@@ -189,6 +207,7 @@ export class PathWriter {
       const s = segs[i];
       const prev = i > 0 ? segs[i - 1] : path.start;
       if (s.kind === 'L') this.lineTo(prev.x, prev.y);
+      else if (s.kind === 'A') this.arcTo(s.rx, s.ry, s.rotation, 1 - s.sweep, prev.x, prev.y);
       else this.curveTo(s.x2, s.y2, s.x1, s.y1, prev.x, prev.y);
     }
   }
@@ -205,11 +224,13 @@ export class PathWriter {
       if (!continuing) this.moveTo(coords[p], coords[p + 1]);
       p += 2;
       for (let i = 0; i < n; i++) {
-        if (kinds[k0 + i] === 0) {
+        const kind = kinds[k0 + i];
+        if (kind === 0) {
           this.lineTo(coords[p], coords[p + 1]);
           p += 2;
         } else {
-          this.curveTo(coords[p], coords[p + 1], coords[p + 2], coords[p + 3], coords[p + 4], coords[p + 5]);
+          if (kind === 2) this.arcTo(coords[p], coords[p + 1], coords[p + 2], coords[p + 3], coords[p + 4], coords[p + 5]);
+          else this.curveTo(coords[p], coords[p + 1], coords[p + 2], coords[p + 3], coords[p + 4], coords[p + 5]);
           p += 6;
         }
       }
@@ -224,12 +245,14 @@ export class PathWriter {
     if (!continuing) this.moveTo(coords[p - 2], coords[p - 1]);
     for (let i = n - 1; i >= 0; i--) {
       // the previous segment's end (or the start) sits just before this segment's numbers
-      if (kinds[k0 + i] === 0) {
+      const kind = kinds[k0 + i];
+      if (kind === 0) {
         p -= 2;
         this.lineTo(coords[p - 2], coords[p - 1]);
       } else {
         p -= 6;
-        this.curveTo(coords[p + 2], coords[p + 3], coords[p], coords[p + 1], coords[p - 2], coords[p - 1]);
+        if (kind === 2) this.arcTo(coords[p], coords[p + 1], coords[p + 2], 1 - coords[p + 3], coords[p - 2], coords[p - 1]);
+        else this.curveTo(coords[p + 2], coords[p + 3], coords[p], coords[p + 1], coords[p - 2], coords[p - 1]);
       }
     }
   }
@@ -269,7 +292,10 @@ export function writeSvg(doc: SvgDocument): string {
     for (const g of doc.gradients) out.push(gradientXml(g.id, g.fill));
     out.push('</defs>');
   }
-  for (const item of doc.items) out.push(`<path fill="${item.paint}" d="${item.d}"/>`);
+  for (const item of doc.items) {
+    if (item.kind === 'fill') out.push(`<path fill="${item.paint}" d="${item.d}"/>`);
+    else out.push(ellipseXml(item));
+  }
   out.push('</svg>');
   return out.join('\n');
 }

@@ -12,7 +12,7 @@ t.test('close_seams=false paints an exact partition: the flat test card comes ba
   // Only anti-aliased boundary pixels of the disc and triangle may differ noticeably.
   t.ok(mismatch(card, render(result.svg, 96, 1, 'white'), 48) < 0.03, 'few pixels differ');
   t.equal(countMatches(result.svg, /class="u"/g), 0, 'no underlap strokes');
-  t.equal(result.stats.paths, countMatches(result.svg, /<path /g));
+  t.equal(result.stats.paths, countMatches(result.svg, /<(path|circle|ellipse) /g));
   t.ok(result.stats.nodes > 0);
 });
 
@@ -200,8 +200,9 @@ t.test('smoothing: off keeps a disc as corners and lines, maximum as a few curve
   const bytes = await png(disc);
   const off = await vectorize(bytes, { imageType: 'clipart', smoothing: 'off', closeSeams: false });
   const maximum = await vectorize(bytes, { imageType: 'clipart', smoothing: 'maximum', closeSeams: false });
-  const curves = (svg: string) => countMatches(svg, /c/g);
-  t.ok(curves(maximum.svg) > curves(off.svg), 'maximum uses more curve commands');
+  const curves = (svg: string) => countMatches(svg, /<circle |<ellipse /g) + [...svg.matchAll(/ d="([^"]*)"/g)].reduce((n, m) => n + countMatches(m[1], /[cCaA]/g), 0);
+  t.equal(curves(off.svg), 0, 'off: no curves, arcs or circles');
+  t.ok(curves(maximum.svg) > 0, 'maximum: a circle or curves');
   t.not(off.svg, maximum.svg);
 });
 

@@ -2,26 +2,7 @@ import t from 'tap';
 import { FIT_PRESETS, fitChain, reversePath, type FittedPath, type Segment } from '../../../engine/fit/index.js';
 import { SMOOTHING_LEVELS } from '../../../engine/types.js';
 import { boundaryChain, polygonContains, rasterise } from './raster.js';
-
-type Point = { x: number; y: number };
-
-/** Points along every segment of a path, `perSegment` samples each. */
-function samplePath(path: FittedPath, perSegment = 24): Point[] {
-  const out: Point[] = [{ ...path.start }];
-  let p = path.start;
-  for (const seg of path.segments) {
-    for (let i = 1; i <= perSegment; i++) {
-      const t = i / perSegment, u = 1 - t;
-      if (seg.kind === 'L') out.push({ x: p.x + (seg.x - p.x) * t, y: p.y + (seg.y - p.y) * t });
-      else out.push({
-        x: u * u * u * p.x + 3 * u * u * t * seg.x1 + 3 * u * t * t * seg.x2 + t * t * t * seg.x,
-        y: u * u * u * p.y + 3 * u * u * t * seg.y1 + 3 * u * t * t * seg.y2 + t * t * t * seg.y,
-      });
-    }
-    p = { x: seg.x, y: seg.y };
-  }
-  return out;
-}
+import { halfArcPoint, samplePath, type Point } from './paths.js';
 
 function endOf(path: FittedPath): Point {
   const last = path.segments[path.segments.length - 1];
@@ -32,6 +13,10 @@ function endOf(path: FittedPath): Point {
 function tangents(p: Point, seg: Segment): { start: Point; end: Point } {
   const norm = (x: number, y: number) => { const l = Math.hypot(x, y) || 1; return { x: x / l, y: y / l }; };
   if (seg.kind === 'L') { const d = norm(seg.x - p.x, seg.y - p.y); return { start: d, end: d }; }
+  if (seg.kind === 'A') {
+    const a = halfArcPoint(p, seg, 1e-4), b = halfArcPoint(p, seg, 1 - 1e-4);
+    return { start: norm(a.x - p.x, a.y - p.y), end: norm(seg.x - b.x, seg.y - b.y) };
+  }
   const s = Math.hypot(seg.x1 - p.x, seg.y1 - p.y) > 1e-9 ? norm(seg.x1 - p.x, seg.y1 - p.y) : norm(seg.x2 - p.x, seg.y2 - p.y);
   const e = Math.hypot(seg.x - seg.x2, seg.y - seg.y2) > 1e-9 ? norm(seg.x - seg.x2, seg.y - seg.y2) : norm(seg.x - seg.x1, seg.y - seg.y1);
   return { start: s, end: e };
