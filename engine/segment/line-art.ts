@@ -130,12 +130,31 @@ function typicalLineWidth(mask: Uint8Array, stride: number): number {
   return cracks ? (2 * inkArea) / cracks : 0;
 }
 
+/**
+ * Drops ink components of less than `limit` pixels that are also short (dust is a blob): a piece of
+ * a faint dashed or broken line is as small but long and thin, and belongs to the drawing.
+ */
 function dropSpecks(mask: Uint8Array, stride: number, limit: number): void {
   if (limit <= 1) return;
   const parts = labelComponents(mask, stride);
+  const { count, labels, area } = parts;
+  const left = new Int32Array(count + 1).fill(stride), right = new Int32Array(count + 1).fill(-1);
+  const top = new Int32Array(count + 1).fill(-1), bottom = new Int32Array(count + 1);
   for (let p = 0; p < mask.length; p++) {
-    const id = parts.labels[p];
-    if (id && parts.area[id] < limit) mask[p] = 0;
+    const id = labels[p];
+    if (!id || area[id] >= limit) continue;
+    const x = p % stride, y = (p - x) / stride;
+    if (x < left[id]) left[id] = x;
+    if (x > right[id]) right[id] = x;
+    if (top[id] < 0) top[id] = y;
+    bottom[id] = y;
+  }
+  for (let p = 0; p < mask.length; p++) {
+    const id = labels[p];
+    if (!id || area[id] >= limit) continue;
+    // long: at least three pixels, and three times as long as it is thick (area / length)
+    const length = Math.max(right[id] - left[id], bottom[id] - top[id]) + 1;
+    if (length < 3 || length * length < 3 * area[id]) mask[p] = 0;
   }
 }
 

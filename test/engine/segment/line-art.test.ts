@@ -141,6 +141,17 @@ t.test('smoothing off keeps every speck; maximum still keeps the dots and full s
   t.equal(specks.filter(([x, y]) => off.transparent[at(off, x, y)]).length, 0, 'smoothing off: the specks stay ink');
   const maximum = segmentPage(image, 'maximum');
   for (const g of glyphs) t.notOk(maximum.transparent[at(maximum, ...g.at)], `smoothing maximum keeps the glyph at ${g.at}`);
+  t.equal(specks.filter(([x, y]) => !maximum.transparent[at(maximum, x, y)]).length, 0, 'smoothing maximum drops the specks');
+});
+
+t.test('a dashed hairline is drawing, not dust: its short dashes stay', async (t) => {
+  // dashes of 4 x 1 px, as small as dust in area but long and thin
+  const dashes: Shape = (x, y) => y >= 96 && y < 97 && x >= 20 && x < 300 && Math.floor((x - 20) / 10) % 2 === 0 && (x - 20) % 10 < 4;
+  const { image } = page({ shape: dashes, rgb: [28, 28, 28] });
+  const seg = segmentPage(image, 'maximum');
+  let kept = 0;
+  for (let x = 22; x < 300; x += 20) if (!seg.transparent[seg.labels[96 * image.width + x]]) kept++;
+  t.equal(kept, 14, 'every dash is ink');
 });
 
 t.test('a red stamp on a page of black glyphs keeps its own colour: two inks, no shards', async (t) => {
