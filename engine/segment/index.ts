@@ -37,6 +37,11 @@ export interface Segmentation {
    * ink, 128 at the ink threshold: the anti-aliased values, for placing edges between pixels.
    */
   coverage?: Uint8Array;
+  /**
+   * Line art only: each region's own colour (RGB, 3 bytes a region), painted instead of the mean of
+   * its pixels: an ink's stroke-centre colour, the page colour.
+   */
+  colours?: Uint8Array;
 }
 
 const FLAT_STRIDE = 4; // n, Σr, Σg, Σb

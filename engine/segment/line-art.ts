@@ -67,6 +67,14 @@ export function segmentLineArt(image: PreparedImage, settings: LineArtSettings, 
   const labels = takeLabels(n);
   const area: number[] = [];
   const transparent: number[] = [];
+  const colourOfKind = new Uint8Array((inks.length + 2) * 3);
+  colourOfKind.set(bg);
+  const centres = inkColours(pixels, bpp, width, contrast, mask, stride, inkOf, inks.length);
+  for (let k = 0; k < inks.length; k++) {
+    const count = Math.max(1, centres[k * 4 + 3]);
+    for (let c = 0; c < 3; c++) colourOfKind[(k + 1) * 3 + c] = Math.round(centres[k * 4 + c] / count);
+  }
+  const colours: number[] = [];
   for (let y = 0, i = 0; y < height; y++) {
     for (let q = (y + 1) * stride + 1, end = q + width; q < end; q++, i++) {
       let kind = mask[q] ? 1 + inkOf[q] : 0;
@@ -76,6 +84,7 @@ export function segmentLineArt(image: PreparedImage, settings: LineArtSettings, 
         label = labelOfKind[kind] = area.length;
         area.push(0);
         transparent.push(kind === clearKind || (kind === 0 && !paperPainted) ? 1 : 0);
+        colours.push(colourOfKind[kind * 3], colourOfKind[kind * 3 + 1], colourOfKind[kind * 3 + 2]);
       }
       labels[i] = label;
       area[label]++;
@@ -89,6 +98,7 @@ export function segmentLineArt(image: PreparedImage, settings: LineArtSettings, 
     regionCount: area.length,
     area: Int32Array.from(area),
     transparent: Uint8Array.from(transparent),
+    colours: Uint8Array.from(colours),
     coverage: inkCoverage(contrast, threshold, mask, stride, width, height),
   };
 }
@@ -179,10 +189,7 @@ function findInks(pixels: Uint8Array, bpp: number, width: number, contrast: Uint
     if (!mask[p]) continue;
     const x = (p % stride) - 1, y = ((p / stride) | 0) - 1;
     const i = y * width + x;
-    const c = contrast[i];
-    const left = mask[p - 1] ? contrast[i - 1] : 0, right = mask[p + 1] ? contrast[i + 1] : 0;
-    const up = mask[p - stride] ? contrast[i - width] : 0, down = mask[p + stride] ? contrast[i + width] : 0;
-    if (c < left || c < right || c < up || c < down) continue;
+    if (!strokeCentre(contrast, mask, p, i, stride, width)) continue;
     paperColourAt(paper, x, y, local);
     const j = i * bpp;
     const dr = local[0] - pixels[j], dg = local[1] - pixels[j + 1], db = local[2] - pixels[j + 2];
@@ -217,6 +224,34 @@ function findInks(pixels: Uint8Array, bpp: number, width: number, contrast: Uint
     best.weight += c.weight;
   }
   return kept.map((c) => ({ direction: unit(c.sum[0], c.sum[1], c.sum[2]), weight: c.weight })).sort((a, b) => b.weight - a.weight);
+}
+
+/** An ink pixel at least as far from the paper as its four neighbours: a stroke's own colour, unmixed. */
+function strokeCentre(contrast: Uint8Array, mask: Uint8Array, p: number, i: number, stride: number, width: number): boolean {
+  const c = contrast[i];
+  return !(
+    (mask[p - 1] && contrast[i - 1] > c) ||
+    (mask[p + 1] && contrast[i + 1] > c) ||
+    (mask[p - stride] && contrast[i - width] > c) ||
+    (mask[p + stride] && contrast[i + width] > c)
+  );
+}
+
+/**
+ * Each ink's colour: the mean of its stroke centres, so black text is drawn black and not the grey
+ * its anti-aliased edges average to (the renderer's own anti-aliasing draws those edges again).
+ */
+function inkColours(pixels: Uint8Array, bpp: number, width: number, contrast: Uint8Array, mask: Uint8Array, stride: number, inkOf: Uint8Array, inkCount: number): Float64Array {
+  const sums = new Float64Array(inkCount * 4);
+  for (let p = stride; p < mask.length - stride; p++) {
+    if (!mask[p]) continue;
+    const x = (p % stride) - 1, y = ((p / stride) | 0) - 1;
+    const i = y * width + x;
+    if (!strokeCentre(contrast, mask, p, i, stride, width)) continue;
+    const k = inkOf[p] * 4, j = i * bpp;
+    sums[k] += pixels[j]; sums[k + 1] += pixels[j + 1]; sums[k + 2] += pixels[j + 2]; sums[k + 3]++;
+  }
+  return sums;
 }
 
 /**
