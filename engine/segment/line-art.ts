@@ -113,16 +113,36 @@ function pixelsOnWhite(image: PreparedImage): { pixels: Uint8Array; bpp: 3 | 4 }
   return { pixels: image.rgb, bpp: 3 };
 }
 
-/** Fills paper components (4-connected, as paper is beside 8-connected ink) of at most `max` pixels that do not reach the page border. */
+/**
+ * Fills paper components (4-connected, as paper is beside 8-connected ink) of at most `max` pixels
+ * that do not reach the page border. Each is found by a flood from a paper pixel walled in on at
+ * least two sides, given up as soon as it grows past `max`, so the open paper is never walked.
+ */
 function fillPinholes(mask: Uint8Array, stride: number, max: number): void {
   if (max <= 0) return;
-  const paper = new Uint8Array(mask.length);
-  for (let p = 0; p < mask.length; p++) paper[p] = mask[p] ^ 1;
-  const parts = labelComponents(paper, stride, undefined, 4);
-  // The padded border is paper and holds every component that touches the page edge: the first one.
-  for (let p = 0; p < mask.length; p++) {
-    const id = parts.labels[p];
-    if (id > 1 && parts.area[id] <= max) mask[p] = 1;
+  const rows = mask.length / stride;
+  const nb = [-stride, -1, 1, stride];
+  const found = new Int32Array(max + 1);
+  for (let y = 1; y < rows - 1; y++) {
+    for (let p = y * stride + 1, end = p + stride - 2; p < end; p++) {
+      if (mask[p] || mask[p - 1] + mask[p + 1] + mask[p - stride] + mask[p + stride] < 2) continue;
+      let size = 0;
+      found[size++] = p;
+      for (let k = 0; k < size && size <= max; k++) {
+        const q = found[k];
+        for (let o = 0; o < 4 && size <= max; o++) {
+          const r = q + nb[o];
+          if (mask[r]) continue;
+          const x = r % stride;
+          if (r < stride || r >= mask.length - stride || x === 0 || x === stride - 1) { size = max + 1; break; }
+          let seen = false;
+          for (let j = 0; j < size; j++) if (found[j] === r) { seen = true; break; }
+          if (!seen) found[size++] = r;
+        }
+      }
+      if (size > max) continue;
+      for (let k = 0; k < size; k++) mask[found[k]] = 1;
+    }
   }
 }
 

@@ -184,3 +184,16 @@ t.test('white lines on a dark blueprint page: the page is painted behind the lin
   const result = await vectorize(await png(image), { imageType: 'blueprint' });
   t.equal(fillColours(result.svg).length, 2);
 });
+
+t.test('a one-pixel pin-hole in a thick stroke is filled; a glyph counter is kept', async (t) => {
+  const image = raster(60, 40, (x, y) => {
+    const inBar = x >= 10 && x < 30 && y >= 10 && y < 18 && !(x === 20 && y === 14);
+    const inRing = (x - 45) ** 2 + (y - 20) ** 2 <= 64 && (x - 45) ** 2 + (y - 20) ** 2 > 9;
+    return inBar || inRing ? [20, 20, 20] : [250, 250, 250];
+  });
+  const strong = segmentPage(image, 'strong');
+  t.notOk(strong.transparent[strong.labels[14 * 60 + 20]], 'smoothing strong: the pin-hole is ink');
+  t.ok(strong.transparent[strong.labels[20 * 60 + 45]], 'the ring keeps its counter');
+  const off = segmentPage(image, 'off');
+  t.ok(off.transparent[off.labels[14 * 60 + 20]], 'smoothing off: the pin-hole stays');
+});
