@@ -163,21 +163,14 @@ function localBackground(rgb: Uint8Array, bpp: number, width: number, height: nu
   }
   growPaper(rgb, bpp, width, height, bw, bh, grid, known, totals);
   // Fill unknown blocks from known neighbours, ring by ring, then from the page colour.
+  const neighbours = new Float32Array(3);
   for (let pass = 0; pass < bw + bh; pass++) {
     let missing = 0;
     const next = known.slice();
     for (let by = 0; by < bh; by++) for (let bx = 0; bx < bw; bx++) {
       const b = by * bw + bx;
       if (known[b]) continue;
-      let c = 0, r = 0, g = 0, bl = 0;
-      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
-        const xx = bx + dx, yy = by + dy;
-        if (xx < 0 || yy < 0 || xx >= bw || yy >= bh) continue;
-        const q = yy * bw + xx;
-        if (!known[q]) continue;
-        r += grid[q * 3]; g += grid[q * 3 + 1]; bl += grid[q * 3 + 2]; c++;
-      }
-      if (c) { grid[b * 3] = r / c; grid[b * 3 + 1] = g / c; grid[b * 3 + 2] = bl / c; next[b] = 1; } else missing++;
+      if (knownNeighbourMean(grid, known, bw, bh, bx, by, neighbours)) { grid.set(neighbours, b * 3); next[b] = 1; } else missing++;
     }
     known.set(next);
     if (!missing) break;
@@ -281,23 +274,16 @@ const GROW_TRIES = 3;
 function growPaper(rgb: Uint8Array, bpp: number, width: number, height: number, bw: number, bh: number, grid: Float32Array, known: Uint8Array, totals: Int32Array): void {
   const limit = PAPER_DISTANCE * PAPER_DISTANCE;
   const tries = new Uint8Array(bw * bh);
+  const reference = new Float32Array(3);
   for (let grown = true; grown;) {
     grown = false;
     const next = known.slice();
     for (let by = 0; by < bh; by++) for (let bx = 0; bx < bw; bx++) {
       const b = by * bw + bx;
       if (known[b] || tries[b] >= GROW_TRIES) continue;
-      let c = 0, rr = 0, rg = 0, rb = 0;
-      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
-        const xx = bx + dx, yy = by + dy;
-        if (xx < 0 || yy < 0 || xx >= bw || yy >= bh) continue;
-        const q = yy * bw + xx;
-        if (!known[q]) continue;
-        rr += grid[q * 3]; rg += grid[q * 3 + 1]; rb += grid[q * 3 + 2]; c++;
-      }
-      if (!c) continue;
+      if (!knownNeighbourMean(grid, known, bw, bh, bx, by, reference)) continue;
       tries[b]++;
-      rr /= c; rg /= c; rb /= c;
+      const rr = reference[0], rg = reference[1], rb = reference[2];
       let r = 0, g = 0, bl = 0, count = 0;
       for (let y = by * BLOCK, yEnd = Math.min(height, y + BLOCK); y < yEnd; y++) {
         for (let x = bx * BLOCK, end = Math.min(width, x + BLOCK), j = (y * width + x) * bpp; x < end; x++, j += bpp) {
@@ -313,4 +299,19 @@ function growPaper(rgb: Uint8Array, bpp: number, width: number, height: number, 
     }
     known.set(next);
   }
+}
+
+/** Mean paper colour of the known blocks among block (bx, by)'s eight neighbours, into `out`; false when none is known. */
+function knownNeighbourMean(grid: Float32Array, known: Uint8Array, bw: number, bh: number, bx: number, by: number, out: Float32Array): boolean {
+  let c = 0, r = 0, g = 0, b = 0;
+  for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+    const xx = bx + dx, yy = by + dy;
+    if (xx < 0 || yy < 0 || xx >= bw || yy >= bh) continue;
+    const q = yy * bw + xx;
+    if (!known[q]) continue;
+    r += grid[q * 3]; g += grid[q * 3 + 1]; b += grid[q * 3 + 2]; c++;
+  }
+  if (!c) return false;
+  out[0] = r / c; out[1] = g / c; out[2] = b / c;
+  return true;
 }
