@@ -18,6 +18,7 @@ import { buildBoundaryGraph } from './boundary/index.js';
 import { placeSubpixelEdges } from './boundary/subpixel.js';
 import { parseTraceOptions } from './options.js';
 import { releaseLabels, segmentImage } from './segment/index.js';
+import { segmentLineArt } from './segment/line-art.js';
 import { engineSettingsFor } from './settings.js';
 import { checkAbort, type StageContext } from './stage.js';
 import { startChainFits } from './parallel/chain-fits.js';
@@ -101,7 +102,8 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
   step.done();
 
   step = stage('segment');
-  const segmentation = segmentImage(prepared, settings.segment, step);
+  // Scans and drawings: ink against paper, one region per ink (engine/segment/line-art.ts).
+  const segmentation = settings.lineArt ? segmentLineArt(prepared, settings.lineArt, step) : segmentImage(prepared, settings.segment, step);
   step.done();
 
   step = stage('fit');

@@ -4,7 +4,7 @@
  * each option does to each stage without reading the stages.
  */
 import { fitSettingsFor, type FitSettings } from './fit/index.js';
-import type { Detail, ImageClass, TraceOptions } from './types.js';
+import type { Detail, ImageClass, Smoothing, TraceOptions } from './types.js';
 
 export interface PrepareSettings {
   /**
@@ -41,6 +41,23 @@ export interface SegmentSettings {
    * so edges run through the band instead of around it.
    */
   absorbBands: boolean;
+}
+
+/**
+ * Fill mode for scans and drawings (engine/segment/line-art.ts): ink against paper instead of colour
+ * regions. Specks and pin-holes are judged against the drawing's own line width w.
+ */
+export interface LineArtSettings {
+  /** Ink specks with less area than this share of w² are dust (an i-dot or a full stop is about w², kept). */
+  speckShareOfWidth: number;
+  /** …and below this many pixels always, at any line width. */
+  speckFloor: number;
+  /** Paper pin-holes inside ink with at most this many pixels are filled (scanner noise). */
+  pinholeMax: number;
+  /** Two inks whose colours (as seen against the paper) lie further apart than this angle stay apart. */
+  inkAngleDegrees: number;
+  /** An ink colour needs this share of the drawing's ink to be an ink of its own, not a tint of another. */
+  minInkShare: number;
 }
 
 export interface GradientSettings {
@@ -85,6 +102,8 @@ export interface EngineSettings {
   mode: ImageClass;
   prepare: PrepareSettings;
   segment: SegmentSettings;
+  /** Set for scan and blueprint: the segmentation separates ink from paper (engine/segment/line-art.ts). */
+  lineArt: LineArtSettings | null;
   fit: FitSettings;
   exactness: ExactnessSettings;
   gradients: GradientSettings;
@@ -103,6 +122,17 @@ const DETAIL_FACTOR: Record<Detail, number> = { high: 1, medium: 6, low: 40 };
 const SEED_TOLERANCE: Record<ImageClass, number> = { clipart: 6, photo: 14, scan: 24, blueprint: 24 };
 const MIN_AREA: Record<ImageClass, number> = { clipart: 3, photo: 6, scan: 1, blueprint: 1 };
 const MIN_AREA_DETAIL_FACTOR: Record<Detail, number> = { high: 1, medium: 2, low: 4 };
+
+/**
+ * Speck limits per smoothing level: `off` keeps every dot; stronger smoothing drops larger dust
+ * (potrace's default drops 2 px, about `light`).
+ */
+const SPECKS: Record<Smoothing, { share: number; floor: number; pinhole: number }> = {
+  off: { share: 0, floor: 0, pinhole: 0 },
+  light: { share: 0.25, floor: 2, pinhole: 1 },
+  strong: { share: 0.5, floor: 3, pinhole: 1 },
+  maximum: { share: 0.8, floor: 5, pinhole: 2 },
+};
 
 /** What the settings need to know of the input itself. */
 export interface InputTraits {
@@ -132,6 +162,17 @@ export function engineSettingsFor(options: TraceOptions, mode: ImageClass, input
       gradientModel: gradientsOn && !lineArt,
       absorbBands: !lineArt,
     },
+    lineArt: lineArt
+      ? {
+          speckShareOfWidth: SPECKS[options.smoothing].share,
+          speckFloor: SPECKS[options.smoothing].floor,
+          pinholeMax: SPECKS[options.smoothing].pinhole,
+          // Black vs navy is about 19 degrees, black vs red 27; black on yellowed paper vs grey on
+          // it about 3 (one ink at two densities).
+          inkAngleDegrees: 14,
+          minInkShare: 0.005,
+        }
+      : null,
     // Corner rounding per smoothing level is the fitter's own preset table.
     fit: fitSettingsFor(options.smoothing),
     // Clip art's anti-aliased edges reach the fitter as sub-pixel points (boundary/subpixel.ts),

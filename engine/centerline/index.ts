@@ -10,12 +10,13 @@
  */
 import { VectorizeError } from '../errors.js';
 import type { RgbaImage } from '../types.js';
-import { labelComponents, type Components } from './components.js';
+import { labelComponents, type Components } from '../ink/components.js';
 import { inkDepth } from './distance.js';
 import { fitPolyline, type FitTolerance } from './fit.js';
 import { joinAcrossGaps } from './gaps.js';
 import { strokesFromSkeleton, type Stroke } from './graph.js';
-import { fillPinholes, removeSpecks, separateInk } from './ink.js';
+import { fillPinholes, removeSpecks } from './ink.js';
+import { separateInk } from '../ink/paper.js';
 import { traceRings } from './outline.js';
 import { thin } from './skeleton.js';
 import { writeSvg, type FilledShape, type Rgb, type StrokePath } from './svg.js';

@@ -36,6 +36,16 @@ export interface Segmentation {
   area: Int32Array;
   /** 1 for regions made of transparent pixels (never painted). */
   transparent: Uint8Array;
+  /**
+   * Line art only (engine/segment/line-art.ts): each pixel's ink coverage, 0 paper to 255 full
+   * ink, 128 at the ink threshold: the anti-aliased values, for placing edges between pixels.
+   */
+  coverage?: Uint8Array;
+  /**
+   * Line art only: each region's own colour (RGB, 3 bytes a region), painted instead of the mean of
+   * its pixels: an ink's stroke-centre colour, the page colour.
+   */
+  colours?: Uint8Array;
 }
 
 const FLAT_STRIDE = 4; // n, Σr, Σg, Σb
@@ -87,7 +97,7 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
   // Unlabelled pixels hold UNLABELLED_OPAQUE or UNLABELLED_CLEAR, so one read tells the fill both
   // that a pixel is free and that it is of the seed's kind (no second look at the alpha mask).
   // In shared memory: a worker can then read the final labels without a copy (region paints).
-  const labels = sharedLabels(n).fill(UNLABELLED_OPAQUE);
+  const labels = takeLabels(n).fill(UNLABELLED_OPAQUE);
   if (image.hasTransparency) for (let p = 0; p < n; p++) if (transparent[p]) labels[p] = UNLABELLED_CLEAR;
   const fill: FillState = {
     width, height, rgb, labels, tol2: tolerance * tolerance,
@@ -145,7 +155,8 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
  */
 const spareLabels = new SpareSharedBuffer(64 << 20);
 
-function sharedLabels(n: number): Int32Array {
+/** A label array of n pixels in shared memory (a worker can read it without a copy), contents undefined. */
+export function takeLabels(n: number): Int32Array {
   return new Int32Array(spareLabels.take(4 * n), 0, n);
 }
 

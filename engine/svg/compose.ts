@@ -41,7 +41,7 @@ export interface RegionPaints {
 
 /** What paintRegions reads (all of it can be sent to a worker thread: engine/parallel/region-paints.ts). */
 export type PaintImage = Pick<PreparedImage, 'source'>;
-export type PaintSegmentation = Pick<Segmentation, 'regionCount' | 'area' | 'labels' | 'transparent'>;
+export type PaintSegmentation = Pick<Segmentation, 'regionCount' | 'area' | 'labels' | 'transparent' | 'colours'>;
 export type PaintSettings = Pick<EngineSettings, 'gradients'>;
 
 /**
@@ -49,7 +49,9 @@ export type PaintSettings = Pick<EngineSettings, 'gradients'>;
  * a gradient where the region's colour ramps and the fitter finds one that matches.
  */
 export function paintRegions(image: PaintImage, segmentation: PaintSegmentation, settings: PaintSettings): RegionPaints {
-  const { regionCount, area, labels } = segmentation;
+  const { regionCount, area, labels, colours } = segmentation;
+  // Line art names its inks' colours itself (engine/segment/line-art.ts); it has no gradients.
+  if (colours) return { paint: Array.from({ length: regionCount }, (_, r) => hexColour(colours[3 * r], colours[3 * r + 1], colours[3 * r + 2])), gradients: [] };
   const { data } = image.source;
   const channels = image.source.channels ?? 4;
 

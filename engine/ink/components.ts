@@ -1,6 +1,7 @@
 /**
  * Connected-component labelling on a padded binary mask (1-pixel empty border, so neighbours need
- * no bounds checks), 8-connected, with a typed-array stack (no per-pixel objects).
+ * no bounds checks), 8-connected (or 4-connected, for paper beside 8-connected ink), with a
+ * typed-array stack (no per-pixel objects).
  */
 
 export interface Components {
@@ -17,13 +18,14 @@ export interface Components {
  * Components of `mask`, or of `mask` minus the pixels set in `minus` (without making that mask).
  * The stack grows on demand instead of being sized by a counting pass over the page.
  */
-export function labelComponents(mask: Uint8Array, stride: number, minus?: Uint8Array): Components {
+export function labelComponents(mask: Uint8Array, stride: number, minus?: Uint8Array, connectivity: 4 | 8 = 8): Components {
   const n = mask.length;
   const labels = new Int32Array(n);
   const without = minus ?? new Uint8Array(0);
   const hasMinus = minus !== undefined;
   let stack = new Int32Array(4096);
-  const nb = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1];
+  const nb = connectivity === 8 ? [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1] : [-stride, -1, 1, stride];
+  const reach = nb.length;
   const areas: number[] = [0], starts: number[] = [0];
   let count = 0;
   for (let start = 0; start < n; start++) {
@@ -37,7 +39,7 @@ export function labelComponents(mask: Uint8Array, stride: number, minus?: Uint8A
       const p = stack[--top];
       area++;
       if (top + 8 > stack.length) { const bigger = new Int32Array(stack.length * 2); bigger.set(stack); stack = bigger; }
-      for (let k = 0; k < 8; k++) {
+      for (let k = 0; k < reach; k++) {
         const q = p + nb[k];
         if (mask[q] && !labels[q] && !(hasMinus && without[q])) { labels[q] = id; stack[top++] = q; }
       }

@@ -1,0 +1,360 @@
+/**
+ * Segment stage for scans and drawings (image_type scan or blueprint, trace_style fill): ink
+ * against paper instead of colour regions, so a page comes out as clean ink the way potrace draws
+ * it, not as grey and black shards of every anti-aliasing step.
+ *
+ * 1. Contrast against the local paper (engine/ink/paper.ts, shared with the centerline tracer):
+ *    the paper grid follows uneven light and grey paper; Otsu's threshold on that contrast splits
+ *    ink from paper.
+ * 2. Pin-holes (a pixel or two of paper walled in by ink) are filled; ink specks smaller than the
+ *    smoothing setting allows, relative to the drawing's line width, are dropped (an i-dot or a full
+ *    stop is about as wide as the line, so it stays).
+ * 3. Ink colours: each ink is a direction in colour away from the paper (a faint stroke and a dense
+ *    one of the same ink point the same way, only less far), so the stroke centres are clustered by
+ *    that direction. Black text stays one ink at any density; a red stamp or blue lines keep theirs.
+ *    A fragment of one ink inside another too small to be a mark of its own joins its surroundings.
+ * 4. One region per ink (all its marks: the region is not connected) and one for the paper, which
+ *    is left transparent on a light page and painted as the background of a dark one (white lines on
+ *    blueprint blue). Transparent input pixels stay transparent.
+ *
+ * The ink coverage of every pixel (the anti-aliased value) is kept for sub-pixel edge placement.
+ */
+import { labelComponents } from '../ink/components.js';
+import { flattenOnWhite, measureInkContrast, paperColourAt, type PaperModel } from '../ink/paper.js';
+import type { PreparedImage } from '../prepare/index.js';
+import type { LineArtSettings } from '../settings.js';
+import { checkAbort, type StageContext } from '../stage.js';
+import { takeLabels, type Segmentation } from './index.js';
+
+/** Direction bins per axis (each unit-vector component over -1..1) when looking for the inks. */
+const DIRECTION_BINS = 32;
+/** Ink classes at most: more than this many inks on one drawing is a colour image, not line art. */
+const MAX_INKS = 8;
+/** A page darker than this (luma) is part of the drawing, painted behind it; a lighter one is paper. */
+const DARK_PAGE_LUMA = 128;
+
+export function segmentLineArt(image: PreparedImage, settings: LineArtSettings, context: StageContext): Segmentation {
+  const { width, height } = image;
+  const n = width * height;
+  const { pixels, bpp } = pixelsOnWhite(image);
+  const { contrast, threshold, paper } = measureInkContrast(pixels, bpp, width, height);
+  context.progress(0.2);
+  checkAbort(context);
+
+  // Padded mask (1-pixel paper border): neighbour loops need no bounds checks.
+  const stride = width + 2, rows = height + 2;
+  const mask = new Uint8Array(stride * rows);
+  for (let y = 0, i = 0; y < height; y++) {
+    for (let q = (y + 1) * stride + 1, end = q + width; q < end; q++, i++) mask[q] = contrast[i] > threshold && !image.transparent[i] ? 1 : 0;
+  }
+  fillPinholes(mask, stride, settings.pinholeMax);
+  const lineWidth = typicalLineWidth(mask, stride);
+  const speckLimit = Math.max(settings.speckFloor, settings.speckShareOfWidth * lineWidth * lineWidth);
+  dropSpecks(mask, stride, speckLimit);
+  context.progress(0.4);
+  checkAbort(context);
+
+  const inks = findInks(pixels, bpp, width, contrast, paper, mask, stride, settings);
+  const inkOf = assignInks(pixels, bpp, width, paper, mask, stride, inks, speckLimit);
+  context.progress(0.7);
+  checkAbort(context);
+
+  // Kinds: 0 paper, 1..inks ink, inks + 1 transparent input (only apart from paper when paper is painted).
+  const bg = paper.background;
+  const paperPainted = 0.299 * bg[0] + 0.587 * bg[1] + 0.114 * bg[2] < DARK_PAGE_LUMA;
+  const clearKind = inks.length + 1;
+  const labelOfKind = new Int32Array(inks.length + 2).fill(-1);
+  const labels = takeLabels(n);
+  const area: number[] = [];
+  const transparent: number[] = [];
+  const colourOfKind = new Uint8Array((inks.length + 2) * 3);
+  colourOfKind.set(bg);
+  const centres = inkColours(pixels, bpp, width, contrast, mask, stride, inkOf, inks.length);
+  for (let k = 0; k < inks.length; k++) {
+    const count = Math.max(1, centres[k * 4 + 3]);
+    for (let c = 0; c < 3; c++) colourOfKind[(k + 1) * 3 + c] = Math.round(centres[k * 4 + c] / count);
+  }
+  const colours: number[] = [];
+  for (let y = 0, i = 0; y < height; y++) {
+    for (let q = (y + 1) * stride + 1, end = q + width; q < end; q++, i++) {
+      let kind = mask[q] ? 1 + inkOf[q] : 0;
+      if (kind === 0 && paperPainted && image.transparent[i]) kind = clearKind;
+      let label = labelOfKind[kind];
+      if (label < 0) {
+        label = labelOfKind[kind] = area.length;
+        area.push(0);
+        transparent.push(kind === clearKind || (kind === 0 && !paperPainted) ? 1 : 0);
+        colours.push(colourOfKind[kind * 3], colourOfKind[kind * 3 + 1], colourOfKind[kind * 3 + 2]);
+      }
+      labels[i] = label;
+      area[label]++;
+    }
+  }
+  context.progress(1);
+  return {
+    width,
+    height,
+    labels,
+    regionCount: area.length,
+    area: Int32Array.from(area),
+    transparent: Uint8Array.from(transparent),
+    colours: Uint8Array.from(colours),
+    coverage: inkCoverage(contrast, threshold, mask, stride, width, height),
+  };
+}
+
+/** The pixels the contrast is measured on: the smoothed RGB, or (with alpha) the source on white. */
+function pixelsOnWhite(image: PreparedImage): { pixels: Uint8Array; bpp: 3 | 4 } {
+  const { source } = image;
+  if ((source.channels ?? 4) === 4) {
+    const data = source.data;
+    for (let j = 3; j < data.length; j += 4) if (data[j] !== 255) return { pixels: flattenOnWhite(data, image.width * image.height), bpp: 4 };
+  }
+  return { pixels: image.rgb, bpp: 3 };
+}
+
+/**
+ * Fills paper components (4-connected, as paper is beside 8-connected ink) of at most `max` pixels
+ * that do not reach the page border. Each is found by a flood from a paper pixel walled in on at
+ * least two sides, given up as soon as it grows past `max`, so the open paper is never walked.
+ */
+function fillPinholes(mask: Uint8Array, stride: number, max: number): void {
+  if (max <= 0) return;
+  const rows = mask.length / stride;
+  const nb = [-stride, -1, 1, stride];
+  const found = new Int32Array(max + 1);
+  for (let y = 1; y < rows - 1; y++) {
+    for (let p = y * stride + 1, end = p + stride - 2; p < end; p++) {
+      if (mask[p] || mask[p - 1] + mask[p + 1] + mask[p - stride] + mask[p + stride] < 2) continue;
+      let size = 0;
+      found[size++] = p;
+      for (let k = 0; k < size && size <= max; k++) {
+        const q = found[k];
+        for (let o = 0; o < 4 && size <= max; o++) {
+          const r = q + nb[o];
+          if (mask[r]) continue;
+          const x = r % stride;
+          if (r < stride || r >= mask.length - stride || x === 0 || x === stride - 1) { size = max + 1; break; }
+          let seen = false;
+          for (let j = 0; j < size; j++) if (found[j] === r) { seen = true; break; }
+          if (!seen) found[size++] = r;
+        }
+      }
+      if (size > max) continue;
+      for (let k = 0; k < size; k++) mask[found[k]] = 1;
+    }
+  }
+}
+
+/**
+ * The drawing's typical stroke width: twice the ink area over its outline length (a stroke of
+ * width w and length L has area wL and an outline of about 2L).
+ */
+function typicalLineWidth(mask: Uint8Array, stride: number): number {
+  let inkArea = 0, cracks = 0;
+  for (let p = stride; p < mask.length - stride; p++) {
+    if (!mask[p]) continue;
+    inkArea++;
+    cracks += (mask[p - 1] ^ 1) + (mask[p + 1] ^ 1) + (mask[p - stride] ^ 1) + (mask[p + stride] ^ 1);
+  }
+  return cracks ? (2 * inkArea) / cracks : 0;
+}
+
+/**
+ * Drops ink components of less than `limit` pixels that are also short (dust is a blob): a piece of
+ * a faint dashed or broken line is as small but long and thin, and belongs to the drawing.
+ */
+function dropSpecks(mask: Uint8Array, stride: number, limit: number): void {
+  if (limit <= 1) return;
+  const parts = labelComponents(mask, stride);
+  const { count, labels, area } = parts;
+  const left = new Int32Array(count + 1).fill(stride), right = new Int32Array(count + 1).fill(-1);
+  const top = new Int32Array(count + 1).fill(-1), bottom = new Int32Array(count + 1);
+  for (let p = 0; p < mask.length; p++) {
+    const id = labels[p];
+    if (!id || area[id] >= limit) continue;
+    const x = p % stride, y = (p - x) / stride;
+    if (x < left[id]) left[id] = x;
+    if (x > right[id]) right[id] = x;
+    if (top[id] < 0) top[id] = y;
+    bottom[id] = y;
+  }
+  for (let p = 0; p < mask.length; p++) {
+    const id = labels[p];
+    if (!id || area[id] >= limit) continue;
+    // long: at least three pixels, and three times as long as it is thick (area / length)
+    const length = Math.max(right[id] - left[id], bottom[id] - top[id]) + 1;
+    if (length < 3 || length * length < 3 * area[id]) mask[p] = 0;
+  }
+}
+
+/** One ink: its colour direction away from the paper (a unit vector). */
+interface Ink {
+  direction: [number, number, number];
+  weight: number;
+}
+
+/**
+ * The drawing's inks, heaviest first. Only stroke centres vote (ink pixels at least as far from the
+ * paper as their four neighbours): their colour is the ink's own, not mixed with the paper at an
+ * anti-aliased edge.
+ */
+function findInks(pixels: Uint8Array, bpp: number, width: number, contrast: Uint8Array, paper: PaperModel, mask: Uint8Array, stride: number, settings: LineArtSettings): Ink[] {
+  const bins = DIRECTION_BINS;
+  const count = new Float64Array(bins * bins * bins);
+  const sum = new Float64Array(count.length * 3);
+  const local = new Float32Array(3);
+  let total = 0;
+  for (let p = stride; p < mask.length - stride; p++) {
+    if (!mask[p]) continue;
+    const x = (p % stride) - 1, y = ((p / stride) | 0) - 1;
+    const i = y * width + x;
+    if (!strokeCentre(contrast, mask, p, i, stride, width)) continue;
+    paperColourAt(paper, x, y, local);
+    const j = i * bpp;
+    const dr = local[0] - pixels[j], dg = local[1] - pixels[j + 1], db = local[2] - pixels[j + 2];
+    const len = Math.sqrt(dr * dr + dg * dg + db * db);
+    if (len < 1) continue;
+    const ux = dr / len, uy = dg / len, uz = db / len;
+    const bin = (quantise(ux) * bins + quantise(uy)) * bins + quantise(uz);
+    count[bin]++;
+    sum[bin * 3] += ux; sum[bin * 3 + 1] += uy; sum[bin * 3 + 2] += uz;
+    total++;
+  }
+  if (!total) return [{ direction: [1 / Math.SQRT2, 1 / Math.SQRT2, 0], weight: 0 }];
+  const order: number[] = [];
+  for (let b = 0; b < count.length; b++) if (count[b]) order.push(b);
+  order.sort((a, b) => count[b] - count[a] || a - b);
+  const cosLimit = Math.cos((settings.inkAngleDegrees * Math.PI) / 180);
+  const clusters: { seed: [number, number, number]; sum: [number, number, number]; weight: number }[] = [];
+  for (const b of order) {
+    const m = unit(sum[b * 3], sum[b * 3 + 1], sum[b * 3 + 2]);
+    let home = clusters.find((c) => dot(c.seed, m) >= cosLimit);
+    if (!home) clusters.push((home = { seed: m, sum: [0, 0, 0], weight: 0 }));
+    home.sum[0] += sum[b * 3]; home.sum[1] += sum[b * 3 + 1]; home.sum[2] += sum[b * 3 + 2];
+    home.weight += count[b];
+  }
+  // Tints too rare to be an ink (JPEG colour fringes, a stray coloured pixel) join the closest ink.
+  const kept = clusters.filter((c, k) => k === 0 || c.weight >= settings.minInkShare * total).slice(0, MAX_INKS);
+  for (const c of clusters) {
+    if (kept.includes(c)) continue;
+    let best = kept[0];
+    for (const k of kept) if (dot(k.seed, c.seed) > dot(best.seed, c.seed)) best = k;
+    best.sum[0] += c.sum[0]; best.sum[1] += c.sum[1]; best.sum[2] += c.sum[2];
+    best.weight += c.weight;
+  }
+  return kept.map((c) => ({ direction: unit(c.sum[0], c.sum[1], c.sum[2]), weight: c.weight })).sort((a, b) => b.weight - a.weight);
+}
+
+/** An ink pixel at least as far from the paper as its four neighbours: a stroke's own colour, unmixed. */
+function strokeCentre(contrast: Uint8Array, mask: Uint8Array, p: number, i: number, stride: number, width: number): boolean {
+  const c = contrast[i];
+  return !(
+    (mask[p - 1] && contrast[i - 1] > c) ||
+    (mask[p + 1] && contrast[i + 1] > c) ||
+    (mask[p - stride] && contrast[i - width] > c) ||
+    (mask[p + stride] && contrast[i + width] > c)
+  );
+}
+
+/**
+ * Each ink's colour: the mean of its stroke centres, so black text is drawn black and not the grey
+ * its anti-aliased edges average to (the renderer's own anti-aliasing draws those edges again).
+ */
+function inkColours(pixels: Uint8Array, bpp: number, width: number, contrast: Uint8Array, mask: Uint8Array, stride: number, inkOf: Uint8Array, inkCount: number): Float64Array {
+  const sums = new Float64Array(inkCount * 4);
+  for (let p = stride; p < mask.length - stride; p++) {
+    if (!mask[p]) continue;
+    const x = (p % stride) - 1, y = ((p / stride) | 0) - 1;
+    const i = y * width + x;
+    if (!strokeCentre(contrast, mask, p, i, stride, width)) continue;
+    const k = inkOf[p] * 4, j = i * bpp;
+    sums[k] += pixels[j]; sums[k + 1] += pixels[j + 1]; sums[k + 2] += pixels[j + 2]; sums[k + 3]++;
+  }
+  return sums;
+}
+
+/**
+ * Ink index per mask pixel (padded layout). One ink: all zeros. Several: each pixel goes to the ink
+ * whose direction is closest to its own; then every piece of one ink smaller than a speck that
+ * touches another ink joins the ink it touches most (a tinted edge pixel, a JPEG fringe).
+ */
+function assignInks(pixels: Uint8Array, bpp: number, width: number, paper: PaperModel, mask: Uint8Array, stride: number, inks: Ink[], speckLimit: number): Uint8Array {
+  const inkOf = new Uint8Array(mask.length);
+  if (inks.length < 2) return inkOf;
+  const local = new Float32Array(3);
+  for (let p = stride; p < mask.length - stride; p++) {
+    if (!mask[p]) continue;
+    const x = (p % stride) - 1, y = ((p / stride) | 0) - 1;
+    paperColourAt(paper, x, y, local);
+    const j = (y * width + x) * bpp;
+    const v: [number, number, number] = [local[0] - pixels[j], local[1] - pixels[j + 1], local[2] - pixels[j + 2]];
+    let best = 0, bestCos = -Infinity;
+    for (let k = 0; k < inks.length; k++) {
+      const c = dot(inks[k].direction, v);
+      if (c > bestCos) { bestCos = c; best = k; }
+    }
+    inkOf[p] = best;
+  }
+  const fragmentLimit = Math.max(speckLimit, 4);
+  const nb = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1];
+  for (let k = 0; k < inks.length; k++) {
+    const own = new Uint8Array(mask.length);
+    for (let p = 0; p < mask.length; p++) own[p] = mask[p] && inkOf[p] === k ? 1 : 0;
+    const parts = labelComponents(own, stride);
+    const touches = new Float64Array((parts.count + 1) * inks.length);
+    for (let p = 0; p < mask.length; p++) {
+      const id = parts.labels[p];
+      if (!id || parts.area[id] >= fragmentLimit) continue;
+      for (let o = 0; o < 8; o++) {
+        const q = p + nb[o];
+        if (mask[q] && inkOf[q] !== k) touches[id * inks.length + inkOf[q]]++;
+      }
+    }
+    for (let p = 0; p < mask.length; p++) {
+      const id = parts.labels[p];
+      if (!id || parts.area[id] >= fragmentLimit) continue;
+      let best = -1, most = 0;
+      for (let other = 0; other < inks.length; other++) if (touches[id * inks.length + other] > most) { most = touches[id * inks.length + other]; best = other; }
+      if (best >= 0) inkOf[p] = best;
+    }
+  }
+  return inkOf;
+}
+
+/**
+ * Ink coverage per pixel, 0 (paper) to 255 (full ink), 128 where the contrast crosses the
+ * threshold (so the ink mask is exactly coverage > 128 before specks and pin-holes are cleaned):
+ * linear from no contrast to the threshold, and from there to the typical stroke-centre contrast.
+ */
+function inkCoverage(contrast: Uint8Array, threshold: number, mask: Uint8Array, stride: number, width: number, height: number): Uint8Array {
+  const hist = new Int32Array(256);
+  for (let y = 0, i = 0; y < height; y++) {
+    for (let q = (y + 1) * stride + 1, end = q + width; q < end; q++, i++) if (mask[q]) hist[contrast[i]]++;
+  }
+  let inkCount = 0;
+  for (let v = 0; v < 256; v++) inkCount += hist[v];
+  // the upper quartile of ink contrast: most ink pixels of a line drawing are edge pixels
+  let full = 255;
+  for (let v = 255, seen = 0; v >= 0; v--) { seen += hist[v]; if (seen * 4 >= inkCount) { full = v; break; } }
+  full = Math.max(full, threshold + 1);
+  const table = new Uint8Array(256);
+  for (let v = 0; v < 256; v++) table[v] = v <= threshold ? Math.round((128 * v) / Math.max(1, threshold)) : Math.min(255, Math.round(128 + (127 * (v - threshold)) / (full - threshold)));
+  const out = new Uint8Array(contrast.length);
+  for (let i = 0; i < contrast.length; i++) out[i] = table[contrast[i]];
+  return out;
+}
+
+function quantise(u: number): number {
+  const b = Math.floor(((u + 1) / 2) * DIRECTION_BINS);
+  return b < 0 ? 0 : b >= DIRECTION_BINS ? DIRECTION_BINS - 1 : b;
+}
+
+function unit(x: number, y: number, z: number): [number, number, number] {
+  const len = Math.sqrt(x * x + y * y + z * z) || 1;
+  return [x / len, y / len, z / len];
+}
+
+function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}

@@ -1,0 +1,199 @@
+import t from 'tap';
+import { vectorize } from '../../../engine/index.js';
+import { prepareImage } from '../../../engine/prepare/index.js';
+import { segmentLineArt } from '../../../engine/segment/line-art.js';
+import { engineSettingsFor } from '../../../engine/settings.js';
+import { NO_CONTEXT } from '../../../engine/stage.js';
+import { DEFAULT_TRACE_OPTIONS, type Smoothing } from '../../../engine/types.js';
+import { seededRandom } from '../decode/bmp-writer.js';
+import { countMatches, png, raster, type Raster } from '../index.fixtures.js';
+
+/** A shape as "is (x, y) inside", sampled 4×4 per pixel for anti-aliased coverage. */
+type Shape = (x: number, y: number) => boolean;
+
+const disc = (cx: number, cy: number, r: number): Shape => (x, y) => (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
+const ring = (cx: number, cy: number, r0: number, r1: number): Shape => (x, y) => {
+  const d = (x - cx) ** 2 + (y - cy) ** 2;
+  return d <= r1 * r1 && d >= r0 * r0;
+};
+const box = (x0: number, y0: number, x1: number, y1: number): Shape => (x, y) => x >= x0 && x <= x1 && y >= y0 && y <= y1;
+/** A bar of width w from (x0, y0) to (x1, y1). */
+const bar = (x0: number, y0: number, x1: number, y1: number, w: number): Shape => (x, y) => {
+  const dx = x1 - x0, dy = y1 - y0;
+  const s = Math.max(0, Math.min(1, ((x - x0) * dx + (y - y0) * dy) / (dx * dx + dy * dy)));
+  return (x - x0 - s * dx) ** 2 + (y - y0 - s * dy) ** 2 <= (w / 2) ** 2;
+};
+const union = (...shapes: Shape[]): Shape => (x, y) => shapes.some((s) => s(x, y));
+
+interface Glyph {
+  shape: Shape;
+  /** A point in the middle of a stroke, and the holes the glyph has. */
+  at: [number, number];
+  holes: number;
+}
+
+/** One "word" of text-like glyphs at x: o, l, i (with its dot), n, v, and a full stop. */
+function word(x: number, base: number): Glyph[] {
+  const top = base - 20;
+  return [
+    { shape: ring(x + 8, base - 8, 4.5, 8), at: [x + 8, base - 1.75], holes: 1 },
+    { shape: bar(x + 22, top, x + 22, base, 3), at: [x + 22, base - 10], holes: 0 },
+    { shape: bar(x + 30, base - 14, x + 30, base, 3), at: [x + 30, base - 7], holes: 0 },
+    { shape: disc(x + 30, base - 19, 2), at: [x + 30, base - 19], holes: 0 },
+    {
+      shape: union(bar(x + 38, base - 14, x + 38, base, 3), bar(x + 50, base - 8, x + 50, base, 3), (px, py) => py <= base - 8 && ring(x + 44, base - 8, 4.5, 7.5)(px, py)),
+      at: [x + 38, base - 4],
+      holes: 0,
+    },
+    { shape: union(bar(x + 56, base - 14, x + 61, base, 3), bar(x + 66, base - 14, x + 61, base, 3)), at: [x + 61, base - 1.5], holes: 0 },
+    { shape: disc(x + 71, base - 1.5, 1.6), at: [x + 71, base - 1.5], holes: 0 },
+  ];
+}
+
+function coverage(shape: Shape, x: number, y: number): number {
+  let hits = 0;
+  for (let sy = 0; sy < 4; sy++) for (let sx = 0; sx < 4; sx++) if (shape(x + (sx + 0.5) / 4, y + (sy + 0.5) / 4)) hits++;
+  return hits / 16;
+}
+
+interface Page {
+  image: Raster;
+  glyphs: Glyph[];
+  specks: Array<[number, number]>;
+}
+
+/**
+ * A scanned page: two lines of glyphs in dark ink, light falling off from left to right (the paper
+ * goes from 245 to about 150, the ink darkens with it), grain, and dust specks of one or two pixels
+ * well away from the glyphs. `extra` adds marks in another ink.
+ */
+function page(extra?: { shape: Shape; rgb: [number, number, number] }): Page {
+  const width = 320, height = 110;
+  const glyphs: Glyph[] = [];
+  for (let line = 0; line < 2; line++) for (let x = 6; x < width - 80; x += 80) glyphs.push(...word(x, 34 + line * 46));
+  const ink = union(...glyphs.map((g) => g.shape));
+  const random = seededRandom(7);
+  const specks: Array<[number, number]> = [];
+  const speckMask = new Uint8Array(width * height);
+  while (specks.length < 30) {
+    const x = 2 + Math.floor(random() * (width - 4)), y = 2 + Math.floor(random() * (height - 4));
+    let clear = true;
+    for (let dy = -4; dy <= 4 && clear; dy++) for (let dx = -4; dx <= 4; dx++) if (coverage(ink, x + dx, y + dy) > 0 || (extra && coverage(extra.shape, x + dx, y + dy) > 0)) { clear = false; break; }
+    if (!clear) continue;
+    specks.push([x, y]);
+    speckMask[y * width + x] = 1;
+    if (specks.length % 3 === 0) speckMask[y * width + x + 1] = 1;
+  }
+  const image = raster(width, height, (x, y) => {
+    const light = 1 - 0.38 * (x / width);
+    const grain = (random() - 0.5) * 8;
+    const a = coverage(ink, x, y);
+    let rgb = [245, 243, 238].map((p) => p * (1 - a) + 28 * a);
+    if (extra) {
+      const b = coverage(extra.shape, x, y);
+      rgb = rgb.map((c, k) => c * (1 - b) + extra.rgb[k] * b);
+    }
+    if (speckMask[y * width + x]) rgb = [60, 60, 60];
+    return rgb.map((c) => Math.max(0, Math.min(255, Math.round(c * light + grain)))) as [number, number, number];
+  });
+  return { image, glyphs, specks };
+}
+
+function segmentPage(image: Raster, smoothing: Smoothing = 'strong') {
+  const settings = engineSettingsFor({ ...DEFAULT_TRACE_OPTIONS, smoothing }, 'scan');
+  return segmentLineArt(prepareImage(image, settings.prepare, NO_CONTEXT), settings.lineArt!, NO_CONTEXT);
+}
+
+function fillColours(svg: string): string[] {
+  return [...new Set([...svg.matchAll(/fill="(#[0-9a-f]{6})"/g)].map((m) => m[1]))];
+}
+
+t.test('a shaded, speckled page of glyphs is one ink on transparent paper, every glyph whole and the dust gone', async (t) => {
+  const { image, glyphs, specks } = page();
+  const seg = segmentPage(image);
+  const { width } = image;
+  const labelAt = (x: number, y: number) => seg.labels[Math.floor(y) * width + Math.floor(x)];
+  const painted = [...seg.transparent.keys()].filter((r) => !seg.transparent[r]);
+  t.equal(painted.length, 1, 'one painted region: the ink');
+  const ink = painted[0];
+  t.ok(seg.transparent[labelAt(1, 1)], 'the paper is left transparent');
+  for (const g of glyphs) t.equal(labelAt(...g.at), ink, `the stroke at ${g.at} is ink`);
+  t.equal(specks.filter(([x, y]) => labelAt(x, y) === ink).length, 0, 'no dust speck is ink');
+  t.ok(seg.coverage, 'the anti-aliased coverage is kept');
+  t.ok(seg.coverage![Math.floor(glyphs[1].at[1]) * width + Math.floor(glyphs[1].at[0])] > 200, 'a stroke centre is near full coverage');
+
+  const result = await vectorize(await png(image), { imageType: 'scan' });
+  t.same(fillColours(result.svg).length, 1, 'the SVG fills one ink colour');
+  const ink0 = parseInt(fillColours(result.svg)[0].slice(1, 3), 16);
+  t.ok(ink0 < 90, `the ink is dark (red channel ${ink0})`);
+  // Outer rings: one per glyph component (the i's dot and the full stop are their own); holes: the o's.
+  const rings = glyphs.length + glyphs.reduce((s, g) => s + g.holes, 0);
+  const pathData = [...result.svg.matchAll(/ d="([^"]*)"/g)].map((m) => m[1]).join(' ');
+  t.equal(countMatches(pathData, /[Mm]/g), rings, 'one outline per glyph and per hole');
+  t.equal(countMatches(pathData, /[zZ]/g), rings, 'every outline is closed');
+  t.notMatch(result.svg, /class="u"|stroke=/, 'no stroke-only shapes');
+});
+
+t.test('smoothing off keeps every speck; maximum still keeps the dots and full stops', async (t) => {
+  const { image, glyphs, specks } = page();
+  const off = segmentPage(image, 'off');
+  const at = (seg: ReturnType<typeof segmentPage>, x: number, y: number) => seg.labels[Math.floor(y) * image.width + Math.floor(x)];
+  t.equal(specks.filter(([x, y]) => off.transparent[at(off, x, y)]).length, 0, 'smoothing off: the specks stay ink');
+  const maximum = segmentPage(image, 'maximum');
+  for (const g of glyphs) t.notOk(maximum.transparent[at(maximum, ...g.at)], `smoothing maximum keeps the glyph at ${g.at}`);
+  t.equal(specks.filter(([x, y]) => !maximum.transparent[at(maximum, x, y)]).length, 0, 'smoothing maximum drops the specks');
+});
+
+t.test('a dashed hairline is drawing, not dust: its short dashes stay', async (t) => {
+  // dashes of 4 x 1 px, as small as dust in area but long and thin
+  const dashes: Shape = (x, y) => y >= 96 && y < 97 && x >= 20 && x < 300 && Math.floor((x - 20) / 10) % 2 === 0 && (x - 20) % 10 < 4;
+  const { image } = page({ shape: dashes, rgb: [28, 28, 28] });
+  const seg = segmentPage(image, 'maximum');
+  let kept = 0;
+  for (let x = 22; x < 300; x += 20) if (!seg.transparent[seg.labels[96 * image.width + x]]) kept++;
+  t.equal(kept, 14, 'every dash is ink');
+});
+
+t.test('a red stamp on a page of black glyphs keeps its own colour: two inks, no shards', async (t) => {
+  const stamp = union(ring(270, 55, 22, 26), bar(252, 55, 288, 55, 4));
+  const { image, glyphs } = page({ shape: stamp, rgb: [205, 30, 35] });
+  const seg = segmentPage(image);
+  const painted = [...seg.transparent.keys()].filter((r) => !seg.transparent[r]);
+  t.equal(painted.length, 2, 'two painted regions: black ink and red ink');
+  const labelAt = (x: number, y: number) => seg.labels[Math.floor(y) * image.width + Math.floor(x)];
+  const black = labelAt(...glyphs[0].at), red = labelAt(270, 31);
+  t.not(black, red);
+  for (const g of glyphs) t.equal(labelAt(...g.at), black, `glyph at ${g.at} is black ink`);
+  t.equal(labelAt(252, 55), red, 'the stamp bar is red ink');
+
+  const result = await vectorize(await png(image), { imageType: 'scan' });
+  const colours = fillColours(result.svg);
+  t.equal(colours.length, 2, `two fill colours (${colours.join(', ')})`);
+  const reddish = colours.filter((c) => parseInt(c.slice(1, 3), 16) > parseInt(c.slice(3, 5), 16) + 80);
+  t.equal(reddish.length, 1, 'one of them is red');
+});
+
+t.test('white lines on a dark blueprint page: the page is painted behind the lines', async (t) => {
+  const lines = union(bar(10, 10, 110, 10, 3), bar(10, 10, 10, 70, 3), ring(70, 45, 15, 18));
+  const image = raster(120, 80, (x, y) => {
+    const a = coverage(lines, x, y);
+    return [20, 50, 140].map((p) => Math.round(p * (1 - a) + 245 * a)) as [number, number, number];
+  });
+  const seg = segmentPage(image);
+  t.equal(seg.transparent.filter((v) => !v).length, 2, 'page and lines both painted');
+  const result = await vectorize(await png(image), { imageType: 'blueprint' });
+  t.equal(fillColours(result.svg).length, 2);
+});
+
+t.test('a one-pixel pin-hole in a thick stroke is filled; a glyph counter is kept', async (t) => {
+  const image = raster(60, 40, (x, y) => {
+    const inBar = x >= 10 && x < 30 && y >= 10 && y < 18 && !(x === 20 && y === 14);
+    const inRing = (x - 45) ** 2 + (y - 20) ** 2 <= 64 && (x - 45) ** 2 + (y - 20) ** 2 > 9;
+    return inBar || inRing ? [20, 20, 20] : [250, 250, 250];
+  });
+  const strong = segmentPage(image, 'strong');
+  t.notOk(strong.transparent[strong.labels[14 * 60 + 20]], 'smoothing strong: the pin-hole is ink');
+  t.ok(strong.transparent[strong.labels[20 * 60 + 45]], 'the ring keeps its counter');
+  const off = segmentPage(image, 'off');
+  t.ok(off.transparent[off.labels[14 * 60 + 20]], 'smoothing off: the pin-hole stays');
+});
