@@ -101,7 +101,7 @@ t.test('the page: plan badge, skipped and oversized files, re-run rules, reload,
   await page.click('#rerun');
   await page.locator('#compare-previous').waitFor({ timeout: 60_000 });
   await logoRow.locator('.state:has-text("Done")').waitFor({ timeout: 60_000 });
-  t.match(await page.textContent('#stat-previous'), /KiB · \d[\d,]* nodes/);
+  t.match(await page.textContent('#stat-previous'), /\d(?:\.\d+)? (?:B|KiB) · \d[\d,]* nodes/);
   await page.click('#compare-previous');
   t.equal(await page.getAttribute('#compare-previous', 'aria-pressed'), 'true');
   await page.waitForFunction(() => (document.querySelector('#original-image') as HTMLImageElement).src.startsWith('blob:') && !(document.querySelector('#original-image') as HTMLImageElement).hidden);
