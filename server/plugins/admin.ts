@@ -6,7 +6,7 @@
 import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
 import Joi from 'joi';
 import { timingSafeEqual } from 'node:crypto';
-import { VectorizeError } from '../../engine/errors.js';
+import { VectorizeError } from '../http-errors.js';
 import type { AppContext } from '../context.js';
 import { JOB_STATUSES, type JobStatus } from '../adapters/store.js';
 import { AccountSchema, CreatedKeySchema, IdParam, JobSchema, KeySchema, ReportSchema, responses } from '../schemas.js';

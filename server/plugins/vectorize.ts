@@ -2,11 +2,12 @@
 import type { Plugin, Request } from '@hapi/hapi';
 import Joi from 'joi';
 import { rm } from 'node:fs/promises';
-import { VectorizeError } from '../../engine/errors.js';
+import { VectorizeError } from '../http-errors.js';
 import { API_AUTH, credentialsOf } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { AUTH_CODES, JobSchema, responses } from '../schemas.js';
-import { FORM_FIELDS, MAX_UPLOAD_BYTES, type UploadedFile } from '../services/submissions.js';
+import { FORM_FIELDS, type UploadedFile } from '../services/submissions.js';
+import { MAX_UPLOAD_BYTES } from '../limits.js';
 import { RETENTIONS } from '../plans.js';
 
 const optionsSchema = Joi.object({ app: Joi.object().required() });

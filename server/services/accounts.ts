@@ -2,11 +2,12 @@
  * Accounts, plans and allowances (decisions.md §2). The trial counter (5, once) is spent first,
  * then the plan's monthly allowance, which resets on the billing anchor day.
  */
-import { VectorizeError } from '../../engine/errors.js';
+import { VectorizeError } from '../http-errors.js';
 import type { AccountRecord, Store } from '../adapters/store.js';
 import type { Clock } from '../adapters/clock.js';
 import type { Config } from '../config.js';
 import { newId } from '../ids.js';
+import { DAY_MS } from '../limits.js';
 import { TRIAL_CONVERSIONS, isPlanName, type PlanLimits, type PlanName } from '../plans.js';
 
 export interface Allowances {
@@ -147,7 +148,7 @@ export function accountService(deps: { store: Store; clock: Clock; config: Reado
 
     /** Accepted submissions in the last 24 h, oldest first (daily fuse). */
     acceptedLastDay(account: AccountRecord): string[] {
-      const since = clock.now().getTime() - 24 * 3_600_000;
+      const since = clock.now().getTime() - DAY_MS;
       return account.accepted_at.filter((at) => new Date(at).getTime() > since);
     },
 

@@ -3,7 +3,7 @@
  * stored, so a database leak leaks no usable key; the secret is shown once, at creation.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { VectorizeError } from '../../engine/errors.js';
+import { VectorizeError } from '../http-errors.js';
 import type { AccountRecord, KeyRecord, KeyScope, Store } from '../adapters/store.js';
 import type { Clock } from '../adapters/clock.js';
 import { newId, randomBase62 } from '../ids.js';

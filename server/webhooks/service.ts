@@ -4,7 +4,7 @@
  * exponential backoff, so delivery is at least once and survives a restart (pending deliveries are
  * records, not timers). Storage, clock, ids and the sender are injected adapters.
  */
-import { VectorizeError } from '../../engine/errors.js';
+import { VectorizeError } from '../http-errors.js';
 import { newId, randomBase62, type IdPrefix } from '../ids.js';
 import type { AddressPolicy } from './address-policy.js';
 import { checkWebhookUrl, type DeliveryOutcome, type Resolver, type WebhookSender } from './sender.js';
