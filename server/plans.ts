@@ -1,5 +1,5 @@
 /**
- * Plans and retention (decisions.md §2). The table is the default; VECTORIZE_PLANS_FILE may
+ * Plans and retention (docs/api.md, "Plans"). The table is the default; VECTORIZE_PLANS_FILE may
  * override any cell (server/config.ts), so services read limits from Config, never from here.
  */import { HOUR_MS as HOUR } from './limits.js';
 
@@ -61,6 +61,24 @@ export function manualFieldsEffective(plan: PlanName): boolean {
 export function clampRetention(requested: Retention, max: Exclude<Retention, 'none'>): Retention {
   if (requested === 'none') return 'none';
   return RETENTION_MS[requested] > RETENTION_MS[max] ? max : requested;
+}
+
+/**
+ * A plan's terms as the API shows them (GET /v1/account `limits`, GET /admin/v1/plans): clients
+ * read these instead of keeping their own copy of the table, which VECTORIZE_PLANS_FILE may change.
+ */
+export function planTermsView(plan: PlanName, limits: Readonly<PlanLimits>) {
+  return {
+    api: limits.api,
+    monthly_allowance: limits.monthlyAllowance,
+    max_retention: limits.maxRetention,
+    batch_group: limits.batchGroup,
+    max_megapixels: limits.maxMegapixels,
+    active_jobs: limits.activeJobs,
+    daily_fuse: limits.dailyFuse,
+    high_detail: limits.highDetail,
+    manual_settings: manualFieldsEffective(plan),
+  };
 }
 
 export function isPlanName(value: unknown): value is PlanName {

@@ -78,6 +78,11 @@ export const AccountSchema = Joi.object({
   limits: Joi.object().unknown(true).label('PlanLimits'),
 }).label('Account');
 
+export const PlanListSchema = Joi.object({
+  trial_conversions: Joi.number().description('Conversions every account gets once, spent before any monthly allowance'),
+  plans: Joi.array().items(Joi.object({ name: Joi.string() }).unknown(true).label('Plan')),
+}).label('PlanList');
+
 export const KeySchema = Joi.object({
   id: Joi.string(),
   account_id: Joi.string(),

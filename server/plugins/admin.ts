@@ -9,8 +9,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { VectorizeError } from '../http-errors.js';
 import type { AppContext } from '../context.js';
 import { JOB_STATUSES, type JobStatus } from '../adapters/store.js';
-import { AccountSchema, CreatedKeySchema, IdParam, JobSchema, KeySchema, ReportSchema, responses } from '../schemas.js';
-import { PLAN_NAMES } from '../plans.js';
+import { AccountSchema, CreatedKeySchema, IdParam, JobSchema, KeySchema, PlanListSchema, ReportSchema, responses } from '../schemas.js';
+import { PLAN_NAMES, TRIAL_CONVERSIONS, planTermsView } from '../plans.js';
 
 const optionsSchema = Joi.object({ app: Joi.object().required() });
 export const ADMIN_AUTH = 'admin-token';
@@ -95,6 +95,19 @@ export const adminPlugin: Plugin<{ app: AppContext }> = {
           await app.store.flush();
           return accounts.view(account);
         },
+      },
+      {
+        method: 'GET',
+        path: '/admin/v1/plans',
+        options: {
+          ...base,
+          description: 'Every plan as configured (defaults merged with VECTORIZE_PLANS_FILE)',
+          plugins: doc({ 200: { description: 'Plans', schema: PlanListSchema } }),
+        },
+        handler: () => ({
+          trial_conversions: TRIAL_CONVERSIONS,
+          plans: PLAN_NAMES.map((name) => ({ name, ...planTermsView(name, app.config.plans[name]) })),
+        }),
       },
       {
         method: 'GET',

@@ -29,7 +29,7 @@ export interface WebhooksPluginOptions {
   pollMs?: number;
 }
 
-/** Contract §3/§6: the moves that announce themselves, and the kind each becomes. */
+/** docs/api.md ("Jobs and their states") and docs/webhooks.md: the moves that announce themselves, and the kind each becomes. */
 const EVENT_FOR_MOVE: Partial<Record<JobEventName, WebhookEventKind>> = {
   'job.started': 'processing.started',
   'job.completed': 'processing.completed',

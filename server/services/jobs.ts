@@ -1,5 +1,5 @@
 /**
- * Jobs: the queue, the state machine of contract §3 and the public view of a job.
+ * Jobs: the queue, the state machine of docs/api.md ("Jobs and their states") and the public view of a job.
  *
  *   queued ──engine picks──▶ processing ──result file exists──▶ completed ──retention──▶ expired
  *      │                        ├──engine fails / watchdog──▶ failed
@@ -70,7 +70,7 @@ export function jobService(deps: JobDeps) {
 
   async function complete(job: JobRecord, outcome: { mode: JobRecord['mode']; bytes: number; megapixels: number }) {
     const resultPath = blobs.resultPathFor(job.id);
-    // contract §3: completed only once the result file exists.
+    // docs/api.md, "Jobs and their states": completed only once the result file exists.
     if (!(await blobs.exists(resultPath))) throw new VectorizeError('internal_error', 'The engine reported success but wrote no result.');
     const current = store.jobs.get(job.id);
     if (!current || current.status !== 'processing') {
@@ -217,7 +217,7 @@ export function jobService(deps: JobDeps) {
 
     getOwned(id: string, accountId: string | undefined): JobRecord {
       const job = store.jobs.get(id);
-      // Another account's job answers exactly like a missing one (decisions.md §4).
+      // Another account's job answers exactly like a missing one (docs/api.md, "Authentication and keys").
       if (!job || (accountId !== undefined && job.account_id !== accountId)) throw new VectorizeError('not_found', 'No such job.');
       return job;
     },

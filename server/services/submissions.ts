@@ -156,11 +156,7 @@ export function submissionService(deps: SubmissionDeps) {
         if (!plan.highDetail && options.detail === 'high') options.detail = 'medium';
 
         // Quota before rate limits: a spent allowance is the lasting answer, a 429 a passing one.
-        if (account.plan === 'trial' && account.trial_used >= 5) accounts.charge(account); // throws quota_exhausted
-        if (account.plan !== 'trial' && account.trial_used >= 5) {
-          const monthly = accounts.allowances(account).monthly;
-          if (monthly && monthly.left !== null && monthly.left <= 0) accounts.charge(account); // throws with reset_at
-        }
+        accounts.assertConversionLeft(account);
         const active = store.jobs.count((j) => j.account_id === account.id && (j.status === 'queued' || j.status === 'processing'));
         if (active >= plan.activeJobs) {
           throw new VectorizeError('too_many_active_jobs', `The account already has ${active} queued or processing jobs (plan maximum ${plan.activeJobs}).`, {

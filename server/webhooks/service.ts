@@ -13,7 +13,7 @@ import { signBody } from './signature.js';
 export const WEBHOOK_EVENTS = ['processing.started', 'processing.completed', 'processing.failed'] as const;
 export type WebhookEventKind = (typeof WEBHOOK_EVENTS)[number];
 
-/** Contract §6: 1 attempt + 3 retries. */
+/** docs/webhooks.md: 1 attempt + 3 retries. */
 export const MAX_ATTEMPTS = 4;
 /** Each retry waits backoff × 4^(retry−1); jitter spreads a burst of retries by ±20 %. */
 const BACKOFF_FACTOR = 4;
