@@ -15,6 +15,7 @@ import type { IdempotencyService } from './services/idempotency.js';
 import type { ReportService } from './services/reports.js';
 import type { RetentionService } from './services/retention.js';
 import type { SubmissionService } from './services/submissions.js';
+import type { WebhookService } from './services/webhooks.js';
 
 export interface Services {
   accounts: AccountService;
@@ -25,6 +26,7 @@ export interface Services {
   reports: ReportService;
   retention: RetentionService;
   submissions: SubmissionService;
+  webhooks: WebhookService;
 }
 
 export interface ClassifierInfo {

@@ -10,14 +10,14 @@ import type { JobRecord, Store } from '../adapters/store.js';
 import type { Blobs } from '../adapters/blobs.js';
 import type { Clock } from '../adapters/clock.js';
 import type { Config } from '../config.js';
-import type { EventBus } from '../events.js';
 import type { IdempotencyService } from './idempotency.js';
+import type { WebhookService } from './webhooks.js';
 import type { Logger } from '../log.js';
 
 const DAY = 24 * 3_600_000;
 
-export function retentionService(deps: { store: Store; blobs: Blobs; clock: Clock; config: Readonly<Config>; idempotency: IdempotencyService; log: Logger; events: EventBus }) {
-  const { store, blobs, clock, config, idempotency, log } = deps;
+export function retentionService(deps: { store: Store; blobs: Blobs; clock: Clock; config: Readonly<Config>; idempotency: IdempotencyService; webhooks: WebhookService; log: Logger }) {
+  const { store, blobs, clock, config, idempotency, webhooks, log } = deps;
 
   async function expire(job: JobRecord, at: Date): Promise<JobRecord> {
     const updated = store.jobs.update(job.id, { status: 'expired', result_path: null, ended_at: job.ended_at ?? at.toISOString() })!;
@@ -82,10 +82,7 @@ export function retentionService(deps: { store: Store; blobs: Blobs; clock: Cloc
         store.folders.delete(folder.id);
         pruned++;
       }
-      for (const delivery of store.deliveries.filter((d) => new Date(d.created_at).getTime() < cutoff)) {
-        store.deliveries.delete(delivery.id);
-        pruned++;
-      }
+      pruned += webhooks.prune(cutoff);
       const forgotten = idempotency.prune();
       // Temp uploads are removed by the request that made them; these are leftovers of a crash.
       const temp = await blobs.sweepTemp(3_600_000, Date.now());
