@@ -175,6 +175,12 @@ export interface Store {
   deliveries: Collection<DeliveryRecord>;
   /** Resolves once every change made so far is on disk (used before answering a creating request). */
   flush(): Promise<void>;
+  /**
+   * Runs `section` as the only admission for the account, across every process sharing the
+   * records: what it reads of the account (the account, its active jobs, its idempotency keys)
+   * is current, and what it writes is stored before another section for the account starts.
+   */
+  exclusive<T>(accountId: string, section: () => T | Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
