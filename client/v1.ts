@@ -70,6 +70,8 @@ export interface Account {
     active_jobs?: number;
     daily_fuse?: number;
     high_detail?: boolean;
+    /** detail, gradients, smoothing and trace_style take effect; otherwise their defaults are used. */
+    manual_settings?: boolean;
   };
 }
 

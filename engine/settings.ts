@@ -70,7 +70,7 @@ export interface GradientSettings {
 
 export interface SeamSettings {
   close: boolean;
-  /** Contract §8: each fill runs this far under the neighbour painted on top of it. */
+  /** docs/api.md, "Submitting" (close_seams): each fill runs this far under the neighbour painted on top of it. */
   overlapPx: number;
 }
 

@@ -5,7 +5,7 @@
  * the token in <dataDir>/admin.token).
  */
 import { readFileSync } from 'node:fs';
-import { VectorizeError } from '../engine/errors.js';
+import { VectorizeError } from './http-errors.js';
 import { acquireLock, LockedError } from './adapters/lock.js';
 import { openLowdbStore } from './adapters/lowdb-store.js';
 import { systemClock } from './adapters/clock.js';

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Joi from 'joi';
 import cron from 'node-cron';
-import { PLAN_NAMES, DEFAULT_PLANS, RETENTIONS, type PlanName, type PlanLimits } from './plans.js';
+import { PLAN_NAMES, DEFAULT_PLANS, PLAN_MAX_MEGAPIXELS, PLAN_RETENTIONS, type PlanName, type PlanLimits } from './plans.js';
 import { parseCidrList } from './webhooks/address-policy.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -135,9 +135,9 @@ const ENV_SCHEMA = Joi.object<EnvVariables, true>({
 const PLAN_SETTING_SCHEMAS: Record<keyof PlanLimits, Joi.Schema> = {
   api: Joi.boolean(),
   monthlyAllowance: Joi.number().integer().min(0).allow(null),
-  maxRetention: Joi.string().valid(...RETENTIONS.filter((retention) => retention !== 'none')),
+  maxRetention: Joi.string().valid(...PLAN_RETENTIONS),
   batchGroup: Joi.number().integer().min(1),
-  maxMegapixels: Joi.number().positive(),
+  maxMegapixels: Joi.number().positive().max(PLAN_MAX_MEGAPIXELS),
   activeJobs: Joi.number().integer().min(1),
   dailyFuse: Joi.number().integer().min(0),
   highDetail: Joi.boolean(),

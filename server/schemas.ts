@@ -3,8 +3,7 @@
  * lists, per route, every error code it can answer.
  */
 import Joi from 'joi';
-import type { ErrorCode } from '../engine/errors.js';
-import { HTTP_STATUS } from './http-errors.js';
+import { HTTP_STATUS, type ApiErrorCode } from './http-errors.js';
 import { JOB_STATUSES, WEBHOOK_EVENTS } from './adapters/store.js';
 import { RETENTIONS, PLAN_NAMES } from './plans.js';
 import { IMAGE_CLASSES } from '../engine/types.js';
@@ -78,6 +77,11 @@ export const AccountSchema = Joi.object({
   }).label('Allowances'),
   limits: Joi.object().unknown(true).label('PlanLimits'),
 }).label('Account');
+
+export const PlanListSchema = Joi.object({
+  trial_conversions: Joi.number().description('Conversions every account gets once, spent before any monthly allowance'),
+  plans: Joi.array().items(Joi.object({ name: Joi.string() }).unknown(true).label('Plan')),
+}).label('PlanList');
 
 export const KeySchema = Joi.object({
   id: Joi.string(),
@@ -153,16 +157,16 @@ export const IdParam = (prefix: string) =>
   Joi.object({ id: Joi.string().max(80).required().description(`${prefix}_… identifier`) });
 
 /** Codes every authenticated /v1 route can answer. */
-export const AUTH_CODES: ErrorCode[] = ['unauthorized', 'forbidden', 'invalid_parameter'];
+export const AUTH_CODES: ApiErrorCode[] = ['unauthorized', 'forbidden', 'invalid_parameter'];
 
 /**
  * hapi-swagger `responses`: the success answer plus one entry per HTTP status listing every code
  * the route can answer, so integrators see the whole vocabulary per route.
  */
-export function responses(success: Record<number, { description: string; schema?: Joi.Schema }>, codes: ErrorCode[]) {
+export function responses(success: Record<number, { description: string; schema?: Joi.Schema }>, codes: ApiErrorCode[]) {
   const out: Record<string, { description: string; schema?: Joi.Schema }> = {};
   for (const [status, doc] of Object.entries(success)) out[status] = doc;
-  const byStatus = new Map<number, ErrorCode[]>();
+  const byStatus = new Map<number, ApiErrorCode[]>();
   for (const code of codes) {
     const status = HTTP_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);

@@ -14,7 +14,6 @@ import { formatBytes, formatCount } from './svg-stats.js';
 import { CompareViewer, type CompareMode } from './viewer.js';
 
 const KEY_STORAGE = 'vectorize.apiKey';
-const MANUAL_PLANS = new Set(['pro', 'studio', 'agency', 'enterprise']);
 let planNote = '';
 
 const bridge = (window as unknown as Record<string, DesktopBridge | undefined>)[BRIDGE_GLOBAL];
@@ -87,8 +86,8 @@ async function refreshAccount(rethrow = false): Promise<void> {
   const badge = $('trial');
   try {
     const account = await client.account();
-    // Contract §4: below Pro the manual fields are accepted but replaced by their defaults.
-    planNote = MANUAL_PLANS.has(account.plan)
+    // Below Pro the manual fields are accepted but replaced by their defaults (docs/api.md, "Plans").
+    planNote = account.limits?.manual_settings
       ? ''
       : `On the ${account.plan} plan the server traces with the automatic settings; manual settings take effect on Pro and above.`;
     syncSettingsState();
@@ -367,7 +366,7 @@ function writeSettings(settings: Settings): void {
   syncSettingsState();
 }
 
-/** Centerline ignores detail, gradients, smoothing and seams (contract §4); show them as off. */
+/** Centerline ignores detail, gradients, smoothing and seams (docs/api.md, "Submitting"); show them as off. */
 function syncSettingsState(): void {
   const centerline = readSettings().trace_style === 'centerline';
   for (const field of form.querySelectorAll<HTMLElement>('[data-fill-only]')) {

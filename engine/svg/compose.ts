@@ -9,7 +9,7 @@
  * through as a faint light line. So each fill runs `overlapPx` under every neighbour painted after
  * it, by its own outline: along the chains it shares with a later neighbour it follows an offset
  * copy of the fitted chain, moved that far towards the neighbour, which then covers it up to its
- * exact edge. The shape on top never moves, and fill mode writes no stroke (contract §8).
+ * exact edge. The shape on top never moves, and fill mode writes no stroke (docs/api.md, "Submitting": close_seams).
  * With close_seams=false the shapes are an exact partition: both sides use the same fitted chain.
  * A hole whose inside is smaller than the region itself, and whose rim touches only regions painted
  * later, holds nothing painted earlier (a region inside that does not touch the rim lies wholly

@@ -18,8 +18,8 @@ export interface Blobs {
   size(relative: string): Promise<number>;
   open(relative: string): ReadStream;
   remove(relative: string | null): Promise<void>;
-  /** Removes temp files older than `olderThanMs` (uploads abandoned by a crash). */
-  sweepTemp(olderThanMs: number, now: number): Promise<number>;
+  /** Removes temp files (uploads a crash abandoned) older than this, aged by the file system's clock: their mtimes. */
+  sweepTemp(olderThanMs: number): Promise<number>;
 }
 
 export function diskBlobs(dataDir: string): Blobs {
@@ -65,7 +65,8 @@ export function diskBlobs(dataDir: string): Blobs {
     async remove(relative) {
       if (relative) await rm(absolute(relative), { force: true });
     },
-    async sweepTemp(olderThanMs, now) {
+    async sweepTemp(olderThanMs) {
+      const now = Date.now();
       let removed = 0;
       for (const name of await readdir(tmpDir).catch(() => [] as string[])) {
         const path = join(tmpDir, name);

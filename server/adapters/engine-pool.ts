@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { VectorizeError, ERROR_CODES, type ErrorCode } from '../../engine/errors.js';
+import { VectorizeError, isEngineErrorCode } from '../../engine/errors.js';
 import type { EngineOutcome, EnginePool, EngineProgress, EngineRun, EngineTask } from './engine.js';
 
 export type WorkerMessage =
@@ -96,7 +96,7 @@ export function workerPool(options: WorkerPoolOptions): EnginePool {
         } else {
           finish();
           slot.busy = false;
-          const code = (ERROR_CODES as readonly string[]).includes(message.code) ? (message.code as ErrorCode) : 'internal_error';
+          const code = isEngineErrorCode(message.code) ? message.code : 'internal_error';
           settle.reject(new VectorizeError(code, message.message, message.details));
         }
       };

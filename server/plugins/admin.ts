@@ -6,14 +6,14 @@
 import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
 import Joi from 'joi';
 import { timingSafeEqual } from 'node:crypto';
-import { VectorizeError } from '../../engine/errors.js';
+import { VectorizeError } from '../http-errors.js';
 import type { AppContext } from '../context.js';
 import { JOB_STATUSES, type JobStatus } from '../adapters/store.js';
 import {
-  AccountSchema, CreatedKeySchema, CreatedWebhookSchema, CreateWebhookPayload, DeliverySchema, IdParam, JobSchema, KeySchema, ReportSchema,
-  WebhookPayloadOptions, WebhookSchema, responses,
+  AccountSchema, CreatedKeySchema, CreatedWebhookSchema, CreateWebhookPayload, DeliverySchema, IdParam, JobSchema, KeySchema, PlanListSchema,
+  ReportSchema, WebhookPayloadOptions, WebhookSchema, responses,
 } from '../schemas.js';
-import { PLAN_NAMES } from '../plans.js';
+import { PLAN_NAMES, TRIAL_CONVERSIONS, planTermsView } from '../plans.js';
 
 const optionsSchema = Joi.object({ app: Joi.object().required() });
 export const ADMIN_AUTH = 'admin-token';
@@ -98,6 +98,19 @@ export const adminPlugin: Plugin<{ app: AppContext }> = {
           await app.store.flush();
           return accounts.view(account);
         },
+      },
+      {
+        method: 'GET',
+        path: '/admin/v1/plans',
+        options: {
+          ...base,
+          description: 'Every plan as configured (defaults merged with VECTORIZE_PLANS_FILE)',
+          plugins: doc({ 200: { description: 'Plans', schema: PlanListSchema } }),
+        },
+        handler: () => ({
+          trial_conversions: TRIAL_CONVERSIONS,
+          plans: PLAN_NAMES.map((name) => ({ name, ...planTermsView(name, app.config.plans[name]) })),
+        }),
       },
       {
         method: 'GET',

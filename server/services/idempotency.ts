@@ -5,11 +5,12 @@
  * answers 409 request_in_progress instead of racing it into a second job.
  */
 import { createHash } from 'node:crypto';
-import { VectorizeError } from '../../engine/errors.js';
+import { VectorizeError } from '../http-errors.js';
 import type { Clock } from '../adapters/clock.js';
 import type { Store } from '../adapters/store.js';
+import { DAY_MS } from '../limits.js';
 
-export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+export const IDEMPOTENCY_TTL_MS = DAY_MS;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export function fingerprint(fileSha256: string, fields: Record<string, string>): string {

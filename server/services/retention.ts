@@ -5,7 +5,7 @@
  * stays small.
  */
 import type { ReadStream } from 'node:fs';
-import { VectorizeError } from '../../engine/errors.js';
+import { VectorizeError } from '../http-errors.js';
 import type { JobRecord, Store } from '../adapters/store.js';
 import type { Blobs } from '../adapters/blobs.js';
 import type { Clock } from '../adapters/clock.js';
@@ -13,8 +13,8 @@ import type { Config } from '../config.js';
 import type { IdempotencyService } from './idempotency.js';
 import type { WebhookService } from './webhooks.js';
 import type { Logger } from '../log.js';
+import { DAY_MS, HOUR_MS } from '../limits.js';
 
-const DAY = 24 * 3_600_000;
 
 export function retentionService(deps: { store: Store; blobs: Blobs; clock: Clock; config: Readonly<Config>; idempotency: IdempotencyService; webhooks: WebhookService; log: Logger }) {
   const { store, blobs, clock, config, idempotency, webhooks, log } = deps;
@@ -71,7 +71,7 @@ export function retentionService(deps: { store: Store; blobs: Blobs; clock: Cloc
         await expire(job, now);
         expired++;
       }
-      const cutoff = now.getTime() - config.recordTtlDays * DAY;
+      const cutoff = now.getTime() - config.recordTtlDays * DAY_MS;
       let pruned = 0;
       for (const job of store.jobs.filter((j) => (j.status === 'expired' || j.status === 'failed' || j.status === 'canceled') && new Date(j.ended_at ?? j.created_at).getTime() < cutoff)) {
         await blobs.remove(job.upload_path);
@@ -85,7 +85,7 @@ export function retentionService(deps: { store: Store; blobs: Blobs; clock: Cloc
       pruned += webhooks.prune(cutoff);
       const forgotten = idempotency.prune();
       // Temp uploads are removed by the request that made them; these are leftovers of a crash.
-      const temp = await blobs.sweepTemp(3_600_000, Date.now());
+      const temp = await blobs.sweepTemp(HOUR_MS);
       if (expired + pruned + forgotten + temp > 0) log.info('sweep', { expired, pruned, idempotency: forgotten, temp });
       return { expired, pruned, idempotency: forgotten, temp };
     },

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { VectorizeError } from '../../engine/errors.js';
+import { VectorizeError } from '../http-errors.js';
 import { parseTraceOptions, bucketDetail } from '../../engine/options.js';
 import { DEFAULT_TRACE_OPTIONS, type TraceOptions } from '../../engine/types.js';
 import type { AccountRecord, JobRecord, KeyRecord, Store } from '../adapters/store.js';
@@ -28,8 +28,8 @@ import type { FolderService } from './folders.js';
 import { fingerprint, type IdempotencyService } from './idempotency.js';
 import type { JobService } from './jobs.js';
 import { isValidLabel } from './folders.js';
+import { DAY_MS, MAX_UPLOAD_BYTES, MAX_UPLOAD_TEXT } from '../limits.js';
 
-export const MAX_UPLOAD_BYTES = 52_428_800;
 export const FORM_FIELDS = [
   'image_type', 'output_format', 'retention', 'batch_id', 'folder_name', 'detail', 'gradients', 'smoothing', 'trace_style', 'close_seams',
 ] as const;
@@ -120,7 +120,7 @@ export function submissionService(deps: SubmissionDeps) {
     async submit(submission: Submission): Promise<{ job: JobRecord; replay: boolean }> {
       const { key, file, fields } = submission;
       if (!file) throw new VectorizeError('missing_file', 'The form has no `file` part.', { field: 'file' });
-      if (file.bytes > MAX_UPLOAD_BYTES) throw new VectorizeError('file_too_large', 'The upload is larger than 50 MiB (52,428,800 bytes).', { max_bytes: MAX_UPLOAD_BYTES });
+      if (file.bytes > MAX_UPLOAD_BYTES) throw new VectorizeError('file_too_large', `The upload is larger than ${MAX_UPLOAD_TEXT}.`, { max_bytes: MAX_UPLOAD_BYTES });
       if (file.bytes === 0) throw new VectorizeError('empty_file', 'The uploaded file is empty.', { field: 'file' });
       const parsed = validateFields(fields);
       const idemKey = idempotency.validateKey(submission.idempotencyKey);
@@ -156,11 +156,7 @@ export function submissionService(deps: SubmissionDeps) {
         if (!plan.highDetail && options.detail === 'high') options.detail = 'medium';
 
         // Quota before rate limits: a spent allowance is the lasting answer, a 429 a passing one.
-        if (account.plan === 'trial' && account.trial_used >= 5) accounts.charge(account); // throws quota_exhausted
-        if (account.plan !== 'trial' && account.trial_used >= 5) {
-          const monthly = accounts.allowances(account).monthly;
-          if (monthly && monthly.left !== null && monthly.left <= 0) accounts.charge(account); // throws with reset_at
-        }
+        accounts.assertConversionLeft(account);
         const active = store.jobs.count((j) => j.account_id === account.id && (j.status === 'queued' || j.status === 'processing'));
         if (active >= plan.activeJobs) {
           throw new VectorizeError('too_many_active_jobs', `The account already has ${active} queued or processing jobs (plan maximum ${plan.activeJobs}).`, {
@@ -171,7 +167,7 @@ export function submissionService(deps: SubmissionDeps) {
         const lastDay = accounts.acceptedLastDay(account);
         if (lastDay.length >= plan.dailyFuse) {
           const oldest = new Date(lastDay[0]).getTime();
-          const retryAfter = Math.max(1, Math.ceil((oldest + 24 * 3_600_000 - clock.now().getTime()) / 1000));
+          const retryAfter = Math.max(1, Math.ceil((oldest + DAY_MS - clock.now().getTime()) / 1000));
           throw new VectorizeError('daily_fuse_tripped', `The account reached its daily fuse of ${plan.dailyFuse} accepted submissions in 24 hours.`, {
             daily_fuse: plan.dailyFuse,
             retry_after: retryAfter,

@@ -5,7 +5,7 @@
  * records, not timers). Attempts live on their delivery (`log`), so the per-endpoint delivery log
  * needs no collection of its own. Signing secrets are stored sealed (adapters/secret-box.ts).
  */
-import { VectorizeError } from '../../engine/errors.js';
+import { VectorizeError } from '../http-errors.js';
 import { newId as defaultNewId, randomBase62, type IdPrefix } from '../ids.js';
 import {
   WEBHOOK_EVENTS,

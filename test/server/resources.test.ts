@@ -125,8 +125,11 @@ t.test('account: plan, allowances and limits', async (t) => {
     id: /^acct_/,
     plan: 'studio',
     allowances: { trial: { total: 5, used: 0, left: 5 }, monthly: { total: 2000, used: 0, left: 2000, reset_at: '2025-02-15T00:00:00.000Z' } },
-    limits: { max_retention: '10d', batch_group: 50, max_megapixels: 64, active_jobs: 20, daily_fuse: 800, high_detail: true },
+    limits: { max_retention: '10d', batch_group: 50, max_megapixels: 64, active_jobs: 20, daily_fuse: 800, high_detail: true, monthly_allowance: 2000, manual_settings: true },
   });
+  const trial = await h.account('trial');
+  const trialView = h.json<{ limits: Record<string, unknown> }>(await h.get(trial.secret, '/v1/account'));
+  t.equal(trialView.limits.manual_settings, false, 'the page reads from here that the trial traces with the automatic settings');
 });
 
 t.test('admin API: loopback + token; accounts, keys, jobs, reports, stats', async (t) => {

@@ -35,7 +35,7 @@ export async function startRealServer(t: Test) {
     await running.stop();
     await rm(dataDir, { recursive: true, force: true });
   });
-  // Pro, so the manual settings (smoothing) take effect (contract §4: on Trial they fall back to defaults).
+  // Pro, so the manual settings (smoothing) take effect (docs/api.md, "Submitting": on Trial they fall back to defaults).
   const { services } = running.app;
   const account = services.accounts.create('E2E studio', 'pro');
   const { secret } = services.keys.create(account, { name: 'e2e' });
