@@ -20,6 +20,8 @@ export interface Blobs {
   remove(relative: string | null): Promise<void>;
   /** Removes temp files older than `olderThanMs` (uploads abandoned by a crash). */
   sweepTemp(olderThanMs: number, now: number): Promise<number>;
+  /** Every file under uploads/ and results/, as paths relative to the root, with its mtime. */
+  listStored(): Promise<{ path: string; mtimeMs: number }[]>;
 }
 
 export function diskBlobs(dataDir: string): Blobs {
@@ -76,6 +78,17 @@ export function diskBlobs(dataDir: string): Blobs {
         }
       }
       return removed;
+    },
+    async listStored() {
+      const out: { path: string; mtimeMs: number }[] = [];
+      for (const dir of ['uploads', 'results']) {
+        for (const name of await readdir(absolute(dir)).catch(() => [] as string[])) {
+          const path = join(dir, name);
+          const info = await stat(absolute(path)).catch(() => null);
+          if (info?.isFile()) out.push({ path, mtimeMs: info.mtimeMs });
+        }
+      }
+      return out;
     },
   };
 }
