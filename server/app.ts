@@ -128,6 +128,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     store,
     blobs,
     clock,
+    disk,
     pool,
     events,
     log,

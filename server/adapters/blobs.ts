@@ -12,6 +12,7 @@ export interface Blobs {
   init(): Promise<void>;
   /** Moves a finished temp upload into the store; returns its path relative to the root. */
   adoptUpload(tempPath: string, jobId: string): Promise<string>;
+  uploadPathFor(jobId: string): string;
   resultPathFor(jobId: string): string;
   absolute(relative: string): string;
   exists(relative: string): Promise<boolean>;
@@ -29,6 +30,7 @@ export function diskBlobs(dataDir: string): Blobs {
   const results = join(dataDir, 'results');
   const tmpDir = join(dataDir, 'tmp');
   const absolute = (relative: string) => join(dataDir, relative);
+  const uploadPathFor = (jobId: string) => join('uploads', jobId);
   return {
     root: dataDir,
     tmpDir,
@@ -36,7 +38,7 @@ export function diskBlobs(dataDir: string): Blobs {
       await Promise.all([mkdir(uploads, { recursive: true }), mkdir(results, { recursive: true }), mkdir(tmpDir, { recursive: true })]);
     },
     async adoptUpload(tempPath, jobId) {
-      const relative = join('uploads', jobId);
+      const relative = uploadPathFor(jobId);
       try {
         await rename(tempPath, absolute(relative));
       } catch (error) {
@@ -46,6 +48,7 @@ export function diskBlobs(dataDir: string): Blobs {
       }
       return relative;
     },
+    uploadPathFor,
     resultPathFor(jobId) {
       return join('results', `${jobId}.svg`);
     },

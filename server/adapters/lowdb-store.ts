@@ -71,7 +71,13 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions = 
     const snapshot = emptyData();
     for (const name of COLLECTIONS) (snapshot[name] as { id: string }[]) = collections[name].all();
     db.data = snapshot;
-    await db.write();
+    try {
+      await db.write();
+    } catch (error) {
+      // A failed write (a full disk) leaves the changes unwritten: the next write must retry them.
+      dirty = true;
+      throw error;
+    }
   };
   /**
    * At most one write runs and at most one waits behind it; every caller arriving meanwhile joins

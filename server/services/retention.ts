@@ -6,7 +6,6 @@
  * leftovers of a crash.
  */
 import type { ReadStream } from 'node:fs';
-import { join } from 'node:path';
 import { VectorizeError } from '../../engine/errors.js';
 import type { JobRecord, Store } from '../adapters/store.js';
 import type { Blobs } from '../adapters/blobs.js';
@@ -42,7 +41,7 @@ export function retentionService(deps: { store: Store; blobs: Blobs; clock: Cloc
       if (job.result_path) owned.add(job.result_path);
       if (job.status === 'queued' || job.status === 'processing') {
         const result = blobs.resultPathFor(job.id);
-        owned.add(join('uploads', job.id)).add(result).add(`${result}.partial`);
+        owned.add(blobs.uploadPathFor(job.id)).add(result).add(`${result}.partial`);
       }
     }
     return owned;
