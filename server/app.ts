@@ -150,6 +150,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     store,
     blobs,
     clock,
+    disk,
     pool,
     events,
     log,

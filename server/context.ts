@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Store } from './adapters/store.js';
 import type { Blobs } from './adapters/blobs.js';
 import type { Clock } from './adapters/clock.js';
+import type { DiskProbe } from './adapters/disk.js';
 import type { EnginePool } from './adapters/engine.js';
 import type { EventBus } from './events.js';
 import type { Logger } from './log.js';
@@ -39,6 +40,7 @@ export interface AppContext {
   store: Store;
   blobs: Blobs;
   clock: Clock;
+  disk: DiskProbe;
   pool: EnginePool;
   events: EventBus;
   log: Logger;

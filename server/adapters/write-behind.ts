@@ -73,7 +73,13 @@ export function writeBehind(delayMs: number, writeNow: () => Promise<void>): Wri
     if (!inFlight) {
       if (!dirty) return Promise.resolve();
       dirty = false;
-      inFlight = writeNow().finally(() => { inFlight = null; });
+      // A failed write (a full disk) leaves the changes unwritten: the next write must retry them.
+      inFlight = writeNow()
+        .catch((error: unknown) => {
+          dirty = true;
+          throw error;
+        })
+        .finally(() => { inFlight = null; });
       return inFlight;
     }
     queued = inFlight.catch(() => undefined).then(() => {

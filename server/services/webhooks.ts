@@ -24,7 +24,7 @@ import type { AddressPolicy } from '../webhooks/address-policy.js';
 import { checkWebhookUrl, type DeliveryOutcome, type Resolver, type WebhookSender } from '../webhooks/sender.js';
 import { signBody } from '../webhooks/signature.js';
 
-/** docs: 1 attempt + 3 retries. */
+/** docs/webhooks.md: 1 attempt + 3 retries. */
 export const MAX_ATTEMPTS = 4;
 /** Each retry waits backoff × 4^(retry−1); jitter spreads a burst of retries by ±20 %. */
 const BACKOFF_FACTOR = 4;
