@@ -2,13 +2,15 @@
  * The drag-and-drop front end: one page for the browser (served by the server at `/`) and the
  * desktop app (loaded from its embedded server). It only ever talks to the API on its own origin.
  * This file only puts the parts together; each piece of state has one owner: the key and account
- * (Session), the settings form (SettingsForm), the list and selection (QueueView).
+ * (Session), the settings form (SettingsForm), the list and selection (QueueView), what was
+ * reported (ReportDialog).
  */
 import { BRIDGE_GLOBAL, type DesktopBridge } from '../bridge.js';
 import { $, Notices } from './dom.js';
 import { bindIntake, fromOpened } from './intake.js';
 import { Saver } from './save.js';
 import { QueueView } from './queue-view.js';
+import { ReportDialog } from './report.js';
 import { Session } from './session.js';
 import { SettingsForm } from './settings-form.js';
 import { bindShortcuts, type Commands } from './shortcuts.js';
@@ -54,12 +56,15 @@ const session: Session = new Session({
   onProblem: (message) => notices.toast(message),
 });
 
+const reports = new ReportDialog({ client: session.client, notices });
+
 const list: QueueView = new QueueView({
   client: session.client,
   viewer,
   settings,
   notices,
   onSpent: () => session.refreshAccountSoon(),
+  onShow: (item) => reports.update(item),
 });
 
 const saver = new Saver({ bridge, toast: (message) => notices.toast(message) });

@@ -33,6 +33,8 @@ export interface QueueViewOptions {
   notices: Notices;
   /** A conversion was spent on the server: the account's numbers changed. */
   onSpent: () => void;
+  /** The selected item, or its state, changed. */
+  onShow: (item: QueueItem | undefined) => void;
 }
 
 export class QueueView {
@@ -40,6 +42,7 @@ export class QueueView {
   private readonly viewer: CompareViewer;
   private readonly settings: SettingsForm;
   private readonly notices: Notices;
+  private readonly onShow: (item: QueueItem | undefined) => void;
   private readonly rows = new Map<string, HTMLLIElement>();
   private readonly originals = new Map<string, Original>();
   private readonly vectors = new Map<string, SvgUrl>();
@@ -51,6 +54,7 @@ export class QueueView {
     this.viewer = options.viewer;
     this.settings = options.settings;
     this.notices = options.notices;
+    this.onShow = options.onShow;
     this.queue = new ConversionQueue(options.client, {
       onChange: (item) => {
         this.renderRow(item);
@@ -229,6 +233,7 @@ export class QueueView {
     rerun.disabled = !item || !canRerun(item);
     rerun.title = item && !item.file ? 'The page keeps no copy of a file after a reload: open it again to re-run' : 'Re-run with these settings (R)';
     $<HTMLButtonElement>('save-all').disabled = this.results().length === 0;
+    this.onShow(item);
     const compare = $<HTMLButtonElement>('compare-previous');
     compare.hidden = !item?.previous;
     if (!item?.previous) this.comparingPrevious = false;
