@@ -119,6 +119,7 @@ bindShortcuts({
   stage: $('stage'),
 });
 
+if (!bridge) $('save-all').title = 'Download all SVGs as one ZIP (Shift+S)';
 if (bridge) {
   document.documentElement.dataset.desktop = bridge.platform;
   bridge.onMenuCommand((command) => commands[command]?.());
