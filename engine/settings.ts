@@ -4,6 +4,7 @@
  * each option does to each stage without reading the stages.
  */
 import { fitSettingsFor, type FitSettings } from './fit/index.js';
+import type { GradientBandSettings } from './segment/gradient-bands.js';
 import type { Detail, ImageClass, Smoothing, TraceOptions } from './types.js';
 
 export interface PrepareSettings {
@@ -41,6 +42,8 @@ export interface SegmentSettings {
    * so edges run through the band instead of around it.
    */
   absorbBands: boolean;
+  /** Join the bands of a curved ramp into one gradient-filled shape (segment/gradient-bands.ts); null: off. */
+  gradientBands: GradientBandSettings | null;
 }
 
 /**
@@ -161,6 +164,13 @@ export function engineSettingsFor(options: TraceOptions, mode: ImageClass, input
       foldDistance: lineArt ? 120 : Infinity,
       gradientModel: gradientsOn && !lineArt,
       absorbBands: !lineArt,
+      // Clip art's shading is drawn smooth; a photo's regions are its texture, left to the merging.
+      // A band step of a drawn ramp is 1–5 levels a pixel; the slack and the cap keep a join from
+      // flattening what the bands painted (looser, 8/2/6: storm 6.7x nodes but calculator 4x PSNR −0.2 dB).
+      gradientBands:
+        gradientsOn && mode === 'clipart'
+          ? { maxStep: 6, maxHardShare: 0.05, hardStep: 24, residualSlack: 1.5, maxResidual: 5 }
+          : null,
     },
     lineArt: lineArt
       ? {

@@ -106,6 +106,21 @@ function fromBoom(response: { output: { statusCode: number; headers: Record<stri
   }
 }
 
+/**
+ * The disk filled up under a write (an upload hapi was saving, the database, a moved upload).
+ * hapi hands a failed upload write on as the error itself or wrapped in a Boom's data, so the
+ * chain is followed a few links.
+ */
+export function isDiskFull(error: unknown): boolean {
+  let link = error;
+  for (let depth = 0; depth < 4 && typeof link === 'object' && link !== null; depth++) {
+    const code = (link as { code?: unknown }).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') return true;
+    link = (link as { data?: unknown }).data ?? (link as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 export function toErrorBody(error: EngineError<string>) {
   return { error: { code: error.code, message: error.message, details: error.details } };
 }
@@ -118,7 +133,10 @@ export function registerErrorMapping(server: Server, log: Logger): void {
     if (!response || !(response as { isBoom?: boolean }).isBoom) return h.continue;
     let error: EngineError<string>;
     if (isVectorizeError(response)) error = response;
-    else {
+    else if (isDiskFull(response)) {
+      log.warn('storage full', { request_id: request.info.id, path: request.path, err: response.message });
+      error = new VectorizeError('storage_full', 'The service ran out of storage; retry later.', {});
+    } else {
       error = fromBoom(response);
       const routeApp = request.route.settings.app as { on415?: ApiErrorCode } | undefined;
       if (response.output.statusCode === 415 && routeApp?.on415) {

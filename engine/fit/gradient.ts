@@ -49,19 +49,31 @@ export function gradientSampleStep(pixelCount: number): number {
  * one is used), or null for a flat fill.
  */
 export function fitGradient(image: RasterImage, pixelIndices: Int32Array, settings: { maxResidual: number }): GradientFill | null {
+  return choosePaint(image, pixelIndices, settings.maxResidual).fill;
+}
+
+/**
+ * The mean per-pixel RGB residual of the paint fitGradient chooses for these pixels (its gradient,
+ * else their flat mean): how well one shape can paint them. Infinity for fewer than 16 samples.
+ */
+export function paintResidual(image: RasterImage, pixelIndices: Int32Array, settings: { maxResidual: number }): number {
+  return choosePaint(image, pixelIndices, settings.maxResidual).residual;
+}
+
+function choosePaint(image: RasterImage, pixelIndices: Int32Array, maxResidual: number): { fill: GradientFill | null; residual: number } {
   const s = sample(image, pixelIndices);
-  if (s.n < 16) return null;
+  if (s.n < 16) return { fill: null, residual: Infinity };
   const flat = flatResidual(s);
-  if (flat <= settings.maxResidual) return null;
+  if (flat <= maxResidual) return { fill: null, residual: flat };
   const candidates = [linearCandidate(s), radialCandidate(s)].filter((c): c is Candidate => c !== null);
   let best: Candidate | null = null;
   for (const c of candidates) if (best === null || c.residual < best.residual) best = c;
-  if (best === null || best.residual > flat * (1 - MIN_IMPROVEMENT)) return null;
+  if (best === null || best.residual > flat * (1 - MIN_IMPROVEMENT)) return { fill: null, residual: flat };
   const first = best.profile[0], last = best.profile[best.profile.length - 1];
   let span = 0;
   for (const p of best.profile) span = Math.max(span, colourDistance(p, first), colourDistance(p, last));
-  if (span < MIN_RAMP) return null;
-  return best.fill;
+  if (span < MIN_RAMP) return { fill: null, residual: flat };
+  return { fill: best.fill, residual: best.residual };
 }
 
 // ----------------------------------------------------------------------------------------------

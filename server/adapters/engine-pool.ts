@@ -1,6 +1,7 @@
 /**
  * worker_threads pool running the engine off the event loop, `size` traces at a time. A worker
- * is reused between jobs (its engine module stays loaded); canceling a job terminates its worker,
+ * is reused between jobs (its engine module stays loaded) unless its last image was large (see
+ * RECYCLE_AFTER_MEGAPIXELS); canceling a job terminates its worker,
  * which is the only way to stop CPU-bound work at once, and a fresh worker replaces it on demand.
  */
 import { availableParallelism } from 'node:os';
@@ -20,7 +21,16 @@ export interface WorkerPoolOptions {
   device?: string;
   /** Fitting threads each trace may add (engine fitConcurrency); default fitWorkersPerTrace(size). */
   fitWorkers?: number;
+  /** A worker that traced an image this large is replaced; default RECYCLE_AFTER_MEGAPIXELS. */
+  recycleAfterMegapixels?: number;
 }
+
+/**
+ * A large trace leaves its thread holding what it grew: the engine's spare buffers kept for the
+ * next trace, a V8 heap sized for its peak, native allocations. Ending the worker hands all of it
+ * back at once; a fresh one costs a module load, small beside a trace of this size.
+ */
+export const RECYCLE_AFTER_MEGAPIXELS = 4;
 
 /**
  * The engine can fit a trace's curves on extra threads. The pool already runs `size` traces at
@@ -91,7 +101,8 @@ export function workerPool(options: WorkerPoolOptions): EnginePool {
         if (message.type === 'progress') onProgress({ stage: message.stage, fraction: message.fraction });
         else if (message.type === 'done') {
           finish();
-          slot.busy = false;
+          if (message.outcome.megapixels >= (options.recycleAfterMegapixels ?? RECYCLE_AFTER_MEGAPIXELS)) retire(slot);
+          else slot.busy = false;
           settle.resolve(message.outcome);
         } else {
           finish();

@@ -222,14 +222,17 @@ export function submissionService(deps: SubmissionDeps) {
         try {
           const uploadPath = await blobs.adoptUpload(file.path, id);
           store.jobs.update(id, { upload_path: uploadPath });
+          if (idemKey) idempotency.remember(account.id, idemKey, print, id);
+          // The 202 is a promise: the job is on disk before the client hears of it.
+          await store.flush();
         } catch (error) {
+          // A full disk (or any failed write) refuses the whole submission: no job, no charge,
+          // no upload left for the sweeper. A remembered key whose job is gone is ignored.
           store.jobs.delete(id);
           accounts.refund(account.id, charge.charged, charge.period);
+          await blobs.remove(blobs.uploadPathFor(id));
           throw error;
         }
-        if (idemKey) idempotency.remember(account.id, idemKey, print, id);
-        // The 202 is a promise: the job is on disk before the client hears of it.
-        await store.flush();
         jobs.enqueue(id);
         return { job: store.jobs.get(id)!, replay: false };
       } finally {

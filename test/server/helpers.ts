@@ -177,9 +177,9 @@ export function errorOf(response: { payload: string }): { code: string; message:
 
 export async function harness(
   t: { teardown(fn: () => unknown): void },
-  options: { env?: Record<string, string>; workers?: number; autoComplete?: boolean; adminToken?: string; log?: Logger } = {},
+  options: { env?: Record<string, string>; workers?: number; autoComplete?: boolean; adminToken?: string; log?: Logger; dataDir?: string; disk?: DiskProbe } = {},
 ): Promise<Harness> {
-  const dir = mkdtempSync(join(tmpdir(), 'vectorize-server-'));
+  const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'vectorize-server-'));
   const config = loadConfig({ VECTORIZE_DATA_DIR: dir, VECTORIZE_WORKERS: String(options.workers ?? 2), VECTORIZE_LOG_LEVEL: 'silent', ...options.env });
   const store = await openLowdbStore(join(dir, 'db.json'), { writeDelayMs: 1 });
   const pool = new FakePool(config.workers, options.autoComplete ?? false);
@@ -193,7 +193,7 @@ export async function harness(
       return realProber.probe(bytes);
     },
   };
-  const app = await createApp({ config, store, pool, prober, clock, disk, adminToken: options.adminToken ?? null, log: options.log, classifier: async () => ({ provider: 'fake' }) });
+  const app = await createApp({ config, store, pool, prober, clock, disk: options.disk ?? disk, adminToken: options.adminToken ?? null, log: options.log, classifier: async () => ({ provider: 'fake' }) });
   // initialize() runs the onPreStart steps (hapi-swagger's UI routes) without listening.
   await app.server.initialize();
   app.services.jobs.recover();

@@ -39,7 +39,7 @@ export async function startRealServer(t: Test) {
   const { services } = running.app;
   const account = services.accounts.create('E2E studio', 'pro');
   const { secret } = services.keys.create(account, { name: 'e2e' });
-  return { url: running.url, key: secret, account, services };
+  return { url: running.url, key: secret, account, services, adminToken: running.app.context.adminToken };
 }
 
 /** Drops files on the window the way the OS does: a DataTransfer on a drop event. */
