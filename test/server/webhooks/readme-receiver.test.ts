@@ -9,12 +9,11 @@ import { signBody } from '../../../server/webhooks/signature.js';
 import { openWebhookService } from './fixtures.js';
 import { waitFor } from '../helpers.js';
 
-// The README's receiver is what integrators copy: run it as written against real deliveries.
+// The receiver in docs/webhooks.md is what integrators copy: run it as written against real deliveries.
 async function loadReadmeReceiver() {
-  const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('## Webhooks'));
+  const section = await readFile(new URL('../../../docs/webhooks.md', import.meta.url), 'utf8');
   const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!code) throw new Error('README has no receiver example under ## Webhooks');
+  if (!code) throw new Error('docs/webhooks.md has no receiver example');
   const file = path.join(await mkdtemp(path.join(tmpdir(), 'vectorize-readme-')), 'webhook-receiver.mjs');
   await writeFile(file, code);
   return (await import(pathToFileURL(file).href)) as {
