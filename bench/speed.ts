@@ -60,10 +60,11 @@ const { vectorize, parseTraceOptions } = await loadEngine();
 
 if (args['memory-child']) {
   // --memory's child: one trace of the given file, then this process's peak resident memory.
-  // The noise is traced as the server would (image_type auto), the photo as a photo.
+  // The noise goes the way the classifier sends it (scan: the line-art path, the costliest on
+  // noise); the compiled engine carries no classifier model, so the class is named here.
   const input = new Uint8Array(readFileSync(args['memory-child']));
   const t0 = performance.now();
-  const result = await vectorize(input, parseTraceOptions({ image_type: args['memory-child'].endsWith('noise.png') ? 'auto' : 'photo' }));
+  const result = await vectorize(input, parseTraceOptions({ image_type: args['memory-child'].endsWith('noise.png') ? 'scan' : 'photo' }));
   const ms = performance.now() - t0;
   console.log(JSON.stringify({ ms: Math.round(ms), maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024), bytes: result.stats.bytes }));
   process.exit(0);
