@@ -12,7 +12,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { multipart, pngBytes } from './helpers.js';
+import { errorOf, harness, multipart, pngBytes } from './helpers.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/server/full-disk-server.ts', import.meta.url));
 const TMPFS_BYTES = 4 * 1024 * 1024;
@@ -103,4 +103,27 @@ t.test('a real ENOSPC while receiving an upload is 503 storage_full and leaves n
   const accepted = await upload(await pngBytes(8, 8));
   t.equal(accepted.status, 202, 'with space back, uploads are accepted again');
   t.equal(child.exitCode, null, 'the server kept running throughout');
+});
+
+t.test('a database write that meets a full disk refuses the submission whole', async (t) => {
+  // Injected: on a real tmpfs the upload and db.json compete for the same last bytes, so which
+  // write fails first cannot be arranged; this is the one ENOSPC the test above cannot reach.
+  const h = await harness(t);
+  const { id: accountId, secret } = await h.account('trial');
+  const store = h.app.context.store;
+  const flush = store.flush.bind(store);
+  let failures = 1;
+  store.flush = async () => {
+    if (failures-- > 0) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28 });
+    return flush();
+  };
+  const refused = await h.submit(secret, {});
+  t.equal(refused.statusCode, 503);
+  t.equal(errorOf(refused).code, 'storage_full');
+  t.equal(refused.headers['retry-after'], '300');
+  t.equal(store.jobs.count(), 0, 'no job record');
+  t.same(readdirSync(join(h.dir, 'uploads')), [], 'no upload kept');
+  t.equal(store.accounts.get(accountId)?.trial_used, 0, 'the trial conversion is given back');
+  const accepted = await h.submit(secret, {});
+  t.equal(accepted.statusCode, 202, 'the next write succeeds');
 });
