@@ -203,5 +203,11 @@ t.test('save all is one ZIP of every SVG; a bad result is reported to the admins
   // The other result can still be reported.
   await page.locator('#queue li').nth(1).click();
   t.equal(await page.isDisabled('#report'), false);
+
+  // The letter O and the digit 0 are told apart in words, not only by a font's glyphs.
+  await page.keyboard.press('?');
+  const keys = await page.locator('#help-dialog dt').allTextContents();
+  t.ok(keys.includes('O (letter)') && keys.includes('0 (zero)'), `help names O and 0 (${keys.join(' | ')})`);
+  await page.screenshot({ path: join(OUTPUT, 'page-help.png') });
   t.same(errors, [], 'no script errors');
 });
