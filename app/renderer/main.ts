@@ -18,12 +18,15 @@ import { CompareViewer, type CompareMode } from './viewer.js';
 
 /** Jobs brought back after a reload: a day's work for one person, not the account's whole history. */
 const RESTORE_LIMIT = 50;
-/** The page never runs more jobs at once than this, whatever the plan allows. */
+/**
+ * The page never runs more jobs at once than this, whatever the plan allows: browsers open six
+ * connections per host over HTTP/1.1, and uploads must leave some for polling and downloads.
+ */
 const MAX_PAGE_ACTIVE_JOBS = 4;
 
 const bridge = (window as unknown as Record<string, DesktopBridge | undefined>)[BRIDGE_GLOBAL];
 const notices = new Notices();
-const reportError = (error: unknown): void => notices.error(error);
+const showError = (error: unknown): void => notices.error(error);
 
 const viewer = new CompareViewer({
   stage: $('stage'),
@@ -50,7 +53,7 @@ const session: Session = new Session({
     try {
       list.restore((await session.client.listJobs({ limit: RESTORE_LIMIT })).jobs);
     } catch (error) {
-      reportError(error);
+      showError(error);
     }
   },
   onProblem: (message) => notices.toast(message),
@@ -68,7 +71,7 @@ const list: QueueView = new QueueView({
 });
 
 const saver = new Saver({ bridge, toast: (message) => notices.toast(message) });
-const open = bindIntake({ bridge, add: (files, skipped) => list.add(files, skipped), onError: reportError });
+const open = bindIntake({ bridge, add: (files, skipped) => list.add(files, skipped), onError: showError });
 
 function setMode(mode: CompareMode): void {
   viewer.setMode(mode);
@@ -78,11 +81,11 @@ function setMode(mode: CompareMode): void {
 }
 
 const commands: Commands = {
-  open: () => void open(false).catch(reportError),
-  'open-folder': () => void open(true).catch(reportError),
-  save: () => void saver.saveOne(list.selected()).catch(reportError),
-  'save-all': () => void saver.saveAll(list.queue.items, 'folder').catch(reportError),
-  'save-all-each': () => void saver.saveAll(list.queue.items, 'each').catch(reportError),
+  open: () => void open(false).catch(showError),
+  'open-folder': () => void open(true).catch(showError),
+  save: () => void saver.saveOne(list.selected()).catch(showError),
+  'save-all': () => void saver.saveAll(list.queue.items, 'folder').catch(showError),
+  'save-all-each': () => void saver.saveAll(list.queue.items, 'each').catch(showError),
   rerun: () => list.rerunSelected(),
   'zoom-in': () => viewer.zoomStep(1),
   'zoom-out': () => viewer.zoomStep(-1),
@@ -103,7 +106,7 @@ $('open-folder').addEventListener('click', commands['open-folder']);
 $('save').addEventListener('click', commands.save);
 $('save-all').addEventListener('click', commands['save-all']);
 $('help').addEventListener('click', commands.help);
-$('change-key').addEventListener('click', () => void session.changeKey().catch(reportError));
+$('change-key').addEventListener('click', () => void session.changeKey().catch(showError));
 // Below 900 px the settings and result panel folds away behind this button instead of vanishing.
 $('settings-toggle').addEventListener('click', () => {
   const isOpen = document.body.classList.toggle('settings-open');
@@ -127,4 +130,4 @@ if (bridge) {
 }
 
 setMode('split');
-session.connect().catch(reportError);
+session.connect().catch(showError);

@@ -82,6 +82,29 @@ export function archiveNames(names: string[]): string[] {
   });
 }
 
+interface CommonFields {
+  method: number;
+  time: number;
+  date: number;
+  crc: number;
+  compressed: number;
+  size: number;
+  nameLength: number;
+}
+
+/** The run of fields the local header and the central record share, from "version needed" to the name length. */
+function writeCommonFields(view: DataView, at: number, fields: CommonFields): void {
+  view.setUint16(at, VERSION_NEEDED, true);
+  view.setUint16(at + 2, FLAG_UTF8, true);
+  view.setUint16(at + 4, fields.method, true);
+  view.setUint16(at + 6, fields.time, true);
+  view.setUint16(at + 8, fields.date, true);
+  view.setUint32(at + 10, fields.crc, true);
+  view.setUint32(at + 14, fields.compressed, true);
+  view.setUint32(at + 18, fields.size, true);
+  view.setUint16(at + 22, fields.nameLength, true);
+}
+
 export async function zipFiles(entries: ZipEntry[], modified = new Date()): Promise<Blob> {
   if (entries.length > MAX_ENTRIES) throw new RangeError(`A ZIP holds at most ${MAX_ENTRIES} files; save fewer at once.`);
   const encoder = new TextEncoder();
@@ -95,30 +118,14 @@ export async function zipFiles(entries: ZipEntry[], modified = new Date()): Prom
     // Tiny or incompressible data is stored as is: deflate would only add bytes.
     const [method, body] = deflated.length < entry.data.length ? [METHOD_DEFLATE, deflated] : [METHOD_STORE, entry.data];
     const crc = crc32(entry.data);
+    const fields = { method, time: stamp.time, date: stamp.date, crc, compressed: body.length, size: entry.data.length, nameLength: name.length };
     const local = new DataView(new ArrayBuffer(30));
     local.setUint32(0, 0x04034b50, true);
-    local.setUint16(4, VERSION_NEEDED, true);
-    local.setUint16(6, FLAG_UTF8, true);
-    local.setUint16(8, method, true);
-    local.setUint16(10, stamp.time, true);
-    local.setUint16(12, stamp.date, true);
-    local.setUint32(14, crc, true);
-    local.setUint32(18, body.length, true);
-    local.setUint32(22, entry.data.length, true);
-    local.setUint16(26, name.length, true);
-    local.setUint16(28, 0, true);
+    writeCommonFields(local, 4, fields);
     const record = new DataView(new ArrayBuffer(46));
     record.setUint32(0, 0x02014b50, true);
     record.setUint16(4, VERSION_MADE_BY, true);
-    record.setUint16(6, VERSION_NEEDED, true);
-    record.setUint16(8, FLAG_UTF8, true);
-    record.setUint16(10, method, true);
-    record.setUint16(12, stamp.time, true);
-    record.setUint16(14, stamp.date, true);
-    record.setUint32(16, crc, true);
-    record.setUint32(20, body.length, true);
-    record.setUint32(24, entry.data.length, true);
-    record.setUint16(28, name.length, true);
+    writeCommonFields(record, 6, fields);
     record.setUint32(38, UNIX_FILE_MODE << 16, true);
     record.setUint32(42, offset, true);
     central.push(new Uint8Array(record.buffer), name);

@@ -6,16 +6,15 @@
  */
 import t from 'tap';
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { buildFrontEnd } from '../../app/renderer/build.js';
 import { AdminClient } from '../../client/admin.js';
 import { REPORT_REASONS } from '../../server/services/reports.js';
-import { chromiumMissing, launchChromium } from './helpers/browser.js';
-import { dropFiles, logoPng, startRealServer } from './helpers/real-server.js';
+import { chromiumMissing, launchChromium, launchWithDownloads } from './helpers/browser.js';
+import { dropFiles, logoPng, openSignedIn, startRealServer } from './helpers/real-server.js';
 
 const OUTPUT = join(process.cwd(), 'test-output');
 const missing = chromiumMissing();
@@ -48,9 +47,7 @@ t.test('the page: plan badge, skipped and oversized files, re-run rules, reload,
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
 
-  await page.goto(server.url);
-  await page.evaluate((key) => sessionStorage.setItem('vectorize.apiKey', key), server.key);
-  await page.reload();
+  await openSignedIn(page, server);
   const badge = page.locator('#trial');
   await badge.filter({ hasText: 'conversions left' }).waitFor();
   t.match(await badge.textContent(), /^Pro plan · 501 conversions left · resets \d{4}-\d\d-\d\d$/, 'the plan and what is left of it');
@@ -151,19 +148,14 @@ t.test('the page: plan badge, skipped and oversized files, re-run rules, reload,
 
 t.test('save all is one ZIP of every SVG; a bad result is reported to the admins', { skip: missing }, async (t) => {
   const server = await startRealServer(t);
-  const downloads = await mkdtemp(join(tmpdir(), 'vectorize-page-zip-'));
-  t.teardown(() => rm(downloads, { recursive: true, force: true }));
-  const browser = await launchChromium({ downloadsPath: downloads });
-  t.teardown(() => browser.close());
+  const { browser, downloads } = await launchWithDownloads(t);
   const page = await browser.context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   const arrived: string[] = [];
   page.on('download', (download) => arrived.push(download.suggestedFilename()));
 
-  await page.goto(server.url);
-  await page.evaluate((key) => sessionStorage.setItem('vectorize.apiKey', key), server.key);
-  await page.reload();
+  await openSignedIn(page, server);
   await page.locator('#trial').filter({ hasText: 'conversions left' }).waitFor();
   t.equal(await page.isDisabled('#report'), true, 'nothing to report before a job exists');
 
@@ -211,5 +203,11 @@ t.test('save all is one ZIP of every SVG; a bad result is reported to the admins
   // The other result can still be reported.
   await page.locator('#queue li').nth(1).click();
   t.equal(await page.isDisabled('#report'), false);
+
+  // The letter O and the digit 0 are told apart in words, not only by a font's glyphs.
+  await page.keyboard.press('?');
+  const keys = await page.locator('#help-dialog dt').allTextContents();
+  t.ok(keys.includes('O (letter)') && keys.includes('0 (zero)'), `help names O and 0 (${keys.join(' | ')})`);
+  await page.screenshot({ path: join(OUTPUT, 'page-help.png') });
   t.same(errors, [], 'no script errors');
 });

@@ -57,3 +57,10 @@ export async function dropFiles(page: Page, files: Array<{ name: string; type: s
   }, files.map((file) => ({ name: file.name, type: file.type, base64: file.bytes.toString('base64') })));
 }
 
+
+/** Opens the page with the key already in this tab's storage, as if typed once before. */
+export async function openSignedIn(page: Page, server: { url: string; key: string }): Promise<void> {
+  await page.goto(server.url);
+  await page.evaluate((key) => sessionStorage.setItem('vectorize.apiKey', key), server.key);
+  await page.reload();
+}
