@@ -179,13 +179,14 @@ export function errorOf(response: { payload: string }): { code: string; message:
 
 export async function harness(
   t: { teardown(fn: () => unknown): void },
-  options: { env?: Record<string, string>; workers?: number; autoComplete?: boolean; adminToken?: string; log?: Logger } = {},
+  options: { env?: Record<string, string>; workers?: number; autoComplete?: boolean; adminToken?: string; log?: Logger; databaseUrl?: string } = {},
 ): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'vectorize-server-'));
   const config = loadConfig({ VECTORIZE_DATA_DIR: dir, VECTORIZE_WORKERS: String(options.workers ?? 2), VECTORIZE_LOG_LEVEL: 'silent', ...options.env });
   // VECTORIZE_TEST_STORE=postgres: the same tests on a fresh database of a throwaway PostgreSQL.
-  const store = TEST_STORE === 'postgres'
-    ? await openPostgresStore(await testPostgres().database(), { writeDelayMs: 1 })
+  // databaseUrl: a second node on another harness's database.
+  const store = TEST_STORE === 'postgres' || options.databaseUrl
+    ? await openPostgresStore(options.databaseUrl ?? await testPostgres().database(), { writeDelayMs: 1 })
     : await openLowdbStore(join(dir, 'db.json'), { writeDelayMs: 1 });
   const pool = new FakePool(config.workers, options.autoComplete ?? false);
   const clock = new ManualClock();
