@@ -29,6 +29,8 @@ export interface Config {
   device: 'auto' | 'cpu' | 'cuda';
   logLevel: LogLevel;
   publicUrl: string | null;
+  /** PostgreSQL connection URL; null keeps the records in <dataDir>/db.json (lowdb). */
+  databaseUrl: string | null;
   /** Optional module (path) that replaces the engine inside the workers; for tests and operators. */
   engineModule: string | null;
   /** A job processing longer than max(jobTimeoutMinMs, jobTimeoutFactor × estimate) is failed. */
@@ -98,6 +100,7 @@ interface EnvVariables {
   VECTORIZE_DEVICE: Config['device'];
   VECTORIZE_LOG_LEVEL: LogLevel;
   VECTORIZE_PUBLIC_URL?: string;
+  VECTORIZE_DATABASE_URL?: string;
   VECTORIZE_ENGINE_MODULE?: string;
   VECTORIZE_JOB_TIMEOUT_MIN_MS: number;
   VECTORIZE_JOB_TIMEOUT_FACTOR: number;
@@ -123,6 +126,7 @@ const ENV_SCHEMA = Joi.object<EnvVariables, true>({
   VECTORIZE_DEVICE: Joi.string().valid('auto', 'cpu', 'cuda').default('auto'),
   VECTORIZE_LOG_LEVEL: Joi.string().valid(...LOG_LEVELS).default('info'),
   VECTORIZE_PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  VECTORIZE_DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
   VECTORIZE_ENGINE_MODULE: Joi.string(),
   VECTORIZE_JOB_TIMEOUT_MIN_MS: strict.wholeNumber().min(1000).default(120_000),
   VECTORIZE_JOB_TIMEOUT_FACTOR: strict.wholeNumber().min(1).default(20),
@@ -209,6 +213,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     device: vars.VECTORIZE_DEVICE,
     logLevel: vars.VECTORIZE_LOG_LEVEL,
     publicUrl: vars.VECTORIZE_PUBLIC_URL?.replace(/\/+$/, '') ?? null,
+    databaseUrl: vars.VECTORIZE_DATABASE_URL ?? null,
     engineModule: vars.VECTORIZE_ENGINE_MODULE === undefined ? null : resolve(vars.VECTORIZE_ENGINE_MODULE),
     jobTimeoutMinMs: vars.VECTORIZE_JOB_TIMEOUT_MIN_MS,
     jobTimeoutFactor: vars.VECTORIZE_JOB_TIMEOUT_FACTOR,

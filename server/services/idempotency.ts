@@ -24,6 +24,20 @@ export function idempotencyService(deps: { store: Store; clock: Clock }) {
   const inFlight = new Set<string>();
   const recordId = (accountId: string, key: string) => `${accountId}:${key}`;
 
+  /** The job of a live record for the key (throws on a different fingerprint); drops a stale record. */
+  function replayOf(accountId: string, key: string, print: string): string | undefined {
+    const id = recordId(accountId, key);
+    const record = store.idempotency.get(id);
+    if (record && clock.now().getTime() - new Date(record.created_at).getTime() < IDEMPOTENCY_TTL_MS && store.jobs.get(record.job_id)) {
+      if (record.fingerprint !== print) {
+        throw new VectorizeError('idempotency_key_reuse', 'This Idempotency-Key was used with a different file or settings.', { idempotency_key: key, job_id: record.job_id });
+      }
+      return record.job_id;
+    }
+    if (record) store.idempotency.delete(id);
+    return undefined;
+  }
+
   return {
     validateKey(key: string | undefined): string | undefined {
       if (key === undefined) return undefined;
@@ -42,16 +56,17 @@ export function idempotencyService(deps: { store: Store; clock: Clock }) {
       if (inFlight.has(id)) {
         throw new VectorizeError('request_in_progress', 'A request with this Idempotency-Key is still being accepted; retry shortly.', { idempotency_key: key });
       }
-      const record = store.idempotency.get(id);
-      if (record && clock.now().getTime() - new Date(record.created_at).getTime() < IDEMPOTENCY_TTL_MS && store.jobs.get(record.job_id)) {
-        if (record.fingerprint !== print) {
-          throw new VectorizeError('idempotency_key_reuse', 'This Idempotency-Key was used with a different file or settings.', { idempotency_key: key, job_id: record.job_id });
-        }
-        return record.job_id;
-      }
-      if (record) store.idempotency.delete(id);
+      const earlier = replayOf(accountId, key, print);
+      if (earlier) return earlier;
       inFlight.add(id);
       return undefined;
+    },
+
+    replayOf,
+
+    /** Drops the key's record: the job it named was never accepted after all. */
+    forget(accountId: string, key: string): void {
+      store.idempotency.delete(recordId(accountId, key));
     },
 
     remember(accountId: string, key: string, print: string, jobId: string): void {

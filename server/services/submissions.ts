@@ -6,8 +6,9 @@
  *   → 415/400 probe of the bytes (format from the bytes, never the name)
  *   → 400 batch_limit_exceeded → 402 megapixels / high detail → 402 quota_exhausted
  *   → 429 too_many_active_jobs, daily_fuse_tripped → 503 queue_full, storage_full → 202.
- * Everything between the last await and the insert is synchronous, so two concurrent requests
- * cannot both squeeze into the last slot of an allowance.
+ * The checks from the account's limits to the insert run in store.exclusive(): one admission per
+ * account at a time on every node sharing the records, so two concurrent requests cannot both
+ * squeeze into the last slot of an allowance, nor one Idempotency-Key make two jobs.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -136,7 +137,11 @@ export function submissionService(deps: SubmissionDeps) {
       try {
         const probe = await prober.probe(bytes);
         const freeBytes = await disk.freeBytes(blobs.root);
-        // ── synchronous from here to the insert ──
+        // ── the admission: one per account at a time (store.exclusive) ──
+        const admission = await store.exclusive(accountId, () => {
+        // Another node may have accepted this Idempotency-Key since begin() looked.
+        const earlier = idemKey ? idempotency.replayOf(accountId, idemKey, print) : undefined;
+        if (earlier) return { replayOf: earlier };
         const account = accounts.get(accountId);
         const plan = accounts.limits(account);
         if (parsed.batchId !== null) folders.assertRoom(account, parsed.batchId, plan.batchGroup);
@@ -186,7 +191,7 @@ export function submissionService(deps: SubmissionDeps) {
         const now = clock.now();
         const id = newId('job');
         const retention = clampRetention(parsed.retention, plan.maxRetention);
-        const job = store.jobs.insert({
+        store.jobs.insert({
           id,
           seq: jobs.nextSeq(),
           account_id: account.id,
@@ -218,18 +223,23 @@ export function submissionService(deps: SubmissionDeps) {
           downloaded_at: null,
           source: key.scope,
         });
-        // ── end of the synchronous section ──
+        if (idemKey) idempotency.remember(account.id, idemKey, print, id);
+        return { account, charge, id };
+        });
+        // ── end of the admission ──
+        if (admission.replayOf !== undefined) return { job: store.jobs.get(admission.replayOf)!, replay: true };
+        const { account, charge, id } = admission;
         try {
           const uploadPath = await blobs.adoptUpload(file.path, id);
           store.jobs.update(id, { upload_path: uploadPath });
-          if (idemKey) idempotency.remember(account.id, idemKey, print, id);
           // The 202 is a promise: the job is on disk before the client hears of it.
           await store.flush();
         } catch (error) {
           // A full disk (or any failed write) refuses the whole submission: no job, no charge,
-          // no upload left for the sweeper. A remembered key whose job is gone is ignored.
+          // no upload left for the sweeper, and the key is free for the retry.
           store.jobs.delete(id);
           accounts.refund(account.id, charge.charged, charge.period);
+          if (idemKey) idempotency.forget(account.id, idemKey);
           await blobs.remove(blobs.uploadPathFor(id));
           throw error;
         }

@@ -6,13 +6,19 @@
  * VECTORIZE_TEST_STORE=postgres runs the server harness (helpers.ts) on it instead of lowdb.
  */
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 
-const BIN = process.env.VECTORIZE_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+/** The newest Debian PostgreSQL installed (/usr/lib/postgresql/<major>/bin), unless VECTORIZE_PG_BIN says. */
+function debianBin(): string {
+  const root = '/usr/lib/postgresql';
+  const majors = existsSync(root) ? readdirSync(root).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a)) : [];
+  return join(root, majors[0] ?? '15', 'bin');
+}
+const BIN = process.env.VECTORIZE_PG_BIN ?? debianBin();
 const RUN_AS = 'postgres';
 
 export const TEST_STORE: 'lowdb' | 'postgres' = process.env.VECTORIZE_TEST_STORE === 'postgres' ? 'postgres' : 'lowdb';
