@@ -266,6 +266,54 @@ function flatten(path: FittedPath): Float64Array {
   return out;
 }
 
+/**
+ * The chain's points as a polyline with only the vertices it needs to stay within `tolerance` of
+ * every point (Douglas and Peucker): on sub-pixel points (a thin line whose fit folds flat) a few
+ * straight lines, no pixel stairs. A closed loop is split at its first point and the point
+ * furthest from it.
+ */
+export function simplifiedPolyline(points: Float64Array, closed: boolean, tolerance: number): FittedPath {
+  const count = points.length >> 1;
+  const keep = new Uint8Array(count);
+  keep[0] = 1;
+  keep[count - 1] = 1;
+  const split = (first: number, last: number): void => {
+    const ax = points[2 * first], ay = points[2 * first + 1];
+    const dx = points[2 * last] - ax, dy = points[2 * last + 1] - ay, len = hypot(dx, dy);
+    let worst = -1, at = -1;
+    for (let i = first + 1; i < last; i++) {
+      const px = points[2 * i] - ax, py = points[2 * i + 1] - ay;
+      const d = len > 1e-9 ? Math.abs(px * dy - py * dx) / len : hypot(px, py);
+      if (d > worst) { worst = d; at = i; }
+    }
+    if (at < 0 || worst <= tolerance) return;
+    keep[at] = 1;
+    split(first, at);
+    split(at, last);
+  };
+  if (closed) {
+    let far = 0, best = -1;
+    for (let i = 1; i < count; i++) {
+      const d = (points[2 * i] - points[0]) ** 2 + (points[2 * i + 1] - points[1]) ** 2;
+      if (d > best) { best = d; far = i; }
+    }
+    keep[far] = 1;
+    split(0, far);
+    const wrapped = new Float64Array(2 * (count - far + 1));
+    wrapped.set(points.subarray(2 * far));
+    wrapped[wrapped.length - 2] = points[0];
+    wrapped[wrapped.length - 1] = points[1];
+    const rest = simplifiedPolyline(wrapped, false, tolerance);
+    const segments: Segment[] = [];
+    for (let i = 1; i <= far; i++) if (keep[i]) segments.push({ kind: 'L', x: points[2 * i], y: points[2 * i + 1] });
+    return { start: { x: points[0], y: points[1] }, segments: segments.concat(rest.segments) };
+  }
+  split(0, count - 1);
+  const segments: Segment[] = [];
+  for (let i = 1; i < count; i++) if (keep[i]) segments.push({ kind: 'L', x: points[2 * i], y: points[2 * i + 1] });
+  return { start: { x: points[0], y: points[1] }, segments };
+}
+
 /** The chain's exact crack polyline, collinear runs joined. */
 export function crackPolyline(points: Float64Array, closed: boolean): FittedPath {
   const count = points.length >> 1;
