@@ -101,13 +101,12 @@ export function joinGradientBands(image: RasterImage, regions: BandSegmentation,
     // the group's pixels thinned as one region of `total` pixels would be (at most MAX_SAMPLES)
     const step = gradientSampleStep(total);
     const sample = new Int32Array(Math.ceil(total / step));
-    let k = 0, skip = 0;
+    // one pixel every `step` along the members' pixels end to end (each member's list read by stride)
+    let k = 0, at = 0;
     for (const r of group) {
-      for (let i = first[r]; i < first[r + 1]; i++) {
-        if (skip-- > 0) continue;
-        sample[k++] = pixels[i];
-        skip = step - 1;
-      }
+      let i = first[r] + at;
+      for (; i < first[r + 1]; i += step) sample[k++] = pixels[i];
+      at = i - first[r + 1];
     }
     return paintResidual(image, sample.subarray(0, k), { maxResidual: settings.maxResidual });
   };

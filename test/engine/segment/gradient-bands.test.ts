@@ -35,19 +35,18 @@ function meanError(a: Raster, b: Raster): number {
   return sum / (3 * a.width * a.height);
 }
 
-t.test('the bands of a radially shaded ball join: fewer shapes, the highlight one radial gradient', async (t) => {
-  // The merging's colour planes leave a curved ramp as rings of bands; joining takes some of them
-  // back (not yet all: two thin arcs of a ring give the radial fit too little to find its centre).
+t.test('the rings a radially shaded ball is banded into join into a few radial-gradient shapes', async (t) => {
+  // The merging's colour planes leave the curved ramp as about two dozen rings and arcs of rings.
   const ball = shadedBall(120);
   const settings = engineSettingsFor(DEFAULT_TRACE_OPTIONS, 'clipart');
   const apart = segmentImage(prepareImage(ball, settings.prepare, NO_CONTEXT), { ...settings.segment, gradientBands: null }, NO_CONTEXT);
   const joined = segmentImage(prepareImage(ball, settings.prepare, NO_CONTEXT), settings.segment, NO_CONTEXT);
-  t.ok(joined.regionCount < apart.regionCount, `${joined.regionCount} regions joined, ${apart.regionCount} apart`);
+  t.ok(joined.regionCount <= apart.regionCount / 3, `${joined.regionCount} regions joined, ${apart.regionCount} apart`);
   const { svg } = await vectorize(await png(ball), { imageType: 'clipart' });
-  t.equal((svg.match(/<radialGradient\b/g) ?? []).length, 1, 'one radial gradient');
-  t.match(svg, /fill="url\(#g0\)"/, 'which paints a shape');
+  const radial = (svg.match(/<radialGradient\b/g) ?? []).length;
+  t.ok(radial >= 1 && radial <= 3, `${radial} radial gradients paint the ball`);
   const error = meanError(render(svg, ball.width, 1, 'white'), ball);
-  t.ok(error < 2.5, `rendered back, the mean channel error is small (${error.toFixed(2)})`);
+  t.ok(error < 2, `rendered back, the mean channel error is small (${error.toFixed(2)})`);
 });
 
 /** Labels in vertical stripes `width` px wide over an image `columns` stripes wide. */
