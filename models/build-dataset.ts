@@ -772,7 +772,9 @@ export async function buildDataset(log: (line: string) => void = console.log, on
         }
       }
     }
-    log(`${source.split.padEnd(7)} ${source.class.padEnd(9)} ${source.id.padEnd(22)} ${String(files.length).padStart(4)} files -> ${String(made).padStart(4)} samples (${skipped} skipped) ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const counts = `${String(files.length).padStart(4)} files -> ${String(made).padStart(4)} samples (${skipped} skipped)`;
+    log(`${source.split.padEnd(7)} ${source.class.padEnd(9)} ${source.id.padEnd(22)} ${counts} ${seconds} s`);
   }
   return { rows, thumbnails: Buffer.concat(thumbs) };
 }

@@ -153,7 +153,8 @@ function showSkipped(skipped: string[]): void {
   box.hidden = skipped.length === 0;
   if (skipped.length === 0) return;
   const shown = skipped.slice(0, 20);
-  $('skipped-title').textContent = `Skipped ${skipped.length} file${skipped.length === 1 ? '' : 's'} that ${skipped.length === 1 ? 'is' : 'are'} not PNG, JPEG, WebP, AVIF or BMP:`;
+  const one = skipped.length === 1;
+  $('skipped-title').textContent = `Skipped ${skipped.length} file${one ? '' : 's'} that ${one ? 'is' : 'are'} not PNG, JPEG, WebP, AVIF or BMP:`;
   const list = $('skipped-list');
   list.replaceChildren(...shown.map((name) => Object.assign(document.createElement('li'), { textContent: name, title: name })));
   if (skipped.length > shown.length) list.append(Object.assign(document.createElement('li'), { textContent: `… and ${skipped.length - shown.length} more` }));

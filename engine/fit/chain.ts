@@ -312,7 +312,10 @@ export class FittedChains {
     this.kindsUsed = k;
   }
 
-  /** Stores chain c's fit from packed arrays (a worker's reply): `segments` kinds at kinds[kindFrom..], coordinates at coords[coordFrom..]. */
+  /**
+   * Stores chain c's fit from packed arrays (a worker's reply): `segments` kinds at kinds[kindFrom..], coordinates
+   * at coords[coordFrom..].
+   */
   setPacked(c: number, segments: number, kinds: Uint8Array, kindFrom: number, coords: Float64Array, coordFrom: number): number {
     let coordsNeeded = 2;
     for (let i = 0; i < segments; i++) coordsNeeded += kinds[kindFrom + i] === 0 ? 2 : 6;

@@ -41,7 +41,10 @@ export interface FitSettings {
 export type Segment =
   | { kind: 'L'; x: number; y: number }
   | { kind: 'C'; x1: number; y1: number; x2: number; y2: number; x: number; y: number }
-  /** Elliptical arc (SVG's): radii, x-axis rotation in degrees, sweep 1 = clockwise on screen; never a large arc of more than half the ellipse. */
+  /**
+   * Elliptical arc (SVG's): radii, x-axis rotation in degrees, sweep 1 = clockwise on screen; never a large arc of
+   * more than half the ellipse.
+   */
   | { kind: 'A'; rx: number; ry: number; rotation: number; sweep: number; x: number; y: number };
 
 export interface FittedPath {
@@ -255,7 +258,7 @@ function isStraight(mx: Float64Array, n: number, sums: RunSums, i: number, j: nu
 function longestStraight(mx: Float64Array, n: number, sums: RunSums, i: number, limit: number, corridor: number): number {
   let good = i + 1, step = 2;
   if (good >= limit) return limit;
-  let bad = -1;
+  let bad: number;
   while (true) {
     const j = Math.min(limit, i + step);
     if (!isStraight(mx, n, sums, i, j, corridor)) { bad = j; break; }

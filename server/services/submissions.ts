@@ -190,7 +190,7 @@ export function submissionService(deps: SubmissionDeps) {
         const now = clock.now();
         const id = newId('job');
         const retention = clampRetention(parsed.retention, plan.maxRetention);
-        const job = store.jobs.insert({
+        store.jobs.insert({
           id,
           seq: jobs.nextSeq(),
           account_id: account.id,

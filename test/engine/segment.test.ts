@@ -78,7 +78,7 @@ t.test('detail low merges more than high on a busy image', async (t) => {
 });
 
 t.test('transparent pixels form their own regions and never merge with painted ones', async (t) => {
-  const image = raster(20, 20, (x, y) => (x < 10 ? [10, 200, 10, 0] : [12, 198, 12, 255]));
+  const image = raster(20, 20, (x) => (x < 10 ? [10, 200, 10, 0] : [12, 198, 12, 255]));
   const seg = segment(image);
   t.equal(seg.regionCount, 2);
   t.equal(seg.transparent[seg.labels[0]], 1);

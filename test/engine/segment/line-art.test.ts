@@ -16,7 +16,6 @@ const ring = (cx: number, cy: number, r0: number, r1: number): Shape => (x, y) =
   const d = (x - cx) ** 2 + (y - cy) ** 2;
   return d <= r1 * r1 && d >= r0 * r0;
 };
-const box = (x0: number, y0: number, x1: number, y1: number): Shape => (x, y) => x >= x0 && x <= x1 && y >= y0 && y <= y1;
 /** A bar of width w from (x0, y0) to (x1, y1). */
 const bar = (x0: number, y0: number, x1: number, y1: number, w: number): Shape => (x, y) => {
   const dx = x1 - x0, dy = y1 - y0;
