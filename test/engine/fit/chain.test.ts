@@ -3,8 +3,8 @@ import { fitBoundaryChain, type ChainFitSettings } from '../../../engine/fit/cha
 import type { FittedPath } from '../../../engine/fit/index.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { DEFAULT_TRACE_OPTIONS, type ImageClass } from '../../../engine/types.js';
-import { boundaryChain, polygonContains, rasterise } from './raster.js';
-import { distanceToPolyline, samplePath } from './paths.js';
+import { boundaryChain, polygonContains, rasterise } from '../helpers/chains.js';
+import { distanceToPolyline, samplePath } from '../helpers/paths.js';
 
 /** The chain settings a trace of that class uses (guarded, as drawn shapes and line art are). */
 function chainSettings(mode: ImageClass): ChainFitSettings {

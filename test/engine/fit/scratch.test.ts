@@ -1,7 +1,7 @@
 import t from 'tap';
 import { scratchFloat64, scratchInt32, scratchUint8, zeroedFloat64, zeroedUint8 } from '../../../engine/fit/scratch.js';
 import { FIT_PRESETS, fitChain } from '../../../engine/fit/index.js';
-import { boundaryChain, polygonContains, rasterise } from './raster.js';
+import { boundaryChain, polygonContains, rasterise } from '../helpers/chains.js';
 
 // Slots 90+ are unused by the fitter, so these tests cannot disturb (or be disturbed by) a fit.
 t.test('a zeroed slot hands back a zeroed view of the asked length, whatever was written before', async (t) => {

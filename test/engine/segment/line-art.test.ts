@@ -5,8 +5,8 @@ import { segmentLineArt } from '../../../engine/segment/line-art.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
 import { DEFAULT_TRACE_OPTIONS, type Smoothing } from '../../../engine/types.js';
-import { seededRandom } from '../decode/bmp-writer.js';
-import { countMatches, png, raster, type Raster } from '../index.fixtures.js';
+import { seededRandom } from '../helpers/bmp-writer.js';
+import { countMatches, png, raster, type Raster } from '../helpers/images.js';
 
 /** A shape as "is (x, y) inside", sampled 4×4 per pixel for anti-aliased coverage. */
 type Shape = (x: number, y: number) => boolean;

@@ -5,10 +5,10 @@ import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { main, type CommandIo } from '../../cli/main.js';
-import { IMAGE_CLASSES } from '../../engine/types.js';
+import { main, type CommandIo } from '../../../cli/main.js';
+import { IMAGE_CLASSES } from '../../../engine/types.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 // Runs the CLI from source in a real process (no build step).
 const CLI_SCRIPT =
   `import { main } from ${JSON.stringify(path.join(ROOT, 'cli/main.ts'))}; ` + 'process.exitCode = await main(process.argv.slice(1));';

@@ -1,10 +1,10 @@
 import t from 'tap';
-import { prepareImage } from '../../engine/prepare/index.js';
-import { releaseLabels, segmentImage } from '../../engine/segment/index.js';
-import { engineSettingsFor } from '../../engine/settings.js';
-import { NO_CONTEXT } from '../../engine/stage.js';
-import { DEFAULT_TRACE_OPTIONS, type ImageClass } from '../../engine/types.js';
-import { raster, testCard, type Raster } from './index.fixtures.js';
+import { prepareImage } from '../../../engine/prepare/index.js';
+import { releaseLabels, segmentImage } from '../../../engine/segment/index.js';
+import { engineSettingsFor } from '../../../engine/settings.js';
+import { NO_CONTEXT } from '../../../engine/stage.js';
+import { DEFAULT_TRACE_OPTIONS, type ImageClass } from '../../../engine/types.js';
+import { raster, testCard, type Raster } from '../helpers/images.js';
 
 function segment(image: Raster, mode: ImageClass = 'clipart', detail: 'low' | 'medium' | 'high' = 'high') {
   const settings = engineSettingsFor({ ...DEFAULT_TRACE_OPTIONS, detail }, mode);
