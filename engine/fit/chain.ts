@@ -5,11 +5,11 @@
  */
 import { chainMidpoints, fitChain, type FitSettings, type FittedPath, type Segment } from './index.js';
 import { ellipsePath, fitEllipse } from './ellipse.js';
-import { scratchFloat64 } from './scratch.js';
+import { scratchFloat64, scratchSlots } from '../scratch.js';
 import { hypot } from '../hypot.js';
 
-/** Scratch slots (./scratch.ts) of the guard, apart from fitChain's own. */
-const enum GuardSlot { Loop = 40, Flat, Dense }
+/** Scratch slots (../scratch.ts) of the guard, apart from fitChain's own. */
+const GuardSlot = scratchSlots('fit guard', Float64Array, ['Loop', 'Flat', 'Dense']);
 
 export interface ChainFitSettings {
   fit: FitSettings;

@@ -20,13 +20,13 @@
  * Everything is typed-array arithmetic; no per-point objects until the (few) output segments.
  */
 import type { Smoothing } from '../types.js';
-import { scratchFloat64, scratchInt32, scratchUint8, zeroedFloat64, zeroedUint8 } from './scratch.js';
+import { scratchFloat64, scratchInt32, scratchSlots, scratchUint8, zeroedFloat64, zeroedUint8 } from '../scratch.js';
 import { hypot } from '../hypot.js';
 
-/** Scratch slots (./scratch.ts): one per call site, none alive twice at once. */
-const enum F64 { Mids, SumX, SumY, SumXX, SumXY, SumYY, PolyX, PolyY, LineX, LineY, LineUx, LineUy, MovedX, MovedY, SharpX, SharpY, Alpha, Turn, StartCut, EndCut, EdgeLen, Pieces, SampleX, SampleY, Turned, Params, Bezier }
-const enum I32 { PolyAt, SharpAt, SampleCounts }
-const enum U8 { Keep, Corner, PieceKind, BreakBefore }
+/** Scratch slots (../scratch.ts): one per call site, none alive twice at once. */
+const F64 = scratchSlots('fit', Float64Array, ['Mids', 'SumX', 'SumY', 'SumXX', 'SumXY', 'SumYY', 'PolyX', 'PolyY', 'LineX', 'LineY', 'LineUx', 'LineUy', 'MovedX', 'MovedY', 'SharpX', 'SharpY', 'Alpha', 'Turn', 'StartCut', 'EndCut', 'EdgeLen', 'Pieces', 'SampleX', 'SampleY', 'Turned', 'Params', 'Bezier']);
+const I32 = scratchSlots('fit', Int32Array, ['PolyAt', 'SharpAt', 'SampleCounts']);
+const U8 = scratchSlots('fit', Uint8Array, ['Keep', 'Corner', 'PieceKind', 'BreakBefore']);
 
 export interface FitSettings {
   /** A vertex whose interior angle is at most this (degrees) stays a corner: 180 keeps every polygon vertex, 0 none by angle. */
