@@ -100,7 +100,7 @@ export function runDesktopApp(electron: ElectronApi, options: DesktopOptions = {
     // Hold the quit until the server has flushed its database and released its lock.
     event.preventDefault();
     stopping = true;
-    server.stop().finally(() => {
+    void server.stop().finally(() => {
       server = null;
       app.quit();
     });

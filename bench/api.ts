@@ -158,12 +158,30 @@ async function main() {
     const fiveXX = [...statuses].filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0);
 
     const f = (n: number) => n.toFixed(1);
-    console.log(`vectorize bench:api — ${new Date().toISOString()} — node ${process.version}, ${availableParallelism()} CPU, ${final.workers} workers, classifier ${(stats0.classifier as { provider: string }).provider}`);
-    console.log(`overhead (${OVERHEAD_JOBS} jobs, one at a time): bare engine median ${f(median(bareAll))} ms, through the API median ${f(median(apiAll))} ms, per-job overhead median ${f(median(overhead))} ms`);
-    console.log(`load: ${CLIENTS} clients × ${PER_CLIENT} = ${CLIENTS * PER_CLIENT} submissions; statuses ${JSON.stringify(Object.fromEntries(statuses))}; 5xx: ${fiveXX}`);
-    console.log(`accept latency: p50 ${f(percentile(latencies, 50))} ms, p95 ${f(percentile(latencies, 95))} ms, max ${f(Math.max(...latencies))} ms; all accepted in ${f(acceptedIn)} ms; queue drained in ${f(drainedIn)} ms`);
+    const provider = (stats0.classifier as { provider: string }).provider;
+    console.log(
+      `vectorize bench:api — ${new Date().toISOString()} — node ${process.version}, ` +
+        `${availableParallelism()} CPU, ${final.workers} workers, classifier ${provider}`,
+    );
+    console.log(
+      `overhead (${OVERHEAD_JOBS} jobs, one at a time): bare engine median ${f(median(bareAll))} ms, ` +
+        `through the API median ${f(median(apiAll))} ms, per-job overhead median ${f(median(overhead))} ms`,
+    );
+    console.log(
+      `load: ${CLIENTS} clients × ${PER_CLIENT} = ${CLIENTS * PER_CLIENT} submissions; ` +
+        `statuses ${JSON.stringify(Object.fromEntries(statuses))}; 5xx: ${fiveXX}`,
+    );
+    console.log(
+      `accept latency: p50 ${f(percentile(latencies, 50))} ms, p95 ${f(percentile(latencies, 95))} ms, ` +
+        `max ${f(Math.max(...latencies))} ms; all accepted in ${f(acceptedIn)} ms; queue drained in ${f(drainedIn)} ms`,
+    );
     console.log(`end states: ${JSON.stringify(final.jobs)}`);
-    console.log(`server event-loop delay max while tracing: ${f(maxLoop)} ms, p99 ${f(final.event_loop_delay_ms.p99)} ms (${maxLoop < 100 ? 'OK' : 'OVER'} the 100 ms budget); same server idle: max ${f(idle.event_loop_delay_ms.max)} ms, p99 ${f(idle.event_loop_delay_ms.p99)} ms; load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
+    console.log(
+      `server event-loop delay max while tracing: ${f(maxLoop)} ms, p99 ${f(final.event_loop_delay_ms.p99)} ms ` +
+        `(${maxLoop < 100 ? 'OK' : 'OVER'} the 100 ms budget); ` +
+        `same server idle: max ${f(idle.event_loop_delay_ms.max)} ms, p99 ${f(idle.event_loop_delay_ms.p99)} ms; ` +
+        `load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`,
+    );
     if (fiveXX > 0 || maxLoop >= 100) process.exitCode = 1;
   } finally {
     cleanup();

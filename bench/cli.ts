@@ -28,7 +28,8 @@ function clipArt(size: number, seed: number): Buffer {
   return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}">
 <rect width="100%" height="100%" fill="hsl(${hue},30%,92%)"/>
 <circle cx="${size * 0.4}" cy="${size * 0.45}" r="${size * 0.28}" fill="hsl(${(hue + 120) % 360},70%,40%)"/>
-<rect x="${size * 0.55}" y="${size * 0.15}" width="${size * 0.3}" height="${size * 0.5}" rx="${size * 0.05}" fill="hsl(${(hue + 240) % 360},60%,55%)"/>
+<rect x="${size * 0.55}" y="${size * 0.15}" width="${size * 0.3}" height="${size * 0.5}" rx="${size * 0.05}"
+  fill="hsl(${(hue + 240) % 360},60%,55%)"/>
 <polygon points="${size * 0.1},${size * 0.9} ${size * 0.5},${size * 0.6} ${size * 0.9},${size * 0.92}" fill="#222"/></svg>`);
 }
 
@@ -62,7 +63,8 @@ try {
 
   for (const imageType of ['clipart', 'auto']) {
     const walls = Array.from({ length: repeat }, (_, i) => timed([quarter, '-o', join(dir, `quarter-${imageType}-${i}.svg`), '--image-type', imageType]));
-    console.log(`one 0.25 MP image, --image-type ${imageType}: median ${median(walls).toFixed(2)} s wall (${walls.map((w) => w.toFixed(2)).join(', ')})`);
+    const wallList = walls.map((w) => w.toFixed(2)).join(', ');
+    console.log(`one 0.25 MP image, --image-type ${imageType}: median ${median(walls).toFixed(2)} s wall (${wallList})`);
   }
 } finally {
   await rm(dir, { recursive: true, force: true });

@@ -200,9 +200,14 @@ console.log('| image | format | MP | ours ms | ours ms/MP | peer ms | ours / pee
 console.log('|---|---|---|---|---|---|---|---|');
 for (const row of rows) {
   const ratio = row.peer ? (row.ours / row.peer).toFixed(2) : 'n/a';
-  console.log(`| ${row.name} | ${row.format} | ${row.megapixels.toFixed(2)} | ${fmt(row.ours)} | ${fmt(row.ours / row.megapixels)} | ${row.peer === null ? 'n/a' : fmt(row.peer)} | ${ratio} | ${row.peerLabel} |`);
+  const peer = row.peer === null ? 'n/a' : fmt(row.peer);
+  const cells = [row.name, row.format, row.megapixels.toFixed(2), fmt(row.ours), fmt(row.ours / row.megapixels), peer, ratio, row.peerLabel];
+  console.log(`| ${cells.join(' | ')} |`);
 }
 const corpusRows = rows.filter((row) => !row.name.startsWith('16 MP'));
-console.log(`\nCorpus medians: ours ${fmt(median(corpusRows.map((r) => r.ours / r.megapixels)))} ms/MP, peer ${fmt(median(corpusRows.map((r) => r.peer! / r.megapixels)))} ms/MP, median ratio ${median(corpusRows.map((r) => r.ours / r.peer!)).toFixed(2)}`);
+const oursPerMp = median(corpusRows.map((r) => r.ours / r.megapixels));
+const peerPerMp = median(corpusRows.map((r) => r.peer! / r.megapixels));
+const medianRatio = median(corpusRows.map((r) => r.ours / r.peer!));
+console.log(`\nCorpus medians: ours ${fmt(oursPerMp)} ms/MP, peer ${fmt(peerPerMp)} ms/MP, median ratio ${medianRatio.toFixed(2)}`);
 console.log('\n| bad file | typed error | refused in ms |\n|---|---|---|');
 for (const [name, code, ms] of badTimes) console.log(`| ${name} | ${code} | ${fmt(ms)} |`);

@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --class clipart,photo] [--ids a,b] [--trace-style centerline] [--auto] [--peers vtracer,potrace-cli] [--cold] [--source]`
+ * `npm run bench [-- --class clipart,photo] [--ids a,b] [--trace-style centerline] [--auto] [--peers vtracer,potrace-cli]
+ *  [--cold] [--source]`
  *
  * Our engine beside VTracer and potrace on the public corpus, in one run, with the shared harness
  * (../shared/bench/measure.mjs, never copied into this repo). Three harness runs (ours in-process
@@ -119,12 +120,15 @@ const summary = readFileSync(path.join(runDir, 'all', 'summary.md'), 'utf8');
 const results = JSON.parse(readFileSync(path.join(runDir, 'all', 'results.json'), 'utf8')) as { host?: string; node?: string };
 const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
 const command = ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
+const imageTypeNote = values.auto ? 'auto (classifier)' : "the corpus manifest's class";
+const warmNote = values.cold ? 'cold (no warm-up pass of ours)' : 'warm (one untimed pass over the selected images first)';
+const buildNote = values.source ? 'TypeScript through tsx' : "tsc's output (as the server runs)";
 const report = `# Benchmark: latest run
 
 - date: ${new Date().toISOString()}
 - commit: ${commit || 'unknown'}; host: ${results.host ?? os.cpus()[0]?.model}; node ${process.version}
 - command: \`${command}\`
-- ours: image type = ${values.auto ? 'auto (classifier)' : "the corpus manifest's class"}, trace style ${values['trace-style']}, other options default; ${values.cold ? 'cold (no warm-up pass of ours)' : 'warm (one untimed pass over the selected images first)'}; ${values.source ? 'TypeScript through tsx' : "tsc's output (as the server runs)"}
+- ours: image type = ${imageTypeNote}, trace style ${values['trace-style']}, other options default; ${warmNote}; ${buildNote}
 - per-image results: ${path.join(runDir, 'all', 'results.json')}
 
 ${summary}`;

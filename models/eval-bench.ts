@@ -72,8 +72,12 @@ for (const entry of manifest.images) {
   const ok = result.class === entry.class;
   if (ok) { stats.correct++; correct++; }
   const scores = IMAGE_CLASSES.map((c) => `${c} ${result.scores[c].toFixed(3)}`).join(', ');
-  console.log(`${ok ? 'ok  ' : 'MISS'} ${entry.id.padEnd(28)} ${entry.class.padEnd(9)} -> ${result.class.padEnd(9)} [${scores}] ${entry.width}x${entry.height} median ${median(times).toFixed(2)} ms`);
+  const verdict = `${ok ? 'ok  ' : 'MISS'} ${entry.id.padEnd(28)} ${entry.class.padEnd(9)} -> ${result.class.padEnd(9)}`;
+  console.log(`${verdict} [${scores}] ${entry.width}x${entry.height} median ${median(times).toFixed(2)} ms`);
 }
 console.log(`\naccuracy ${correct}/${manifest.images.length} (${((100 * correct) / manifest.images.length).toFixed(1)}%)`);
 for (const [c, s] of perClass) console.log(`  ${c.padEnd(9)} ${s.correct}/${s.total}`);
-console.log(`median classifyImage ${median(totalMs).toFixed(2)} ms (features + model), features alone ${median(featureMs).toFixed(2)} ms, session.run alone ${median(modelMs).toFixed(3)} ms, over ${totalMs.length} runs on ${info.provider}`);
+console.log(
+  `median classifyImage ${median(totalMs).toFixed(2)} ms (features + model), features alone ${median(featureMs).toFixed(2)} ms, ` +
+    `session.run alone ${median(modelMs).toFixed(3)} ms, over ${totalMs.length} runs on ${info.provider}`,
+);

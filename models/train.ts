@@ -67,7 +67,9 @@ export function trainClassifier(rows: LabelledRow[], options: ClassifierTrainOpt
   const model = members === 1 ? nets[0] : mergeMlps(nets);
   const onnx = mlpToOnnx(model, {
     producer: 'vectorize models/train.ts',
-    docString: `Vectorize image-type classifier: ${FEATURE_COUNT} features (engine/classify/features.ts) -> probabilities of ${IMAGE_CLASSES.join(', ')}.`,
+    docString:
+      `Vectorize image-type classifier: ${FEATURE_COUNT} features (engine/classify/features.ts) ` +
+      `-> probabilities of ${IMAGE_CLASSES.join(', ')}.`,
     metadata: { classes: IMAGE_CLASSES.join(','), features: String(FEATURE_COUNT), seed: String(options.seed) },
   });
   return { model, onnx };

@@ -69,7 +69,8 @@ export async function resolveAdminConnection(options: { url?: string; dataDir: s
   const token = (await readIfExists(path.join(dataDir, 'admin.token')))?.trim();
   if (!token) {
     throw new NoServerError(
-      `No admin token at ${path.join(dataDir, 'admin.token')}. The server writes it at boot; pass --data-dir with the server's data dir. ${START_HINT}`,
+      `No admin token at ${path.join(dataDir, 'admin.token')}. The server writes it at boot; ` +
+        `pass --data-dir with the server's data dir. ${START_HINT}`,
     );
   }
   return { baseUrl, adminToken: token, dataDir };

@@ -28,9 +28,10 @@ export function planSummary(account: Account): PlanSummary {
   if (monthly.left === null) return { text: `${plan} plan · unlimited conversions`, detail: '', empty: false };
   const left = trialLeft + monthly.left;
   const resets = monthly.reset_at.slice(0, 10);
+  const ofMonth = `${formatCount(monthly.left)} of this month's ${formatCount(monthly.total ?? 0)}.`;
   return {
     text: `${plan} plan · ${plural(left, 'conversion')} left · resets ${resets}`,
-    detail: trialLeft > 0 ? `${plural(trialLeft, 'trial conversion')} first, then ${formatCount(monthly.left)} of this month's ${formatCount(monthly.total ?? 0)}.` : `${formatCount(monthly.left)} of this month's ${formatCount(monthly.total ?? 0)}.`,
+    detail: trialLeft > 0 ? `${plural(trialLeft, 'trial conversion')} first, then ${ofMonth}` : ofMonth,
     empty: left === 0,
   };
 }

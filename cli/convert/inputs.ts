@@ -47,7 +47,8 @@ export async function planBatch(inputs: string[], outDir: string | undefined, fo
     try {
       info = await stat(given);
     } catch (error) {
-      missing.push({ label: given, message: `cannot read ${given}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : String((error as Error).message)}` });
+      const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : String((error as Error).message);
+      missing.push({ label: given, message: `cannot read ${given}: ${why}` });
       continue;
     }
     if (info.isDirectory()) {

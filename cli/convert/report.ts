@@ -79,7 +79,9 @@ export class BatchReport {
     const left = rate > 0 ? (this.total - this.done) / rate : NaN;
     const filled = this.total ? Math.round((BAR_WIDTH * this.done) / this.total) : 0;
     const failed = this.totals.failures.length;
-    const line = `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${this.done}/${this.total}  ${rate.toFixed(1)}/s  ${Number.isFinite(left) ? `${clock(left)} left` : '--:-- left'}${failed ? `  ${failed} failed` : ''}`;
+    const bar = `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}]`;
+    const eta = Number.isFinite(left) ? `${clock(left)} left` : '--:-- left';
+    const line = `${bar} ${this.done}/${this.total}  ${rate.toFixed(1)}/s  ${eta}${failed ? `  ${failed} failed` : ''}`;
     this.out.write(`\r\u001b[K${line}`);
   }
 }

@@ -171,7 +171,7 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
       out[m++] = x0 + dx / 2 + dy * shifts[i];
       out[m++] = y0 + dy / 2 - dx * shifts[i];
     }
-    if (!chain.closed) { out[m++] = pts[2 * count - 2]; out[m++] = pts[2 * count - 1]; }
+    if (!chain.closed) { out[m] = pts[2 * count - 2]; out[m + 1] = pts[2 * count - 1]; }
     chain.points = out;
   }
   moveJunctions(graph, junctionShift, width, height);

@@ -177,7 +177,10 @@ function lineError(p: Float64Array, i0: number, i1: number): number {
   return worst;
 }
 
-/** Chord-length parameters of points i0..i1 in [0, 1]: a view of the shared scratch, valid until the next call (fitPiece is done with it before it recurses). */
+/**
+ * Chord-length parameters of points i0..i1 in [0, 1]: a view of the shared scratch, valid until the next call
+ * (fitPiece is done with it before it recurses).
+ */
 function chordParams(p: Float64Array, i0: number, i1: number): Float64Array {
   const m = i1 - i0 + 1;
   if (paramScratch.length < m) paramScratch = new Float64Array(m * 2);

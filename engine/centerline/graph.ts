@@ -526,7 +526,10 @@ function measureEdge(e: Edge, input: SkeletonInput, nodeR: number[]): void {
   e.rgb = [median(sampleR, count), median(sampleG, count), median(sampleB, count)];
 }
 
-/** Median of the first `count` values (sorts them in place, numerically). Most edges are a few pixels long: insertion sort, no view object per call. */
+/**
+ * Median of the first `count` values (sorts them in place, numerically). Most edges are a few pixels long:
+ * insertion sort, no view object per call.
+ */
 function median(values: Uint8Array, count: number): number {
   if (count > 32) values.subarray(0, count).sort();
   else {

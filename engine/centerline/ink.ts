@@ -7,7 +7,10 @@ import { labelComponents, type Components } from '../ink/components.js';
 /** Ink specks smaller than this (pixels) are scan dust at any line width (see removeSpecks for wider lines). */
 const MIN_INK_AREA = 3;
 
-/** Background pin-holes of one or two pixels can be scanner noise when the ink around them is at least this deep (px): a hole inside a 3-px or wider line, not the eye of a small "e". */
+/**
+ * Background pin-holes of one or two pixels can be scanner noise when the ink around them is at least this deep
+ * (px): a hole inside a 3-px or wider line, not the eye of a small "e".
+ */
 const PINHOLE_INK_DEPTH = 2;
 
 /**

@@ -27,7 +27,7 @@ import { ENGINE_MAX_PIXELS, type ImageProbe, type InputFormat, type RasterImage,
 import { decodeBmp, MAX_SIDE, readBmpHeader } from './bmp.js';
 import { checkStreamComplete, fourcc, u32le } from './completeness.js';
 import { sniff } from './sniff.js';
-import { FORMAT_NAMES, unreadable } from './unreadable.js';
+import { unreadable } from './unreadable.js';
 
 export interface DecodedImage extends RgbaImage {
   format: InputFormat;

@@ -5,11 +5,11 @@
  */
 import { chainMidpoints, fitChain, type FitSettings, type FittedPath, type Segment } from './index.js';
 import { ellipsePath, fitEllipse } from './ellipse.js';
-import { scratchFloat64 } from './scratch.js';
+import { scratchFloat64, scratchSlots } from '../scratch.js';
 import { hypot } from '../hypot.js';
 
-/** Scratch slots (./scratch.ts) of the guard, apart from fitChain's own. */
-const enum GuardSlot { Loop = 40, Flat, Dense }
+/** Scratch slots (../scratch.ts) of the guard, apart from fitChain's own. */
+const GuardSlot = scratchSlots('fit guard', Float64Array, ['Loop', 'Flat', 'Dense']);
 
 export interface ChainFitSettings {
   fit: FitSettings;
@@ -394,7 +394,10 @@ export class FittedChains {
     this.kindsUsed = k;
   }
 
-  /** Stores chain c's fit from packed arrays (a worker's reply): `segments` kinds at kinds[kindFrom..], coordinates at coords[coordFrom..]. */
+  /**
+   * Stores chain c's fit from packed arrays (a worker's reply): `segments` kinds at kinds[kindFrom..], coordinates
+   * at coords[coordFrom..].
+   */
   setPacked(c: number, segments: number, kinds: Uint8Array, kindFrom: number, coords: Float64Array, coordFrom: number): number {
     let coordsNeeded = 2;
     for (let i = 0; i < segments; i++) coordsNeeded += kinds[kindFrom + i] === 0 ? 2 : 6;

@@ -11,6 +11,7 @@
  */
 import type { RasterImage } from '../types.js';
 import { hypot3 } from '../hypot.js';
+import { scratchFloat64, scratchSlots } from '../scratch.js';
 
 export type GradientStop = { offset: number; color: string };
 
@@ -81,25 +82,18 @@ function choosePaint(image: RasterImage, pixelIndices: Int32Array, maxResidual: 
 // ----------------------------------------------------------------------------------------------
 
 /**
- * The samples' numbers live in five arrays per thread, grown to the most samples asked for: a
- * region's samples are read only inside its fitGradient call, and five new arrays per region cost
- * more than the fit on a drawing of many small ramps (paint stage 1.5x on the corpus's calculator).
+ * The samples' numbers live in five scratch slots (../scratch.ts): a region's samples are read only
+ * inside its fitGradient call, and five new arrays per region cost more than the fit on a drawing
+ * of many small ramps (paint stage 1.5x on the corpus's calculator).
  */
-let scratch = { x: new Float64Array(0), y: new Float64Array(0), r: new Float64Array(0), g: new Float64Array(0), b: new Float64Array(0), gx: new Float64Array(0), gy: new Float64Array(0) };
+const SAMPLE = scratchSlots('gradient samples', Float64Array, ['x', 'y', 'r', 'g', 'b', 'gx', 'gy']);
 
 function sample(image: RasterImage, pixelIndices: Int32Array): Samples {
   const step = gradientSampleStep(pixelIndices.length);
   const n = Math.ceil(pixelIndices.length / step);
-  if (scratch.x.length < n) {
-    const size = Math.min(MAX_SAMPLES, Math.max(n, 2 * scratch.x.length));
-    scratch = {
-      x: new Float64Array(size), y: new Float64Array(size), r: new Float64Array(size), g: new Float64Array(size), b: new Float64Array(size),
-      gx: new Float64Array(size), gy: new Float64Array(size),
-    };
-  }
   const s: Samples = {
-    x: scratch.x.subarray(0, n), y: scratch.y.subarray(0, n), r: scratch.r.subarray(0, n), g: scratch.g.subarray(0, n), b: scratch.b.subarray(0, n),
-    gx: scratch.gx.subarray(0, n), gy: scratch.gy.subarray(0, n), n,
+    x: scratchFloat64(SAMPLE.x, n), y: scratchFloat64(SAMPLE.y, n), r: scratchFloat64(SAMPLE.r, n), g: scratchFloat64(SAMPLE.g, n), b: scratchFloat64(SAMPLE.b, n),
+    gx: scratchFloat64(SAMPLE.gx, n), gy: scratchFloat64(SAMPLE.gy, n), n,
   };
   const { width, height, data } = image;
   const channels = image.channels ?? 4;

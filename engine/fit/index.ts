@@ -20,13 +20,13 @@
  * Everything is typed-array arithmetic; no per-point objects until the (few) output segments.
  */
 import type { Smoothing } from '../types.js';
-import { scratchFloat64, scratchInt32, scratchUint8, zeroedFloat64, zeroedUint8 } from './scratch.js';
+import { scratchFloat64, scratchInt32, scratchSlots, scratchUint8, zeroedFloat64, zeroedUint8 } from '../scratch.js';
 import { hypot } from '../hypot.js';
 
-/** Scratch slots (./scratch.ts): one per call site, none alive twice at once. */
-const enum F64 { Mids, SumX, SumY, SumXX, SumXY, SumYY, PolyX, PolyY, LineX, LineY, LineUx, LineUy, MovedX, MovedY, SharpX, SharpY, Alpha, Turn, StartCut, EndCut, EdgeLen, Pieces, SampleX, SampleY, Turned, Params, Bezier }
-const enum I32 { PolyAt, SharpAt, SampleCounts }
-const enum U8 { Keep, Corner, PieceKind, BreakBefore }
+/** Scratch slots (../scratch.ts): one per call site, none alive twice at once. */
+const F64 = scratchSlots('fit', Float64Array, ['Mids', 'SumX', 'SumY', 'SumXX', 'SumXY', 'SumYY', 'PolyX', 'PolyY', 'LineX', 'LineY', 'LineUx', 'LineUy', 'MovedX', 'MovedY', 'SharpX', 'SharpY', 'Alpha', 'Turn', 'StartCut', 'EndCut', 'EdgeLen', 'Pieces', 'SampleX', 'SampleY', 'Turned', 'Params', 'Bezier']);
+const I32 = scratchSlots('fit', Int32Array, ['PolyAt', 'SharpAt', 'SampleCounts']);
+const U8 = scratchSlots('fit', Uint8Array, ['Keep', 'Corner', 'PieceKind', 'BreakBefore']);
 
 export interface FitSettings {
   /** A vertex whose interior angle is at most this (degrees) stays a corner: 180 keeps every polygon vertex, 0 none by angle. */
@@ -41,7 +41,10 @@ export interface FitSettings {
 export type Segment =
   | { kind: 'L'; x: number; y: number }
   | { kind: 'C'; x1: number; y1: number; x2: number; y2: number; x: number; y: number }
-  /** Elliptical arc (SVG's): radii, x-axis rotation in degrees, sweep 1 = clockwise on screen; never a large arc of more than half the ellipse. */
+  /**
+   * Elliptical arc (SVG's): radii, x-axis rotation in degrees, sweep 1 = clockwise on screen; never a large arc of
+   * more than half the ellipse.
+   */
   | { kind: 'A'; rx: number; ry: number; rotation: number; sweep: number; x: number; y: number };
 
 export interface FittedPath {
@@ -255,7 +258,7 @@ function isStraight(mx: Float64Array, n: number, sums: RunSums, i: number, j: nu
 function longestStraight(mx: Float64Array, n: number, sums: RunSums, i: number, limit: number, corridor: number): number {
   let good = i + 1, step = 2;
   if (good >= limit) return limit;
-  let bad = -1;
+  let bad: number;
   while (true) {
     const j = Math.min(limit, i + step);
     if (!isStraight(mx, n, sums, i, j, corridor)) { bad = j; break; }

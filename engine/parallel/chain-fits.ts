@@ -50,7 +50,10 @@ interface JobMessage {
   settings: ChainFitSettings;
 }
 
-/** A worker's fits of one chunk: per chain its segment count, segment kinds (0 L, 1 C, 2 A) and coordinates (start, then 2 or 6 per segment). */
+/**
+ * A worker's fits of one chunk: per chain its segment count, segment kinds (0 L, 1 C, 2 A) and coordinates
+ * (start, then 2 or 6 per segment).
+ */
 interface ChunkMessage {
   type: 'chunk';
   job: number;

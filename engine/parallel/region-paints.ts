@@ -9,7 +9,7 @@ import type { PreparedImage } from '../prepare/index.js';
 import type { Segmentation } from '../segment/index.js';
 import type { EngineSettings } from '../settings.js';
 import { paintRegions, type RegionPaints } from '../svg/compose.js';
-import { SpareSharedBuffer } from '../spare-buffer.js';
+import { spareSharedBuffers } from '../scratch.js';
 import { fitConcurrency, openOneReplyJob, type JobErrorReply } from './pool.js';
 
 /**
@@ -103,7 +103,7 @@ export function startRegionPaints(image: PreparedImage, segmentation: Segmentati
  * in a megabyte of fresh pages took longer than the copy). A job holds it until it is finished or
  * abandoned; an abandoned job's worker may still be reading, but its reply is thrown away.
  */
-const spareSource = new SpareSharedBuffer(32 << 20);
+const spareSource = spareSharedBuffers(32 << 20);
 
 function sharedPixels(values: Uint8Array): { pixels: Uint8Array; release(): void } {
   const buffer = spareSource.take(values.length);

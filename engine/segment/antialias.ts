@@ -58,7 +58,10 @@ export function absorbAntialiasBands(image: BandImage, regions: BandRegions): Ba
   for (let r = 0; r < regionCount; r++) {
     const a = Math.max(1, regions.area[r]);
     mean[3 * r] = sums[3 * r] / a; mean[3 * r + 1] = sums[3 * r + 1] / a; mean[3 * r + 2] = sums[3 * r + 2] / a;
-    if (!transparent[r] && perimeter[r] > 0 && (2 * regions.area[r]) / perimeter[r] <= BAND_WIDTH) band[r] = 1, anyBand = true;
+    if (!transparent[r] && perimeter[r] > 0 && (2 * regions.area[r]) / perimeter[r] <= BAND_WIDTH) {
+      band[r] = 1;
+      anyBand = true;
+    }
   }
   if (!anyBand) return regions;
 

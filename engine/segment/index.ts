@@ -24,7 +24,7 @@
 import type { SegmentSettings } from '../settings.js';
 import { checkAbort, type StageContext } from '../stage.js';
 import type { PreparedImage } from '../prepare/index.js';
-import { SpareSharedBuffer } from '../spare-buffer.js';
+import { SparePool, spareSharedBuffers } from '../scratch.js';
 import { PairHeap } from './heap.js';
 import { absorbAntialiasBands } from './antialias.js';
 import { joinGradientBands } from './gradient-bands.js';
@@ -64,7 +64,8 @@ const SEED_CHUNK = 1 << SEED_CHUNK_BITS;
  * image does not hold on to hundreds of megabytes after it is done.
  */
 const SPARE_CHUNKS_KEPT = 32;
-const spareChunks: Float64Array<ArrayBuffer>[] = [];
+const CHUNK_LENGTH = SEED_CHUNK * PLANE_STRIDE;
+const spareChunks = new SparePool((bytes) => new Float64Array(bytes / 8), SPARE_CHUNKS_KEPT, 8 * CHUNK_LENGTH);
 const PAIR_CACHE_BITS = 14;
 const PAIR_CACHE_SIZE = 1 << PAIR_CACHE_BITS;
 /** Ridge on the plane's slope (per pixel) so thin or tiny regions fall back towards a flat fit. */
@@ -136,7 +137,7 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
       regionTransparent = bigger;
     }
     if ((label & (SEED_CHUNK - 1)) === 0) {
-      chunk = spareChunks.pop() ?? new Float64Array(SEED_CHUNK * PLANE_STRIDE);
+      chunk = spareChunks.take(8 * CHUNK_LENGTH);
       chunks.push(chunk);
     }
     regionTransparent[label] = clear;
@@ -157,7 +158,7 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
  * The label array's shared buffer, kept from a finished trace (releaseLabels) for the next one on
  * this thread: faulting in four bytes a pixel of fresh pages cost more than the flood's first pass.
  */
-const spareLabels = new SpareSharedBuffer(64 << 20);
+const spareLabels = spareSharedBuffers(64 << 20);
 
 /** A label array of n pixels in shared memory (a worker can read it without a copy), contents undefined. */
 export function takeLabels(n: number): Int32Array {
@@ -425,7 +426,7 @@ function mergeRegions(
       stats[d + 3] = from[o + 8];
     }
   }
-  for (const chunk of chunks) if (spareChunks.length < SPARE_CHUNKS_KEPT) spareChunks.push(chunk);
+  for (const chunk of chunks) spareChunks.giveBack(chunk);
 
   // Region pairs from 4-neighbour pixel pairs. A small direct-mapped cache of pairs already seen
   // drops nearly all repeats (a long boundary meets the same pair on every row); what slips through

@@ -126,7 +126,7 @@ export function composeShapes(
   const lostAreaShare = settings.exactness.lostAreaShare;
   for (const r of Number.isFinite(lostAreaShare) ? order : []) {
     const outline = graph.outlines[r];
-    outline.rings.forEach((ring, k) => {
+    outline.rings.forEach((ring) => {
       // Ring by ring: a one-pixel diagonal stroke is a string of tiny rings inside a large region.
       let fittedArea = 0;
       for (const ref of ring) fittedArea += (ref & 1 ? signedArea2Reversed(fitted, ref >> 1) : signedArea2(fitted, ref >> 1)) / 2;

@@ -293,9 +293,11 @@ export function hexColour(r: number, g: number, b: number): string {
 function gradientXml(id: string, fill: GradientFill): string {
   const stops = fill.stops.map((s) => `<stop offset="${number(s.offset, 3)}" stop-color="${s.color}"/>`).join('');
   if (fill.type === 'linear') {
-    return `<linearGradient id="${id}" gradientUnits="userSpaceOnUse" x1="${number(fill.x1, 1)}" y1="${number(fill.y1, 1)}" x2="${number(fill.x2, 1)}" y2="${number(fill.y2, 1)}">${stops}</linearGradient>`;
+    const ends = `x1="${number(fill.x1, 1)}" y1="${number(fill.y1, 1)}" x2="${number(fill.x2, 1)}" y2="${number(fill.y2, 1)}"`;
+    return `<linearGradient id="${id}" gradientUnits="userSpaceOnUse" ${ends}>${stops}</linearGradient>`;
   }
-  return `<radialGradient id="${id}" gradientUnits="userSpaceOnUse" cx="${number(fill.cx, 1)}" cy="${number(fill.cy, 1)}" r="${number(fill.r, 1)}">${stops}</radialGradient>`;
+  const circle = `cx="${number(fill.cx, 1)}" cy="${number(fill.cy, 1)}" r="${number(fill.r, 1)}"`;
+  return `<radialGradient id="${id}" gradientUnits="userSpaceOnUse" ${circle}>${stops}</radialGradient>`;
 }
 
 export function writeSvg(doc: SvgDocument): string {

@@ -102,7 +102,8 @@ export function dxfToSvg(text: string, size: number, strokePx = 1.5): string | n
     else if (s.kind === 'poly') parts.push(`M${s.points.map((p) => `${X(p.x)} ${Y(p.y)}`).join('L')}${s.closed ? 'Z' : ''}`);
     else if (s.kind === 'circle') {
       const r = (s.r * scale).toFixed(2);
-      parts.push(`M${X(s.c.x - s.r)} ${Y(s.c.y)}a${r} ${r} 0 1 0 ${(2 * s.r * scale).toFixed(2)} 0a${r} ${r} 0 1 0 ${(-2 * s.r * scale).toFixed(2)} 0`);
+      const there = (2 * s.r * scale).toFixed(2), back = (-2 * s.r * scale).toFixed(2);
+      parts.push(`M${X(s.c.x - s.r)} ${Y(s.c.y)}a${r} ${r} 0 1 0 ${there} 0a${r} ${r} 0 1 0 ${back} 0`);
     } else {
       const a0 = (s.start * Math.PI) / 180, a1 = (s.end * Math.PI) / 180;
       let sweep = a1 - a0;
@@ -114,5 +115,6 @@ export function dxfToSvg(text: string, size: number, strokePx = 1.5): string | n
     }
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
-    `<rect width="100%" height="100%" fill="#fff"/><path d="${parts.join('')}" fill="none" stroke="#000" stroke-width="${strokePx}" stroke-linecap="round"/></svg>`;
+    `<rect width="100%" height="100%" fill="#fff"/>` +
+    `<path d="${parts.join('')}" fill="none" stroke="#000" stroke-width="${strokePx}" stroke-linecap="round"/></svg>`;
 }

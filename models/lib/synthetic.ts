@@ -66,7 +66,10 @@ export function syntheticPage(width: number, height: number, seed: number, lines
     for (let k = 0; k < 30; k++) {
       const horizontal = random() < 0.5, at = Math.floor(random() * (horizontal ? height : width));
       const from = Math.floor(random() * 0.5 * (horizontal ? width : height)), to = from + Math.floor(random() * 0.5 * (horizontal ? width : height));
-      for (let p = from; p < to; p++) horizontal ? ink(p, at) : ink(at, p);
+      for (let p = from; p < to; p++) {
+        if (horizontal) ink(p, at);
+        else ink(at, p);
+      }
     }
   } else {
     for (let row = 10; row + 8 < height; row += 14) {

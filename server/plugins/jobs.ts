@@ -71,7 +71,9 @@ export const jobsPlugin: Plugin<{ app: AppContext }> = {
           auth: API_AUTH,
           tags: ['api', 'jobs'],
           description: 'Download the SVG (attachment, image/svg+xml)',
-          notes: 'retention=none: the file is deleted as it is served (one download); the job then reads expired. A failed or canceled job has no result: 409 not_ready with details.status.',
+          notes:
+            'retention=none: the file is deleted as it is served (one download); the job then reads expired. ' +
+            'A failed or canceled job has no result: 409 not_ready with details.status.',
           validate: { params: IdParam('job') },
           plugins: {
             'hapi-swagger': {

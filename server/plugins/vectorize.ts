@@ -79,10 +79,12 @@ export const vectorizePlugin: Plugin<{ app: AppContext }> = {
         tags: ['api', 'jobs'],
         description: 'Submit an image; answers 202 with a queued job',
         notes: [
-          'Checks run in this order: 400 form → Idempotency-Key (replay 202 / 409) → 415/400 bytes → 400 batch_limit_exceeded → 402 → 429 → 503.',
+          'Checks run in this order: 400 form → Idempotency-Key (replay 202 / 409) → 415/400 bytes → 400 batch_limit_exceeded ' +
+            '→ 402 → 429 → 503.',
           'Idempotency-Key: remembered 24 h per account; the fingerprint covers the file bytes and every form field.',
           'Manual fields (detail, gradients, smoothing, trace_style) are replaced by their defaults on Trial and Lite.',
-          'A field not listed here answers 400 invalid_parameter with details.field naming it (a misspelt option never falls back to its default silently).',
+          'A field not listed here answers 400 invalid_parameter with details.field naming it ' +
+            '(a misspelt option never falls back to its default silently).',
           'The 202 carries a Location header: the job\'s URL to poll.',
         ].join('\n'),
         payload: {

@@ -31,7 +31,9 @@ export const webhooksPlugin: Plugin<{ app: AppContext }> = {
           description: 'Register a webhook endpoint; the answer carries the signing secret, once',
           notes: [
             'The URL must resolve only to public addresses; it is checked now and again at every delivery.',
-            'Each delivery is a POST of `{ id, event, created_at, data: { job_id, status } }`; processing.completed adds `data.download_url` (VECTORIZE_PUBLIC_URL, else the address the server listens on), processing.failed `data.error.code`.',
+            'Each delivery is a POST of `{ id, event, created_at, data: { job_id, status } }`; ' +
+              'processing.completed adds `data.download_url` (VECTORIZE_PUBLIC_URL, else the address the server listens on), ' +
+              'processing.failed `data.error.code`.',
           ].join('\n'),
           payload: WebhookPayloadOptions,
           validate: { payload: Joi.object(CreateWebhookPayload).label('WebhookRequest') },

@@ -63,7 +63,7 @@ export function keyService(deps: { store: Store; clock: Clock }) {
     authenticate(secret: string): KeyRecord | undefined {
       if (!SECRET_PATTERN.test(secret)) return undefined;
       const hash = hashSecret(secret);
-      let id = byHash.get(hash);
+      const id = byHash.get(hash);
       let key = id ? store.keys.get(id) : undefined;
       if (!key) {
         key = store.keys.find((k) => k.hash.length === hash.length && timingSafeEqual(Buffer.from(k.hash), Buffer.from(hash)));

@@ -23,8 +23,8 @@ import {
   oneBitDrawing,
   radialDisc,
   transparency,
-} from './golden.images.js';
-import { png, type Raster } from './index.fixtures.js';
+} from './helpers/golden-images.js';
+import { png, type Raster } from './helpers/images.js';
 
 const GOLDEN_DIR = fileURLToPath(new URL('../fixtures/golden/', import.meta.url));
 const ACTUAL_DIR = fileURLToPath(new URL('../../test-output/golden/', import.meta.url));

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { vectorize } from '../../engine/index.js';
 import type { Progress } from '../../engine/types.js';
-import { countMatches, mismatch, png, raster, render, testCard } from './index.fixtures.js';
+import { countMatches, mismatch, png, raster, render, testCard } from './helpers/images.js';
 
 t.test('close_seams=false paints an exact partition: the flat test card comes back almost pixel for pixel', async (t) => {
   const card = testCard();

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { Worker } from 'node:worker_threads';
 import { vectorize } from '../../engine/index.js';
-import { png, testCard } from './index.fixtures.js';
+import { png, testCard } from './helpers/images.js';
 
 // The server traces in worker threads: the engine must keep no state that breaks there, and give
 // the same bytes as on the main thread.

@@ -109,14 +109,19 @@ t.test('a short Content-Length followed by more bytes answers 400 and the server
 t.test('a body that stops before its Content-Length answers 400 for that request alone', async (t) => {
   const { h, port, secret } = await listening(t);
   const form = multipart({}, { data: h.png });
+  const auth = `Authorization: Bearer ${secret}\r\n`;
+  const json = 'Content-Type: application/json\r\n';
+  const multipartHead =
+    `POST /v1/vectorize HTTP/1.1\r\nHost: x\r\n${auth}` +
+    `Content-Type: ${form.headers['content-type']}\r\nContent-Length: ${form.payload.length + 1000}\r\n\r\n`;
   const cases: { name: string; bytes: string | Buffer }[] = [
-    { name: 'HTTP/1.1 JSON', bytes: `POST /v1/keys HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${secret}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"name":"a"}` },
-    { name: 'HTTP/1.0 JSON', bytes: `POST /v1/keys HTTP/1.0\r\nAuthorization: Bearer ${secret}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"name":"a"}` },
-    { name: 'chunked, cut in a chunk', bytes: `POST /v1/keys HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${secret}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n50\r\n{"name":"a"}` },
+    { name: 'HTTP/1.1 JSON', bytes: `POST /v1/keys HTTP/1.1\r\nHost: x\r\n${auth}${json}Content-Length: 500\r\n\r\n{"name":"a"}` },
+    { name: 'HTTP/1.0 JSON', bytes: `POST /v1/keys HTTP/1.0\r\n${auth}${json}Content-Length: 500\r\n\r\n{"name":"a"}` },
     {
-      name: 'multipart',
-      bytes: Buffer.concat([Buffer.from(`POST /v1/vectorize HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${secret}\r\nContent-Type: ${form.headers['content-type']}\r\nContent-Length: ${form.payload.length + 1000}\r\n\r\n`), form.payload]),
+      name: 'chunked, cut in a chunk',
+      bytes: `POST /v1/keys HTTP/1.1\r\nHost: x\r\n${auth}${json}Transfer-Encoding: chunked\r\n\r\n50\r\n{"name":"a"}`,
     },
+    { name: 'multipart', bytes: Buffer.concat([Buffer.from(multipartHead), form.payload]) },
   ];
   for (const c of cases) {
     const answer = await raw(port, c.bytes, { halfClose: true });

@@ -140,7 +140,9 @@ export function multipart(fields: Record<string, string | string[]>, file?: Form
     }
   }
   if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.name ?? 'file'}"; filename="${file.filename ?? 'image.png'}"\r\nContent-Type: ${file.contentType ?? 'application/octet-stream'}\r\n\r\n`));
+    const disposition = `form-data; name="${file.name ?? 'file'}"; filename="${file.filename ?? 'image.png'}"`;
+    const type = file.contentType ?? 'application/octet-stream';
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\nContent-Type: ${type}\r\n\r\n`));
     parts.push(file.data);
     parts.push(Buffer.from('\r\n'));
   }

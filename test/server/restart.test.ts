@@ -15,7 +15,8 @@ import { pngBytes } from './helpers.js';
 const root = resolve(import.meta.dirname, '../..');
 
 function startServer(dataDir: string): ChildProcess {
-  const script = `import(${JSON.stringify(join(root, 'cli/main.ts'))}).then((m) => m.main(['serve'])).then((code) => { process.exitCode = code; });`;
+  const script =
+    `import(${JSON.stringify(join(root, 'cli/main.ts'))})` + '.then((m) => m.main([\'serve\'])).then((code) => { process.exitCode = code; });';
   return spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
     cwd: root,
     env: {

@@ -1,7 +1,6 @@
 /** Attacks on the /v1 surface: auth bypass, other accounts' ids, hostile file names, oversized fields. */
 import t from 'tap';
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { contentDisposition } from '../../server/plugins/jobs.js';
 import { cleanFileName } from '../../server/services/submissions.js';
 import { errorOf, harness, statusOf, waitFor } from './helpers.js';

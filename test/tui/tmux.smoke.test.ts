@@ -13,7 +13,8 @@ import { AdminClient } from '../../client/admin.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // Runs the CLI from source, so the smoke test needs no build step.
-const CLI_SCRIPT = `import { main } from ${JSON.stringify(path.join(ROOT, 'cli/main.ts'))}; process.exitCode = await main(process.argv.slice(1));`;
+const CLI_SCRIPT =
+  `import { main } from ${JSON.stringify(path.join(ROOT, 'cli/main.ts'))}; ` + 'process.exitCode = await main(process.argv.slice(1));';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 

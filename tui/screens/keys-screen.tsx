@@ -1,4 +1,4 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, useInput } from 'ink';
 import { useCallback, useContext, useState } from 'react';
 import type { AdminKey, KeyScope } from '../../client/admin.js';
 import { Confirm } from '../components/confirm.js';
@@ -148,7 +148,10 @@ export function KeysScreen(): React.JSX.Element {
         return (
           <Confirm
             question={`Revoke ${maskedKey(key.prefix, key.last4)}${key.name ? ` (${truncate(key.name, 20)})` : ''}?`}
-            detail={`Every client of ${names.get(key.account_id) ?? key.account_id} using this key is refused from the next request. This cannot be undone.`}
+            detail={
+              `Every client of ${names.get(key.account_id) ?? key.account_id} using this key is refused from the next request. ` +
+              'This cannot be undone.'
+            }
             onCancel={() => setMode({ kind: 'list' })}
             onConfirm={() => {
               setMode({ kind: 'list' });

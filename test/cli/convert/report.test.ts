@@ -34,7 +34,7 @@ t.test('on a terminal: a redrawn bar with count, rate and time left; failures pr
   report.start(3, [], []);
   report.result(image('a.png'), { status: 'converted', ms: 5, bytes: 10 });
   report.result(image('b.png'), { status: 'failed', code: 'megapixels_exceeded', message: 'Too big.' });
-  t.match(out.text(), /\r\u001b\[K\[#{8}\.{16}\] 1\/3  [\d.]+\/s  \d+:\d\d left/);
+  t.match(out.text(), /\r\u001b\[K\[#{8}\.{16}\] 1\/3 {2}[\d.]+\/s {2}\d+:\d\d left/);
   t.match(out.text(), /\r\u001b\[Kfailed b\.png: Too big\. \(megapixels_exceeded\)\n/);
   t.match(out.text(), /2\/3 .* 1 failed/);
   report.result(image('c.png'), { status: 'converted', ms: 5, bytes: 10 });

@@ -9,7 +9,7 @@ import {
   randomPalette,
   seededRandom,
   writeBmp,
-} from './bmp-writer.js';
+} from '../helpers/bmp-writer.js';
 
 const random = seededRandom(20240611);
 

@@ -5,7 +5,7 @@ import { checkStreamComplete } from '../../../engine/decode/completeness.js';
 import { decodeImage, probeImage } from '../../../engine/decode/index.js';
 import { VectorizeError } from '../../../engine/errors.js';
 import type { InputFormat } from '../../../engine/types.js';
-import { seededRandom, writeBmp } from './bmp-writer.js';
+import { seededRandom, writeBmp } from '../helpers/bmp-writer.js';
 
 const random = seededRandom(7);
 const width = 48;

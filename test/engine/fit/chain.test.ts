@@ -3,8 +3,8 @@ import { fitBoundaryChain, simplifiedPolyline, type ChainFitSettings } from '../
 import type { FittedPath } from '../../../engine/fit/index.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { DEFAULT_TRACE_OPTIONS, type ImageClass } from '../../../engine/types.js';
-import { boundaryChain, polygonContains, rasterise } from './raster.js';
-import { distanceToPolyline, samplePath } from './paths.js';
+import { boundaryChain, polygonContains, rasterise } from '../helpers/chains.js';
+import { distanceToPolyline, samplePath } from '../helpers/paths.js';
 
 /** The chain settings a trace of that class uses (guarded, as drawn shapes and line art are). */
 function chainSettings(mode: ImageClass): ChainFitSettings {
@@ -24,7 +24,10 @@ function longestStaircase(path: FittedPath): number {
   return longest;
 }
 
-/** The crack chain between two regions split by the line through (x0,y0) at `angle`: the pixel-centre test, walked as an open chain across a w×h window. */
+/**
+ * The crack chain between two regions split by the line through (x0,y0) at `angle`: the pixel-centre test, walked as an
+ * open chain across a w×h window.
+ */
 function digitalEdge(w: number, h: number, angleDeg: number): Float64Array {
   const a = (angleDeg * Math.PI) / 180, nx = -Math.sin(a), ny = Math.cos(a);
   const cx = w / 2 + 0.31, cy = h / 2 + 0.17;

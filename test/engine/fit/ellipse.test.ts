@@ -3,8 +3,8 @@ import { fitBoundaryChain, type ChainFitSettings } from '../../../engine/fit/cha
 import { ellipseOfPath, fitEllipse } from '../../../engine/fit/ellipse.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { DEFAULT_TRACE_OPTIONS } from '../../../engine/types.js';
-import { boundaryChain, polygonContains, rasterise } from './raster.js';
-import { samplePath } from './paths.js';
+import { boundaryChain, polygonContains, rasterise } from '../helpers/chains.js';
+import { samplePath } from '../helpers/paths.js';
 
 const clipart = engineSettingsFor(DEFAULT_TRACE_OPTIONS, 'clipart');
 const settings: ChainFitSettings = { fit: clipart.fit, guardChains: true, guardSlack: clipart.exactness.guardSlack, exactCracks: false };

@@ -7,7 +7,7 @@ import { replaceFitWorkersForTest, startChainFits } from '../../../engine/parall
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { DEFAULT_TRACE_OPTIONS } from '../../../engine/types.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
-import { png, raster } from '../index.fixtures.js';
+import { png, raster } from '../helpers/images.js';
 
 /** Deterministic pseudo-random in [0, 1) from two integers (no Math.random: the test must repeat). */
 function hash(x: number, y: number): number {

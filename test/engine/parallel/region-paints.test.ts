@@ -75,7 +75,9 @@ t.test('an abandoned paint job lets the process exit (the workers are not held)'
     import { DEFAULT_TRACE_OPTIONS } from ${JSON.stringify(moduleUrl('engine/types.ts'))};
     const settings = engineSettingsFor({ ...DEFAULT_TRACE_OPTIONS, gradients: 'smooth' }, 'photo');
     const width = 400, height = 300, data = new Uint8Array(width * height * 4);
-    for (let p = 0; p < width * height; p++) { data[4 * p] = p % width; data[4 * p + 1] = (p / width) | 0; data[4 * p + 2] = 128; data[4 * p + 3] = 255; }
+    for (let p = 0; p < width * height; p++) {
+      data[4 * p] = p % width; data[4 * p + 1] = (p / width) | 0; data[4 * p + 2] = 128; data[4 * p + 3] = 255;
+    }
     const image = prepareImage({ width, height, data }, settings.prepare, NO_CONTEXT);
     const painting = startRegionPaints(image, segmentImage(image, settings.segment, NO_CONTEXT), settings, { workers: 1 });
     if (!painting.onWorker) throw new Error('expected a worker job');

@@ -5,7 +5,7 @@ import { absorbAntialiasBands } from '../../../engine/segment/antialias.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
 import { DEFAULT_TRACE_OPTIONS } from '../../../engine/types.js';
-import { raster, type Raster } from '../index.fixtures.js';
+import { raster, type Raster } from '../helpers/images.js';
 
 function segment(image: Raster, absorbBands = true) {
   const settings = engineSettingsFor(DEFAULT_TRACE_OPTIONS, 'clipart');

@@ -6,7 +6,7 @@ import { NO_CONTEXT } from '../../../engine/stage.js';
 import { joinGradientBands, type GradientBandSettings } from '../../../engine/segment/gradient-bands.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { DEFAULT_TRACE_OPTIONS } from '../../../engine/types.js';
-import { png, raster, render, type Raster } from '../index.fixtures.js';
+import { png, raster, render, type Raster } from '../helpers/images.js';
 
 const SETTINGS: GradientBandSettings = engineSettingsFor(DEFAULT_TRACE_OPTIONS, 'clipart').segment.gradientBands!;
 

@@ -5,8 +5,8 @@ import { segmentLineArt } from '../../../engine/segment/line-art.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
 import { DEFAULT_TRACE_OPTIONS, type Smoothing } from '../../../engine/types.js';
-import { seededRandom } from '../decode/bmp-writer.js';
-import { countMatches, png, raster, type Raster } from '../index.fixtures.js';
+import { seededRandom } from '../helpers/bmp-writer.js';
+import { countMatches, png, raster, type Raster } from '../helpers/images.js';
 
 /** A shape as "is (x, y) inside", sampled 4×4 per pixel for anti-aliased coverage. */
 type Shape = (x: number, y: number) => boolean;
@@ -16,7 +16,6 @@ const ring = (cx: number, cy: number, r0: number, r1: number): Shape => (x, y) =
   const d = (x - cx) ** 2 + (y - cy) ** 2;
   return d <= r1 * r1 && d >= r0 * r0;
 };
-const box = (x0: number, y0: number, x1: number, y1: number): Shape => (x, y) => x >= x0 && x <= x1 && y >= y0 && y <= y1;
 /** A bar of width w from (x0, y0) to (x1, y1). */
 const bar = (x0: number, y0: number, x1: number, y1: number, w: number): Shape => (x, y) => {
   const dx = x1 - x0, dy = y1 - y0;

@@ -5,7 +5,7 @@ import sharp, { type Sharp } from 'sharp';
 import t from 'tap';
 import { decodeFile, decodeImage, decodeRaster, detectFormat, isLossy, probeImage, toRgba } from '../../../engine/decode/index.js';
 import { VectorizeError } from '../../../engine/errors.js';
-import { seededRandom, writeBmp } from './bmp-writer.js';
+import { seededRandom, writeBmp } from '../helpers/bmp-writer.js';
 
 const random = seededRandom(77);
 const WIDTH = 12;

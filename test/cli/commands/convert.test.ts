@@ -5,10 +5,13 @@ import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { main, type CommandIo } from '../../cli/main.js';
-import { IMAGE_CLASSES } from '../../engine/types.js';
+import { main, type CommandIo } from '../../../cli/main.js';
+import { IMAGE_CLASSES } from '../../../engine/types.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+// Runs the CLI from source in a real process (no build step).
+const CLI_SCRIPT =
+  `import { main } from ${JSON.stringify(path.join(ROOT, 'cli/main.ts'))}; ` + 'process.exitCode = await main(process.argv.slice(1));';
 
 function fakeIo(): { io: CommandIo; out: () => string; err: () => string } {
   let out = '', err = '';
@@ -157,8 +160,9 @@ t.test('a closed stdout (| head -c 100) ends the command quietly', async (t) => 
   const pixels = Buffer.alloc(200 * 200 * 3);
   for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 2654435761) >>> 24;
   await sharp(pixels, { raw: { width: 200, height: 200, channels: 3 } }).png().toFile(noisy);
-  const script = `import { main } from ${JSON.stringify(path.join(ROOT, 'cli/main.ts'))}; process.exitCode = await main(process.argv.slice(1));`;
-  const command = `node --import tsx --input-type=module -e '${script}' convert ${JSON.stringify(noisy)} --image-type photo --detail high 2>${JSON.stringify(path.join(dir, 'err.txt'))} | head -c 100 >${JSON.stringify(path.join(dir, 'out.txt'))}; echo $?`;
+  const convert = `node --import tsx --input-type=module -e '${CLI_SCRIPT}' convert ${JSON.stringify(noisy)}`;
+  const errFile = JSON.stringify(path.join(dir, 'err.txt')), outFile = JSON.stringify(path.join(dir, 'out.txt'));
+  const command = `${convert} --image-type photo --detail high 2>${errFile} | head -c 100 >${outFile}; echo $?`;
   const r = spawnSync('bash', ['-o', 'pipefail', '-c', command], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
   t.equal(readFileSync(path.join(dir, 'out.txt'), 'utf8').length, 100, 'head got its 100 bytes');
   t.equal(readFileSync(path.join(dir, 'err.txt'), 'utf8'), '', 'no EPIPE stack trace');
@@ -181,8 +185,7 @@ t.test('classify prints the class as the last line of stdout and the provider on
 
 t.test('a real process exits non-zero with one line and no stack trace', async (t) => {
   const dir = t.testdir({ 'notes.png': 'plain text' });
-  const script = `import { main } from ${JSON.stringify(path.join(ROOT, 'cli/main.ts'))}; process.exitCode = await main(process.argv.slice(1));`;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, 'convert', path.join(dir, 'notes.png')], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CLI_SCRIPT, 'convert', path.join(dir, 'notes.png')], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
   t.equal(r.status, 1, r.stderr);
   t.match(r.stderr, /^vectorize convert: [^\n]+ \(unsupported_format\)\n$/);
 });

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { FakeAdmin } from './fake-admin.js';
-import { KEYS, press, renderApp, waitForFrame, waitForText } from './helpers.js';
+import { FakeAdmin } from '../fake-admin.js';
+import { KEYS, press, renderApp, waitForFrame, waitForText } from '../helpers.js';
 
 t.test('lists each account with its plan and what is used and left of each allowance', async (t) => {
   const fake = new FakeAdmin();

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { FakeAdmin } from './fake-admin.js';
-import { KEYS, press, renderApp, waitForFrame, waitForText } from './helpers.js';
+import { FakeAdmin } from '../fake-admin.js';
+import { KEYS, press, renderApp, waitForFrame, waitForText } from '../helpers.js';
 
 t.test('reports list newest first and open to their full message', async (t) => {
   const fake = new FakeAdmin();

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { FakeAdmin } from './fake-admin.js';
-import { KEYS, press, renderApp, settle, waitForFrame, waitForText } from './helpers.js';
+import { FakeAdmin } from '../fake-admin.js';
+import { KEYS, press, renderApp, settle, waitForFrame, waitForText } from '../helpers.js';
 
 t.test('a created key is shown whole once, then never again', async (t) => {
   const fake = new FakeAdmin();

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { reversePath, type FittedPath } from '../../engine/fit/index.js';
-import { FittedChains } from '../../engine/fit/chain.js';
-import { PathWriter, hexColour, writeSvg } from '../../engine/svg/index.js';
+import { reversePath, type FittedPath } from '../../../engine/fit/index.js';
+import { FittedChains } from '../../../engine/fit/chain.js';
+import { PathWriter, hexColour, writeSvg } from '../../../engine/svg/index.js';
 
 t.test('paths are written relative, on a 0.1 px grid, with h/v for axis-aligned lines', async (t) => {
   const w = new PathWriter();

@@ -3,8 +3,8 @@
  * arithmetic and a seeded generator, never read from disk, so the same pixels come out on every
  * machine; PNG is lossless, so what the engine decodes is exactly these pixels.
  */
-import { seededRandom } from './decode/bmp-writer.js';
-import { raster, testCard, type Raster } from './index.fixtures.js';
+import { seededRandom } from './bmp-writer.js';
+import { raster, testCard, type Raster } from './images.js';
 
 type Rgb = [number, number, number];
 

@@ -1,8 +1,8 @@
 import t from 'tap';
 import { FIT_PRESETS, fitChain, reversePath, type FittedPath, type Segment } from '../../../engine/fit/index.js';
 import { SMOOTHING_LEVELS } from '../../../engine/types.js';
-import { boundaryChain, polygonContains, rasterise } from './raster.js';
-import { halfArcPoint, samplePath, type Point } from './paths.js';
+import { boundaryChain, polygonContains, rasterise } from '../helpers/chains.js';
+import { halfArcPoint, samplePath, type Point } from '../helpers/paths.js';
 
 function endOf(path: FittedPath): Point {
   const last = path.segments[path.segments.length - 1];

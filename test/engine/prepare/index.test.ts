@@ -1,7 +1,7 @@
 import t from 'tap';
-import { prepareImage } from '../../engine/prepare/index.js';
-import { NO_CONTEXT } from '../../engine/stage.js';
-import { raster } from './index.fixtures.js';
+import { prepareImage } from '../../../engine/prepare/index.js';
+import { NO_CONTEXT } from '../../../engine/stage.js';
+import { raster } from '../helpers/images.js';
 
 const settings = { alphaThreshold: 128, denoisePasses: 0, denoiseRange: 24 };
 

@@ -1,7 +1,7 @@
 import t from 'tap';
-import type { AdminJob } from '../../client/admin.js';
-import { FakeAdmin } from './fake-admin.js';
-import { press, renderApp, waitForFrame, waitForText } from './helpers.js';
+import type { AdminJob } from '../../../client/admin.js';
+import { FakeAdmin } from '../fake-admin.js';
+import { press, renderApp, waitForFrame, waitForText } from '../helpers.js';
 
 function job(id: string, accountId: string, patch: Partial<AdminJob>): AdminJob {
   return { id, account_id: accountId, status: 'queued', progress: 0, created_at: '2025-03-05T09:00:00.000Z', ...patch };

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { dxfToSvg, parseDxfShapes } from '../../models/lib/dxf.js';
+import { dxfToSvg, parseDxfShapes } from '../../../models/lib/dxf.js';
 
 const dxf = (entities: string[][]) => ['0', 'SECTION', '2', 'ENTITIES', ...entities.flat(), '0', 'ENDSEC', '0', 'EOF'].join('\n');
 

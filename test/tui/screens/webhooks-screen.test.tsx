@@ -1,7 +1,7 @@
 import t from 'tap';
-import type { AdminDelivery } from '../../client/admin.js';
-import { FakeAdmin } from './fake-admin.js';
-import { KEYS, press, renderApp, waitForFrame, waitForText } from './helpers.js';
+import type { AdminDelivery } from '../../../client/admin.js';
+import { FakeAdmin } from '../fake-admin.js';
+import { KEYS, press, renderApp, waitForFrame, waitForText } from '../helpers.js';
 
 function delivery(webhookId: string, patch: Partial<AdminDelivery>): AdminDelivery {
   return {

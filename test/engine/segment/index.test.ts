@@ -1,10 +1,10 @@
 import t from 'tap';
-import { prepareImage } from '../../engine/prepare/index.js';
-import { releaseLabels, segmentImage } from '../../engine/segment/index.js';
-import { engineSettingsFor } from '../../engine/settings.js';
-import { NO_CONTEXT } from '../../engine/stage.js';
-import { DEFAULT_TRACE_OPTIONS, type ImageClass } from '../../engine/types.js';
-import { raster, testCard, type Raster } from './index.fixtures.js';
+import { prepareImage } from '../../../engine/prepare/index.js';
+import { releaseLabels, segmentImage } from '../../../engine/segment/index.js';
+import { engineSettingsFor } from '../../../engine/settings.js';
+import { NO_CONTEXT } from '../../../engine/stage.js';
+import { DEFAULT_TRACE_OPTIONS, type ImageClass } from '../../../engine/types.js';
+import { raster, testCard, type Raster } from '../helpers/images.js';
 
 function segment(image: Raster, mode: ImageClass = 'clipart', detail: 'low' | 'medium' | 'high' = 'high') {
   const settings = engineSettingsFor({ ...DEFAULT_TRACE_OPTIONS, detail }, mode);
@@ -78,7 +78,7 @@ t.test('detail low merges more than high on a busy image', async (t) => {
 });
 
 t.test('transparent pixels form their own regions and never merge with painted ones', async (t) => {
-  const image = raster(20, 20, (x, y) => (x < 10 ? [10, 200, 10, 0] : [12, 198, 12, 255]));
+  const image = raster(20, 20, (x) => (x < 10 ? [10, 200, 10, 0] : [12, 198, 12, 255]));
   const seg = segment(image);
   t.equal(seg.regionCount, 2);
   t.equal(seg.transparent[seg.labels[0]], 1);

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { buildBoundaryGraph } from '../../engine/boundary/index.js';
-import { NO_CONTEXT } from '../../engine/stage.js';
+import { buildBoundaryGraph } from '../../../engine/boundary/index.js';
+import { NO_CONTEXT } from '../../../engine/stage.js';
 
 function labelsFrom(rows: string[]) {
   const height = rows.length, width = rows[0].length;

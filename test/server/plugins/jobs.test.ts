@@ -1,6 +1,6 @@
 /** docs/api.md, "Jobs and their states": every row of the states table, the fields each state shows, DELETE and listing. */
 import t from 'tap';
-import { harness, settle, waitFor, statusOf } from './helpers.js';
+import { harness, settle, waitFor, statusOf } from '../helpers.js';
 
 type Job = Record<string, unknown> & { id: string; status: string };
 
@@ -165,7 +165,7 @@ t.test('restart: queued and processing jobs are re-queued; too many attempts fai
   h.app.services.jobs.stop();
   // What a crashed process leaves: a job still marked processing, here on its last attempt.
   store.jobs.update(a.id, { status: 'processing', attempts: 2 });
-  const { createApp } = await import('../../server/app.js');
+  const { createApp } = await import('../../../server/app.js');
   const again = await createApp({ ...h.app.context, prober: { probe: async () => { throw new Error('unused'); } } });
   const result = again.services.jobs.recover();
   t.same(result, { requeued: 1, failed: 1 });

@@ -8,11 +8,11 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { run as accounts } from '../../cli/commands/accounts.js';
-import { run as keys } from '../../cli/commands/keys.js';
-import { loadConfig } from '../../server/config.js';
-import { startServer } from '../../server/runtime.js';
-import { acquireLock } from '../../server/adapters/lock.js';
+import { run as accounts } from '../../../cli/commands/accounts.js';
+import { run as keys } from '../../../cli/commands/keys.js';
+import { loadConfig } from '../../../server/config.js';
+import { startServer } from '../../../server/runtime.js';
+import { acquireLock } from '../../../server/adapters/lock.js';
 
 async function cli(command: typeof accounts, args: string[], env: Record<string, string>) {
   const stdout = new PassThrough();

@@ -11,7 +11,7 @@ import t, { type Test } from 'tap';
 import { decodeFile, decodeImage, probeImage } from '../../../engine/decode/index.js';
 import { type EngineErrorCode, VectorizeError } from '../../../engine/errors.js';
 import { ENGINE_MAX_PIXELS } from '../../../engine/types.js';
-import { randomPalette, seededRandom, writeBmp } from './bmp-writer.js';
+import { randomPalette, seededRandom, writeBmp } from '../helpers/bmp-writer.js';
 
 const random = seededRandom(4242);
 
