@@ -135,19 +135,26 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
           const { rows } = await client.query<{ id: string; doc: { id: string } }>(`SELECT id, doc FROM ${name} WHERE ${where}`, [accountId]);
           return rows;
         };
-        refresh('accounts', await read('accounts', 'id = $1'));
+        // Every read first, then every refresh and the section with no await between them: a change
+        // feed read that started before another node's commit must not land between the refresh and
+        // the section and hand it a stale account (a lost charge).
+        const account = await read('accounts', 'id = $1');
         const activeHere = collections.jobs.filter((job) => (job as { account_id?: string }).account_id === accountId && ['queued', 'processing'].includes((job as { status?: string }).status ?? ''));
         const jobs = await read('jobs', "account_id = $1 AND status IN ('queued', 'processing')");
         // Jobs this node thinks active that ended elsewhere are re-read too.
         const seen = new Set(jobs.map((row) => row.id));
         const ended = activeHere.filter((job) => !seen.has(job.id)).map((job) => job.id);
+        let endedRows: Array<{ id: string; doc: { id: string } | null }> = [];
         if (ended.length) {
           const { rows } = await client.query<{ id: string; doc: { id: string } }>('SELECT id, doc FROM jobs WHERE id = ANY($1::text[])', [ended]);
           const found = new Set(rows.map((row) => row.id));
-          refresh('jobs', [...rows, ...ended.filter((id) => !found.has(id)).map((id) => ({ id, doc: null }))]);
+          endedRows = [...rows, ...ended.filter((id) => !found.has(id)).map((id) => ({ id, doc: null }))];
         }
+        const idempotency = await read('idempotency', 'account_id = $1');
+        refresh('accounts', account);
+        refresh('jobs', endedRows);
         refresh('jobs', jobs);
-        refresh('idempotency', await read('idempotency', 'account_id = $1'));
+        refresh('idempotency', idempotency);
         const result = await section();
         await writePending(client);
         return result;

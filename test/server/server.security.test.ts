@@ -4,6 +4,7 @@ import { readdirSync } from 'node:fs';
 import { contentDisposition } from '../../server/plugins/jobs.js';
 import { cleanFileName } from '../../server/services/submissions.js';
 import { errorOf, harness, statusOf, waitFor } from './helpers.js';
+import { TEST_STORE } from './postgres.js';
 
 t.test('auth bypass attempts all answer 401', async (t) => {
   const h = await harness(t);
@@ -66,7 +67,9 @@ t.test('hostile upload names never steer paths or headers', async (t) => {
   t.equal(res.statusCode, 200);
   t.match(res.headers['content-disposition'], /filename="db\.svg"/);
   t.match(res.headers['content-security-policy'], /sandbox/, 'an SVG never runs script in our origin');
-  t.same(readdirSync(h.dir).filter((n) => !/^\.db\.json\.tmp$/.test(n)).sort(), ['db.json', 'results', 'tmp', 'uploads'], 'nothing written outside the data layout');
+  // On PostgreSQL the records live in the database: no db.json in the data dir.
+  const layout = TEST_STORE === 'postgres' ? ['results', 'tmp', 'uploads'] : ['db.json', 'results', 'tmp', 'uploads'];
+  t.same(readdirSync(h.dir).filter((n) => !/^\.db\.json\.tmp$/.test(n)).sort(), layout, 'nothing written outside the data layout');
 });
 
 t.test('oversized fields and headers are refused', async (t) => {
