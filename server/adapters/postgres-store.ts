@@ -90,7 +90,18 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     }
   }
 
-  const writer = writeBehind(options.writeDelayMs ?? 20, () => inTransaction(writePending));
+  // A section's changes must reach the database in its own transaction, before its lock goes: a
+  // background write that took them would commit after the lock is released, and another node's
+  // admission would read the account from before the charge. So while a section runs (from its call
+  // to its write taking the batch) the background writer waits; check and batch are one synchronous step.
+  let sectionsRunning = 0;
+  let sectionsDone: Array<() => void> = [];
+  const writer = writeBehind(options.writeDelayMs ?? 20, () =>
+    inTransaction(async (client) => {
+      while (sectionsRunning > 0) await new Promise<void>((resolve) => sectionsDone.push(resolve));
+      await writePending(client);
+    }),
+  );
 
   for (const name of COLLECTIONS) {
     const { rows } = await pool.query<{ doc: { id: string } }>(`SELECT doc FROM ${name} ORDER BY pos`);
@@ -155,8 +166,20 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         refresh('jobs', endedRows);
         refresh('jobs', jobs);
         refresh('idempotency', idempotency);
-        const result = await section();
-        await writePending(client);
+        sectionsRunning++;
+        let written: Promise<void>;
+        let result: T;
+        try {
+          result = await section();
+          written = writePending(client);
+        } finally {
+          if (--sectionsRunning === 0) {
+            const waiting = sectionsDone;
+            sectionsDone = [];
+            for (const wake of waiting) wake();
+          }
+        }
+        await written;
         return result;
       });
     },
