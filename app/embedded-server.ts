@@ -61,7 +61,7 @@ export async function ensureAppKey(services: Pick<Services, 'accounts' | 'keys'>
     if (key && key.scope === 'app' && key.account_id === stored.accountId) return stored;
   }
   let account = stored ? services.accounts.list().find((candidate) => candidate.id === stored.accountId) : undefined;
-  // A new account starts on the trial like every other (decisions.md §2); an operator can move it
+  // A new account starts on the trial like every other (docs/api.md, "Plans"); an operator can move it
   // to another plan with `vectorize accounts set-plan` on the app's data folder.
   account ??= services.accounts.create(APP_ACCOUNT_NAME);
   const { secret } = services.keys.create(account, { name: APP_KEY_NAME, scope: 'app' });

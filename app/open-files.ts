@@ -6,6 +6,7 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { basename, extname, join, relative } from 'node:path';
 import type { OpenedFile } from './bridge.js';
+import { MAX_UPLOAD_BYTES } from '../server/limits.js';
 
 const TYPES: Record<string, string> = {
   '.png': 'image/png',
@@ -17,8 +18,6 @@ const TYPES: Record<string, string> = {
 };
 
 export const MAX_OPENED_FILES = 2_000;
-/** The contract's upload limit (decisions.md §5: 50 MB = 52,428,800 bytes). */
-export const MAX_UPLOAD_BYTES = 52_428_800;
 
 export function isImagePath(path: string): boolean {
   return extname(path).toLowerCase() in TYPES;

@@ -5,7 +5,9 @@
  * Our engine beside VTracer and potrace on the public corpus, in one run, with the shared harness
  * (../shared/bench/measure.mjs, never copied into this repo). Three harness runs (ours in-process
  * through bench/measure-adapter.ts, then the peers), merged into one table of medians per class,
- * printed and written to bench/results/latest.md. Per-image results stay in a temp dir (printed).
+ * printed and written to bench/results/latest.md (a local record, kept out of git: it names this
+ * machine's paths; docs/performance.md holds the numbers worth keeping). Per-image results stay in a
+ * temp dir (printed).
  *
  * Our engine is timed warm: bench/measure-adapter.ts first traces every selected image once, untimed
  * (as bench/speed.ts does), so no class pays for V8 compiling the engine while it is measured. The

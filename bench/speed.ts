@@ -16,9 +16,11 @@
  * tracer that works on other threads pays for it) of R rounds after one warm-up, and ms per
  * megapixel; per class: the median ms/MP of each and the ratio. --save DIR writes our SVGs (from
  * the last round) so a pure speed change can be proven byte-identical with `diff -r`.
- * --memory instead traces one 16 MP photo in a fresh process and prints its peak resident memory.
+ * --memory instead traces, each in a fresh process, one 16 MP photo and 16 MP of pure noise (the
+ * busiest valid input: engine/budget.ts bounds it) and prints their peak resident memory.
  */
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { readFile } from 'node:fs/promises';
@@ -57,10 +59,12 @@ async function loadEngine(): Promise<{ vectorize: typeof import('../engine/index
 const { vectorize, parseTraceOptions } = await loadEngine();
 
 if (args['memory-child']) {
-  // --memory's child: one trace of the given file, then this process's peak resident memory
+  // --memory's child: one trace of the given file, then this process's peak resident memory.
+  // The noise goes the way the classifier sends it (scan: the line-art path, the costliest on
+  // noise); the compiled engine carries no classifier model, so the class is named here.
   const input = new Uint8Array(readFileSync(args['memory-child']));
   const t0 = performance.now();
-  const result = await vectorize(input, parseTraceOptions({ image_type: 'photo' }));
+  const result = await vectorize(input, parseTraceOptions({ image_type: args['memory-child'].endsWith('noise.png') ? 'scan' : 'photo' }));
   const ms = performance.now() - t0;
   console.log(JSON.stringify({ ms: Math.round(ms), maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024), bytes: result.stats.bytes }));
   process.exit(0);
@@ -83,17 +87,26 @@ if (args.memory) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vectorize-speed-'));
   const big = path.join(dir, '16mp.jpg');
   await sharp(readFileSync(path.join(args.corpus, photo.file))).resize(5120, 3200, { fit: 'fill' }).jpeg({ quality: 90 }).toFile(big);
-  const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--memory-child', big, ...(args.source ? ['--source'] : [])], { cwd: ROOT, encoding: 'utf8' });
-  rmSync(dir, { recursive: true, force: true });
-  if (child.status !== 0) {
-    console.error(child.stderr);
-    process.exit(1);
+  // 4000×4000 random RGB as a PNG: 50.7 MB, under the 50 MiB upload limit, allowed on every plan.
+  const noise = path.join(dir, 'noise.png');
+  await sharp(randomBytes(4000 * 4000 * 3), { raw: { width: 4000, height: 4000, channels: 3 } }).png({ compressionLevel: 1 }).toFile(noise);
+  const cases = [
+    { file: big, label: `16 MP photo (${photo.id} scaled to 5120×3200)` },
+    { file: noise, label: '16 MP pure noise (4000×4000 PNG, 50.7 MB)' },
+  ];
+  try {
+    for (const { file, label } of cases) {
+      const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--memory-child', file, ...(args.source ? ['--source'] : [])], { cwd: ROOT, encoding: 'utf8' });
+      if (child.status !== 0) {
+        console.error(child.stderr);
+        process.exit(1);
+      }
+      const r = JSON.parse(child.stdout.trim().split('\n').pop() ?? '{}') as { ms: number; maxRssMb: number; bytes: number };
+      console.log(`${label}: ${r.ms} ms, peak RSS ${r.maxRssMb} MB (whole process, Node included), SVG ${r.bytes} bytes`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  const r = JSON.parse(child.stdout.trim().split('\n').pop() ?? '{}') as { ms: number; maxRssMb: number; bytes: number };
-  console.log(
-    `16 MP photo (${photo.id} scaled to 5120×3200): ${r.ms} ms, peak RSS ${r.maxRssMb} MB (whole process, Node included), ` +
-      `SVG ${r.bytes} bytes`,
-  );
   process.exit(0);
 }
 const images = manifest.images.filter((m) => m.split === 'public' && classes.has(m.class) && (!ids || ids.has(m.id)));

@@ -1,5 +1,5 @@
 /**
- * `vectorize`: one executable, subcommands per decisions.md §1. Each subcommand lives in
+ * `vectorize`: one executable, subcommands as docs/cli.md lists them. Each subcommand lives in
  * cli/commands/<name>.ts and is imported only when used, so `vectorize convert` never loads hapi
  * and `vectorize serve` never loads Ink.
  */

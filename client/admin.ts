@@ -1,6 +1,6 @@
 /**
  * Typed client of the admin API (`/admin/v1`), the only way the TUI touches data: the server stays
- * the one writer of the database (decisions.md §1). The server accepts these routes from loopback
+ * the one writer of the database (docs/operations.md, "Single writer"). The server accepts these routes from loopback
  * only, with the admin token it writes to `<dataDir>/admin.token`.
  *
  * `AdminApi` is the seam the TUI codes against, so screens are tested with an in-memory fake and
@@ -25,6 +25,28 @@ export interface Allowance {
   reset_at?: string | null;
 }
 
+/** A plan's terms as the server is configured (defaults merged with VECTORIZE_PLANS_FILE). */
+export interface AdminPlan {
+  name: PlanName;
+  api: boolean;
+  /** `null`: not metered monthly. */
+  monthly_allowance: number | null;
+  max_retention: string;
+  batch_group: number;
+  max_megapixels: number;
+  active_jobs: number;
+  daily_fuse: number;
+  high_detail: boolean;
+  /** detail, gradients, smoothing and trace_style take effect (else their defaults are used). */
+  manual_settings: boolean;
+}
+
+export interface AdminPlans {
+  /** Given once to every account, spent before any monthly allowance. */
+  trial_conversions: number;
+  plans: AdminPlan[];
+}
+
 /** `api` for scripts and integrations, `app` for the desktop app and the page (the only kind a Lite account may use). */
 export type KeyScope = 'api' | 'app';
 
@@ -44,7 +66,7 @@ export interface AdminKey {
   id: string;
   account_id: string;
   name: string;
-  /** `service_sk_live_`: the fixed readable prefix (contract §5). */
+  /** `service_sk_live_`: the fixed readable prefix (docs/api.md, "Authentication and keys"). */
   prefix: string;
   last4: string;
   scope: string;
@@ -56,7 +78,7 @@ export interface AdminKey {
 
 export interface CreatedKey {
   key: AdminKey;
-  /** The whole key, returned once at creation and never again (decisions.md §4). */
+  /** The whole key, returned once at creation and never again (docs/api.md, "Authentication and keys"). */
   secret: string;
 }
 
@@ -106,7 +128,7 @@ export interface AdminWebhook {
 
 export interface CreatedWebhook {
   webhook: AdminWebhook;
-  /** The signing secret, returned once at creation (contract §2). */
+  /** The signing secret, returned once at creation (docs/webhooks.md). */
   secret: string;
 }
 
@@ -132,6 +154,7 @@ export interface AdminApi {
   getAccount(id: string): Promise<AdminAccount>;
   createAccount(input: { name: string; plan: PlanName }): Promise<AdminAccount>;
   setPlan(accountId: string, plan: PlanName): Promise<AdminAccount>;
+  listPlans(): Promise<AdminPlans>;
   listKeys(filter?: { accountId?: string }): Promise<AdminKey[]>;
   createKey(input: { accountId: string; name?: string; scope?: KeyScope }): Promise<CreatedKey>;
   revokeKey(id: string): Promise<void>;
@@ -199,6 +222,10 @@ export class AdminClient implements AdminApi {
       method: 'PUT',
       json: { plan },
     });
+  }
+
+  listPlans(): Promise<AdminPlans> {
+    return this.http.json<AdminPlans>(`${ADMIN_PREFIX}/plans`);
   }
 
   async listKeys(filter: { accountId?: string } = {}): Promise<AdminKey[]> {

@@ -40,6 +40,14 @@ export interface Job {
   error?: JobError;
 }
 
+export interface JobReport {
+  id: string;
+  job_id: string;
+  reason: string;
+  message: string;
+  created_at: string;
+}
+
 export interface JobList {
   jobs: Job[];
   next_cursor?: string | null;
@@ -70,6 +78,8 @@ export interface Account {
     active_jobs?: number;
     daily_fuse?: number;
     high_detail?: boolean;
+    /** detail, gradients, smoothing and trace_style take effect; otherwise their defaults are used. */
+    manual_settings?: boolean;
   };
 }
 
@@ -154,6 +164,11 @@ export class V1Client {
   async downloadSvg(id: string, signal?: AbortSignal): Promise<string> {
     const response = await this.http.raw(`/v1/jobs/${encodeURIComponent(id)}/download`, { signal });
     return response.text();
+  }
+
+  /** Flags a job's result for the server's admins (201 with the report; they read it in the TUI). */
+  reportJob(id: string, report: { reason: string; message?: string }): Promise<JobReport> {
+    return this.http.json<JobReport>(`/v1/jobs/${encodeURIComponent(id)}/report`, { method: 'POST', json: { reason: report.reason, message: report.message ?? '' } });
   }
 
   account(signal?: AbortSignal): Promise<Account> {

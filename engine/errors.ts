@@ -1,61 +1,47 @@
 /**
- * The one error vocabulary of Vectorize. Every layer (engine, server, CLI, app, TUI) throws or
- * carries `VectorizeError`; the server maps `code` to an HTTP status in one place
- * (server/http-errors.ts), the CLI prints `message` on one line.
+ * The engine's errors: what decoding, the pixel limit and tracing can refuse. Every layer that runs
+ * the engine carries `VectorizeError`; the server widens the code to the API's vocabulary
+ * (server/http-errors.ts owns that list and its HTTP statuses), the CLI prints `message` on one line.
  */
-export const ERROR_CODES = [
-  // contract §7
+export const ENGINE_ERROR_CODES = [
+  // decode
   'missing_file',
-  'unreadable_file',
   'empty_file',
-  'batch_limit_exceeded',
-  'invalid_batch_id',
-  'invalid_folder_name',
-  'unsupported_output_format',
-  'unauthorized',
-  'quota_exhausted',
-  'megapixels_exceeded',
-  'high_detail_not_included',
-  'forbidden',
-  'not_found',
-  'not_ready',
-  'idempotency_key_reuse',
-  'request_in_progress',
-  'result_expired',
-  'file_too_large',
+  'unreadable_file',
   'unsupported_format',
-  'too_many_active_jobs',
-  'daily_fuse_tripped',
-  'queue_full',
-  'storage_full',
-  // decisions.md §3: every 400 the contract does not name
+  // limits
+  'megapixels_exceeded',
+  // options and tracing
   'invalid_parameter',
-  // house codes
-  'method_not_allowed',
   'canceled',
   'internal_error',
 ] as const;
 
-export type ErrorCode = (typeof ERROR_CODES)[number];
+export type EngineErrorCode = (typeof ENGINE_ERROR_CODES)[number];
 
 export type ErrorDetails = Record<string, unknown>;
 
-export class VectorizeError extends Error {
-  readonly code: ErrorCode;
+/** `Code` is never inferred from the argument, so a misspelt code is a type error in every layer. */
+export class VectorizeError<Code extends string = EngineErrorCode> extends Error {
+  readonly code: Code;
   readonly details: ErrorDetails;
 
-  constructor(code: ErrorCode, message: string, details: ErrorDetails = {}, options?: { cause?: unknown }) {
+  constructor(code: NoInfer<Code>, message: string, details: ErrorDetails = {}, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'VectorizeError';
     this.code = code;
     this.details = details;
   }
 
-  toJSON(): { code: ErrorCode; message: string; details: ErrorDetails } {
+  toJSON(): { code: Code; message: string; details: ErrorDetails } {
     return { code: this.code, message: this.message, details: this.details };
   }
 }
 
-export function isVectorizeError(value: unknown): value is VectorizeError {
+export function isVectorizeError(value: unknown): value is VectorizeError<string> {
   return value instanceof VectorizeError;
+}
+
+export function isEngineErrorCode(code: unknown): code is EngineErrorCode {
+  return (ENGINE_ERROR_CODES as readonly unknown[]).includes(code);
 }

@@ -21,6 +21,7 @@ import { releaseLabels, segmentImage } from './segment/index.js';
 import { segmentLineArt } from './segment/line-art.js';
 import { engineSettingsFor } from './settings.js';
 import { checkAbort, type StageContext } from './stage.js';
+import { atDisplaySize, withinBusyBudget } from './budget.js';
 import { startChainFits } from './parallel/chain-fits.js';
 import { startRegionPaints } from './parallel/region-paints.js';
 import { prepareInBands } from './parallel/banded-denoise.js';
@@ -78,13 +79,14 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
   };
 
   let step = stage('decode');
-  const image = await decodeRaster(input, { maxPixels: hooks.maxPixels ?? ENGINE_MAX_PIXELS });
+  // A noise-like image is traced smaller so its memory stays bounded (engine/budget.ts).
+  const { image, display } = await withinBusyBudget(await decodeRaster(input, { maxPixels: hooks.maxPixels ?? ENGINE_MAX_PIXELS }));
   step.done();
 
   step = stage('classify');
   const mode: ImageClass = opts.imageType === 'auto' ? (await classifyImage(toRgba(image))).class : opts.imageType;
   step.done();
-  const base = { mode, width: image.width, height: image.height, megapixels: (image.width * image.height) / 1e6, format: image.format };
+  const base = { mode, width: display.width, height: display.height, megapixels: (display.width * display.height) / 1e6, format: image.format };
 
   if (opts.traceStyle === 'centerline') {
     step = stage('segment');
@@ -92,7 +94,7 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
     step.done();
     const write = stage('write');
     write.done();
-    return { ...base, svg: traced.svg, stats: { bytes: Buffer.byteLength(traced.svg), paths: traced.paths, nodes: traced.nodes, ms } };
+    return { ...base, svg: atDisplaySize(traced.svg, image, display), stats: { bytes: Buffer.byteLength(traced.svg), paths: traced.paths, nodes: traced.nodes, ms } };
   }
 
   const settings = engineSettingsFor(opts, mode, { lossy: image.lossy });
@@ -136,7 +138,7 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
   step.done();
 
   step = stage('write');
-  const svg = writeSvg(painted.document);
+  const svg = atDisplaySize(writeSvg(painted.document), image, display);
   step.done();
 
   return { ...base, svg, stats: { bytes: Buffer.byteLength(svg), paths: painted.paths, nodes: painted.nodes, ms } };

@@ -45,7 +45,7 @@ function sliderNumber(value: unknown): number | undefined {
 const DETAIL_ALLOWED = `one of ${DETAIL_LEVELS.join(', ')} or a number 1–100`;
 const SMOOTHING_ALLOWED = `one of ${SMOOTHING_LEVELS.join(', ')} or a number 0–100`;
 
-/** decisions.md §3: detail 1–33 low, 34–66 medium, 67–100 high. */
+/** docs/api.md, "Sliders": detail 1–33 low, 34–66 medium, 67–100 high. */
 export function bucketDetail(value: unknown): Detail {
   if (value === undefined || value === '') return DEFAULT_TRACE_OPTIONS.detail;
   const n = sliderNumber(value);
@@ -57,7 +57,7 @@ export function bucketDetail(value: unknown): Detail {
   return invalid('detail', value, DETAIL_ALLOWED);
 }
 
-/** decisions.md §3: smoothing 0–24 off, 25–49 light, 50–74 strong, 75–100 maximum. */
+/** docs/api.md, "Sliders": smoothing 0–24 off, 25–49 light, 50–74 strong, 75–100 maximum. */
 export function bucketSmoothing(value: unknown): Smoothing {
   if (value === undefined || value === '') return DEFAULT_TRACE_OPTIONS.smoothing;
   const n = sliderNumber(value);
@@ -78,7 +78,7 @@ function parseBoolean(field: string, value: unknown, fallback: boolean): boolean
 
 /**
  * Turns raw form/CLI values into validated, bucketed TraceOptions. Unknown values answer
- * `invalid_parameter` with `details.field` (decisions.md §3).
+ * `invalid_parameter` with `details.field` (docs/api.md, "Sliders").
  */
 export function parseTraceOptions(raw: RawTraceOptions): TraceOptions {
   return {

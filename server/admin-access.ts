@@ -5,14 +5,13 @@
  * the token in <dataDir>/admin.token).
  */
 import { readFileSync } from 'node:fs';
-import { VectorizeError } from '../engine/errors.js';
+import { VectorizeError } from './http-errors.js';
 import { acquireLock, LockedError } from './adapters/lock.js';
-import { openLowdbStore } from './adapters/lowdb-store.js';
 import { systemClock } from './adapters/clock.js';
 import { loadConfig, type Config } from './config.js';
 import { accountService } from './services/accounts.js';
 import { keyService } from './services/keys.js';
-import { adminTokenPath, dbPath, serverInfoPath, type ServerInfoFile } from './runtime.js';
+import { adminTokenPath, openStore, serverInfoPath, type ServerInfoFile } from './runtime.js';
 import type { KeyScope } from './adapters/store.js';
 
 export type AccountView = ReturnType<ReturnType<typeof accountService>['view']>;
@@ -75,7 +74,7 @@ export async function openAdminAccess(env: Record<string, string | undefined> = 
     throw error;
   }
   try {
-    const store = await openLowdbStore(dbPath(config.dataDir));
+    const store = await openStore(config);
     const accounts = accountService({ store, clock: systemClock, config });
     const keys = keyService({ store, clock: systemClock });
     return {

@@ -28,6 +28,10 @@ import { idempotencyService } from './services/idempotency.js';
 import { reportService } from './services/reports.js';
 import { retentionService } from './services/retention.js';
 import { submissionService } from './services/submissions.js';
+import { webhookService } from './services/webhooks.js';
+import { openSecretBox, type SecretBox } from './adapters/secret-box.js';
+import { AddressPolicy } from './webhooks/address-policy.js';
+import { WebhookSender, systemResolver, type Resolver } from './webhooks/sender.js';
 import { vectorizePlugin } from './plugins/vectorize.js';
 import { jobsPlugin } from './plugins/jobs.js';
 import { foldersPlugin } from './plugins/folders.js';
@@ -52,6 +56,12 @@ export interface AppDeps {
   events?: EventBus;
   adminToken?: string | null;
   classifier?: () => Promise<ClassifierInfo>;
+  /** Seals webhook secrets; the key file in the data dir otherwise. */
+  secrets?: SecretBox;
+  /** DNS for webhook targets; the system resolver otherwise. */
+  resolve?: Resolver;
+  /** How often stored webhook deliveries are looked at besides the wake-ups at each due retry. */
+  webhookPollMs?: number;
 }
 
 export interface App {
@@ -105,9 +115,21 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const folders = folderService({ store, clock });
   const idempotency = idempotencyService({ store, clock });
   const reports = reportService({ store, clock });
-  const retention = retentionService({ store, blobs, clock, config, idempotency, log, events });
+  const resolve = deps.resolve ?? systemResolver;
+  const policy = new AddressPolicy(config.webhookAllowCidrs.join(','));
+  const webhooks = webhookService({
+    store,
+    clock,
+    log,
+    secrets: deps.secrets ?? openSecretBox(config.dataDir),
+    policy,
+    resolve,
+    sender: new WebhookSender({ policy, resolve }),
+    backoffMs: config.webhookBackoffMs,
+  });
+  const retention = retentionService({ store, blobs, clock, config, idempotency, webhooks, log });
   const submissions = submissionService({ store, blobs, clock, disk, prober, config, accounts, jobs, folders, idempotency });
-  const services: Services = { accounts, keys, jobs, folders, idempotency, reports, retention, submissions };
+  const services: Services = { accounts, keys, jobs, folders, idempotency, reports, retention, submissions, webhooks };
 
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
@@ -128,6 +150,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     store,
     blobs,
     clock,
+    disk,
     pool,
     events,
     log,
@@ -146,6 +169,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
       return `${server.info.protocol}://${request.info.host}`;
     },
   };
+
+  webhooks.listen(events, () => config.publicUrl ?? server.info.uri);
 
   registerConnectionHandling(server, log);
   registerMethodNotAllowed(server);
@@ -184,10 +209,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
     async start() {
       const recovered = jobs.recover();
       if (recovered.requeued || recovered.failed) log.info('recovered jobs', recovered);
+      const sealed = await webhooks.sealSecrets();
+      if (sealed) log.info('webhook secrets sealed with the current key', { webhooks: sealed });
       await server.start();
+      webhooks.start(deps.webhookPollMs ?? 5000);
     },
     async stop() {
       jobs.stop();
+      await webhooks.stop();
       await server.stop({ timeout: 5000 });
       loop.disable();
       await store.flush();

@@ -5,7 +5,7 @@
  * `api` keys; its `app` keys are the desktop app's and stay allowed).
  */
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
-import { VectorizeError } from '../engine/errors.js';
+import { VectorizeError } from './http-errors.js';
 import type { AccountRecord, KeyRecord } from './adapters/store.js';
 import type { AccountService } from './services/accounts.js';
 import type { KeyService } from './services/keys.js';

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Joi from 'joi';
 import cron from 'node-cron';
-import { PLAN_NAMES, DEFAULT_PLANS, RETENTIONS, type PlanName, type PlanLimits } from './plans.js';
+import { PLAN_NAMES, DEFAULT_PLANS, PLAN_MAX_MEGAPIXELS, PLAN_RETENTIONS, type PlanName, type PlanLimits } from './plans.js';
 import { parseCidrList } from './webhooks/address-policy.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -29,6 +29,8 @@ export interface Config {
   device: 'auto' | 'cpu' | 'cuda';
   logLevel: LogLevel;
   publicUrl: string | null;
+  /** PostgreSQL connection URL; null keeps the records in <dataDir>/db.json (lowdb). */
+  databaseUrl: string | null;
   /** Optional module (path) that replaces the engine inside the workers; for tests and operators. */
   engineModule: string | null;
   /** A job processing longer than max(jobTimeoutMinMs, jobTimeoutFactor × estimate) is failed. */
@@ -98,6 +100,7 @@ interface EnvVariables {
   VECTORIZE_DEVICE: Config['device'];
   VECTORIZE_LOG_LEVEL: LogLevel;
   VECTORIZE_PUBLIC_URL?: string;
+  VECTORIZE_DATABASE_URL?: string;
   VECTORIZE_ENGINE_MODULE?: string;
   VECTORIZE_JOB_TIMEOUT_MIN_MS: number;
   VECTORIZE_JOB_TIMEOUT_FACTOR: number;
@@ -123,6 +126,7 @@ const ENV_SCHEMA = Joi.object<EnvVariables, true>({
   VECTORIZE_DEVICE: Joi.string().valid('auto', 'cpu', 'cuda').default('auto'),
   VECTORIZE_LOG_LEVEL: Joi.string().valid(...LOG_LEVELS).default('info'),
   VECTORIZE_PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  VECTORIZE_DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
   VECTORIZE_ENGINE_MODULE: Joi.string(),
   VECTORIZE_JOB_TIMEOUT_MIN_MS: strict.wholeNumber().min(1000).default(120_000),
   VECTORIZE_JOB_TIMEOUT_FACTOR: strict.wholeNumber().min(1).default(20),
@@ -135,9 +139,9 @@ const ENV_SCHEMA = Joi.object<EnvVariables, true>({
 const PLAN_SETTING_SCHEMAS: Record<keyof PlanLimits, Joi.Schema> = {
   api: Joi.boolean(),
   monthlyAllowance: Joi.number().integer().min(0).allow(null),
-  maxRetention: Joi.string().valid(...RETENTIONS.filter((retention) => retention !== 'none')),
+  maxRetention: Joi.string().valid(...PLAN_RETENTIONS),
   batchGroup: Joi.number().integer().min(1),
-  maxMegapixels: Joi.number().positive(),
+  maxMegapixels: Joi.number().positive().max(PLAN_MAX_MEGAPIXELS),
   activeJobs: Joi.number().integer().min(1),
   dailyFuse: Joi.number().integer().min(0),
   highDetail: Joi.boolean(),
@@ -209,6 +213,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     device: vars.VECTORIZE_DEVICE,
     logLevel: vars.VECTORIZE_LOG_LEVEL,
     publicUrl: vars.VECTORIZE_PUBLIC_URL?.replace(/\/+$/, '') ?? null,
+    databaseUrl: vars.VECTORIZE_DATABASE_URL ?? null,
     engineModule: vars.VECTORIZE_ENGINE_MODULE === undefined ? null : resolve(vars.VECTORIZE_ENGINE_MODULE),
     jobTimeoutMinMs: vars.VECTORIZE_JOB_TIMEOUT_MIN_MS,
     jobTimeoutFactor: vars.VECTORIZE_JOB_TIMEOUT_FACTOR,

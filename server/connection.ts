@@ -21,12 +21,13 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Server } from '@hapi/hapi';
-import { VectorizeError } from '../engine/errors.js';
+import { VectorizeError } from './http-errors.js';
+import { MAX_UPLOAD_BYTES } from './limits.js';
 import { toErrorBody } from './http-errors.js';
 import type { Logger } from './log.js';
 
-/** The upload limit (50 MiB) plus room for the multipart framing: what an early refusal reads and drops. */
-export const MAX_DISCARD_BYTES = 52_428_800 + 256 * 1024;
+/** The upload limit plus room for the multipart framing: what an early refusal reads and drops. */
+export const MAX_DISCARD_BYTES = MAX_UPLOAD_BYTES + 256 * 1024;
 /** How long a closing socket keeps reading (and dropping) after its FIN, as nginx's lingering_timeout. */
 export const LINGER_MS = 5000;
 

@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Store } from './adapters/store.js';
 import type { Blobs } from './adapters/blobs.js';
 import type { Clock } from './adapters/clock.js';
+import type { DiskProbe } from './adapters/disk.js';
 import type { EnginePool } from './adapters/engine.js';
 import type { EventBus } from './events.js';
 import type { Logger } from './log.js';
@@ -15,6 +16,7 @@ import type { IdempotencyService } from './services/idempotency.js';
 import type { ReportService } from './services/reports.js';
 import type { RetentionService } from './services/retention.js';
 import type { SubmissionService } from './services/submissions.js';
+import type { WebhookService } from './services/webhooks.js';
 
 export interface Services {
   accounts: AccountService;
@@ -25,6 +27,7 @@ export interface Services {
   reports: ReportService;
   retention: RetentionService;
   submissions: SubmissionService;
+  webhooks: WebhookService;
 }
 
 export interface ClassifierInfo {
@@ -37,6 +40,7 @@ export interface AppContext {
   store: Store;
   blobs: Blobs;
   clock: Clock;
+  disk: DiskProbe;
   pool: EnginePool;
   events: EventBus;
   log: Logger;

@@ -1,5 +1,5 @@
 /**
- * The server's typed event bus. Job moves are announced here; the webhooks plugin (issue 6)
+ * The server's typed event bus. Job moves are announced here; the webhooks service
  * subscribes and turns them into `processing.*` deliveries, so the job service never knows about
  * HTTP callbacks.
  */

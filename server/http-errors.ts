@@ -1,13 +1,16 @@
 /**
- * The ONE place where the error vocabulary (engine/errors.ts) meets HTTP. Every failure leaves the
- * server as `{ error: { code, message, details } }`: our own VectorizeErrors, hapi's 404/413/415,
- * joi validation (400 invalid_parameter with details.field) and anything unexpected (500).
+ * The API's error vocabulary and the ONE place where it meets HTTP. Every failure leaves the server as
+ * `{ error: { code, message, details } }`: our own VectorizeErrors, hapi's 404/413/415, joi validation
+ * (400 invalid_parameter with details.field) and anything unexpected (500). The codes and their
+ * statuses are docs/api.md's error table.
  */
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
-import { isVectorizeError, VectorizeError, type ErrorCode } from '../engine/errors.js';
+import { isVectorizeError, VectorizeError as EngineError, type EngineErrorCode } from '../engine/errors.js';
+import { MAX_UPLOAD_BYTES, MAX_UPLOAD_TEXT } from './limits.js';
 import type { Logger } from './log.js';
 
-export const HTTP_STATUS: Record<ErrorCode, number> = {
+/** Every code the API answers with, and its status: this table is the list. */
+export const HTTP_STATUS = {
   missing_file: 400,
   unreadable_file: 400,
   empty_file: 400,
@@ -15,8 +18,10 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   invalid_batch_id: 400,
   invalid_folder_name: 400,
   unsupported_output_format: 400,
+  // every 400 the contract does not name
   invalid_parameter: 400,
   unauthorized: 401,
+  // billing: the plan or its allowance refuses
   quota_exhausted: 402,
   megapixels_exceeded: 402,
   high_detail_not_included: 402,
@@ -35,10 +40,21 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   storage_full: 503,
   canceled: 409,
   internal_error: 500,
-};
+} as const satisfies Record<EngineErrorCode, number> & Record<string, number>;
+
+export type ApiErrorCode = keyof typeof HTTP_STATUS;
+
+export const API_ERROR_CODES = Object.keys(HTTP_STATUS) as ApiErrorCode[];
+
+/** The engine's error with the API's codes: what every part of the server throws. */
+export class VectorizeError extends EngineError<ApiErrorCode> {}
+
+export function isApiErrorCode(code: unknown): code is ApiErrorCode {
+  return typeof code === 'string' && Object.hasOwn(HTTP_STATUS, code);
+}
 
 /** Seconds a client should wait before retrying a 429/503 (or a 409 that clears by itself), by code. */
-export const RETRY_AFTER_S: Partial<Record<ErrorCode, number>> = {
+export const RETRY_AFTER_S: Partial<Record<ApiErrorCode, number>> = {
   // The first request with the key is being accepted right now: it settles within a second.
   request_in_progress: 1,
   too_many_active_jobs: 5,
@@ -47,8 +63,8 @@ export const RETRY_AFTER_S: Partial<Record<ErrorCode, number>> = {
   storage_full: 300,
 };
 
-export function statusOf(code: ErrorCode): number {
-  return HTTP_STATUS[code] ?? 500;
+export function statusOf(code: string): number {
+  return isApiErrorCode(code) ? HTTP_STATUS[code] : 500;
 }
 
 /** Joi's path (e.g. ['limit']) or the header name as the field a client fixes. */
@@ -82,7 +98,7 @@ function fromBoom(response: { output: { statusCode: number; headers: Record<stri
     case 405:
       return new VectorizeError('not_found', 'No such resource.');
     case 413:
-      return new VectorizeError('file_too_large', 'The upload is larger than 50 MiB (52,428,800 bytes).', { max_bytes: 52_428_800 });
+      return new VectorizeError('file_too_large', `The upload is larger than ${MAX_UPLOAD_TEXT}.`, { max_bytes: MAX_UPLOAD_BYTES });
     case 415:
       return new VectorizeError('unsupported_format', 'The request body must be multipart/form-data (or JSON where documented).', {});
     default:
@@ -90,7 +106,22 @@ function fromBoom(response: { output: { statusCode: number; headers: Record<stri
   }
 }
 
-export function toErrorBody(error: VectorizeError) {
+/**
+ * The disk filled up under a write (an upload hapi was saving, the database, a moved upload).
+ * hapi hands a failed upload write on as the error itself or wrapped in a Boom's data, so the
+ * chain is followed a few links.
+ */
+export function isDiskFull(error: unknown): boolean {
+  let link = error;
+  for (let depth = 0; depth < 4 && typeof link === 'object' && link !== null; depth++) {
+    const code = (link as { code?: unknown }).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') return true;
+    link = (link as { data?: unknown }).data ?? (link as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+export function toErrorBody(error: EngineError<string>) {
   return { error: { code: error.code, message: error.message, details: error.details } };
 }
 
@@ -100,11 +131,14 @@ export function registerErrorMapping(server: Server, log: Logger): void {
       | (Error & { isBoom?: boolean; output: { statusCode: number; headers: Record<string, unknown> }; data?: unknown })
       | null;
     if (!response || !(response as { isBoom?: boolean }).isBoom) return h.continue;
-    let error: VectorizeError;
+    let error: EngineError<string>;
     if (isVectorizeError(response)) error = response;
-    else {
+    else if (isDiskFull(response)) {
+      log.warn('storage full', { request_id: request.info.id, path: request.path, err: response.message });
+      error = new VectorizeError('storage_full', 'The service ran out of storage; retry later.', {});
+    } else {
       error = fromBoom(response);
-      const routeApp = request.route.settings.app as { on415?: ErrorCode } | undefined;
+      const routeApp = request.route.settings.app as { on415?: ApiErrorCode } | undefined;
       if (response.output.statusCode === 415 && routeApp?.on415) {
         error = new VectorizeError(routeApp.on415, 'The request must be multipart/form-data with a `file` part.', { field: 'file' });
       }
@@ -113,7 +147,7 @@ export function registerErrorMapping(server: Server, log: Logger): void {
       }
     }
     const out = h.response(toErrorBody(error)).code(statusOf(error.code)).type('application/json');
-    const retry = RETRY_AFTER_S[error.code];
+    const retry = isApiErrorCode(error.code) ? RETRY_AFTER_S[error.code] : undefined;
     if (retry !== undefined) out.header('Retry-After', String(error.details.retry_after ?? retry));
     if (error.code === 'unauthorized') out.header('WWW-Authenticate', 'Bearer');
     return out.takeover();

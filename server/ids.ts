@@ -11,7 +11,7 @@ export function randomBase62(length: number): string {
 
 export type IdPrefix = 'job' | 'acct' | 'key' | 'whk' | 'fld' | 'rpt' | 'evt' | 'dlv';
 
-/** decisions.md §4: prefix, underscore, at least 16 random base62 characters. */
+/** docs/api.md, "Resources and ids": prefix, underscore, at least 16 random base62 characters. */
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(20)}`;
 }

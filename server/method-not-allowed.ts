@@ -4,7 +4,7 @@
  * the path. Registered before the error mapping, so only hapi's own not-found answers reach it.
  */
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
-import { VectorizeError } from '../engine/errors.js';
+import { VectorizeError } from './http-errors.js';
 import { statusOf, toErrorBody } from './http-errors.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

@@ -1,14 +1,16 @@
 /**
- * Plans and retention (decisions.md §2). The table is the default; VECTORIZE_PLANS_FILE may
+ * Plans and retention (docs/api.md, "Plans"). The table is the default; VECTORIZE_PLANS_FILE may
  * override any cell (server/config.ts), so services read limits from Config, never from here.
- */
+ */import { HOUR_MS as HOUR } from './limits.js';
+
 export const PLAN_NAMES = ['trial', 'lite', 'pro', 'studio', 'agency', 'enterprise'] as const;
 export type PlanName = (typeof PLAN_NAMES)[number];
 
 export const RETENTIONS = ['none', '24h', '3d', '7d', '10d'] as const;
 export type Retention = (typeof RETENTIONS)[number];
+/** What a plan's maximum may be: every retention but `none`, which is below them all. */
+export const PLAN_RETENTIONS = RETENTIONS.filter((retention): retention is Exclude<Retention, 'none'> => retention !== 'none');
 
-const HOUR = 3_600_000;
 /** How long a result is kept. `none` is kept until its first download, and at most 24 h unclaimed. */
 export const RETENTION_MS: Record<Retention, number> = {
   none: 24 * HOUR,
@@ -20,12 +22,18 @@ export const RETENTION_MS: Record<Retention, number> = {
 
 export const TRIAL_CONVERSIONS = 5;
 
+/**
+ * The most a plan may allow (the largest default): a worker holds several working copies of the
+ * image at 4 bytes a pixel, so VECTORIZE_PLANS_FILE cannot raise a plan past this.
+ */
+export const PLAN_MAX_MEGAPIXELS = 100;
+
 export interface PlanLimits {
   /** May call POST /v1/vectorize with a plain (`api` scope) key. */
   api: boolean;
   /** Conversions per billing month; null = unlimited. Trial has none: it lives on the trial counter. */
   monthlyAllowance: number | null;
-  maxRetention: Exclude<Retention, 'none'>;
+  maxRetention: (typeof PLAN_RETENTIONS)[number];
   batchGroup: number;
   maxMegapixels: number;
   activeJobs: number;
@@ -53,6 +61,24 @@ export function manualFieldsEffective(plan: PlanName): boolean {
 export function clampRetention(requested: Retention, max: Exclude<Retention, 'none'>): Retention {
   if (requested === 'none') return 'none';
   return RETENTION_MS[requested] > RETENTION_MS[max] ? max : requested;
+}
+
+/**
+ * A plan's terms as the API shows them (GET /v1/account `limits`, GET /admin/v1/plans): clients
+ * read these instead of keeping their own copy of the table, which VECTORIZE_PLANS_FILE may change.
+ */
+export function planTermsView(plan: PlanName, limits: Readonly<PlanLimits>) {
+  return {
+    api: limits.api,
+    monthly_allowance: limits.monthlyAllowance,
+    max_retention: limits.maxRetention,
+    batch_group: limits.batchGroup,
+    max_megapixels: limits.maxMegapixels,
+    active_jobs: limits.activeJobs,
+    daily_fuse: limits.dailyFuse,
+    high_detail: limits.highDetail,
+    manual_settings: manualFieldsEffective(plan),
+  };
 }
 
 export function isPlanName(value: unknown): value is PlanName {

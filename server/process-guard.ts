@@ -4,7 +4,7 @@
  * serving. One client must never be able to stop the appliance; a supervisor (docs/operations.md)
  * restarts it for what this cannot catch (out of memory, a native crash).
  */
-import { VectorizeError } from '../engine/errors.js';
+import { VectorizeError } from './http-errors.js';
 import { currentExchange } from './connection.js';
 import { toErrorBody } from './http-errors.js';
 import type { Logger } from './log.js';

@@ -11,6 +11,8 @@ import type { Config } from './config.js';
 import { acquireLock } from './adapters/lock.js';
 import { secureDataDir } from './adapters/data-dir.js';
 import { openLowdbStore } from './adapters/lowdb-store.js';
+import { openPostgresStore } from './adapters/postgres-store.js';
+import type { Store } from './adapters/store.js';
 import { workerPool } from './adapters/engine-pool.js';
 import { engineProber } from './adapters/engine.js';
 import { createApp, type App } from './app.js';
@@ -35,6 +37,11 @@ export function dbPath(dataDir: string): string {
   return join(dataDir, 'db.json');
 }
 
+/** The records' home: PostgreSQL when VECTORIZE_DATABASE_URL is set, else <dataDir>/db.json. */
+export function openStore(config: Readonly<Config>): Promise<Store> {
+  return config.databaseUrl ? openPostgresStore(config.databaseUrl) : openLowdbStore(dbPath(config.dataDir));
+}
+
 export interface Running {
   app: App;
   url: string;
@@ -51,7 +58,7 @@ export async function startServer(config: Readonly<Config>, out: NodeJS.Writable
   let app: App | undefined;
   let task: ReturnType<typeof cron.schedule> | undefined;
   try {
-    const store = await openLowdbStore(dbPath(config.dataDir));
+    const store = await openStore(config);
     const pool = workerPool({ size: config.workers, engineModule: config.engineModule, device: config.device });
     const adminToken = randomBytes(32).toString('base64url');
     writeFileSync(adminTokenPath(config.dataDir), `${adminToken}\n`, { mode: 0o600 });

@@ -3,9 +3,8 @@
  * lists, per route, every error code it can answer.
  */
 import Joi from 'joi';
-import type { ErrorCode } from '../engine/errors.js';
-import { HTTP_STATUS } from './http-errors.js';
-import { JOB_STATUSES } from './adapters/store.js';
+import { HTTP_STATUS, type ApiErrorCode } from './http-errors.js';
+import { JOB_STATUSES, WEBHOOK_EVENTS } from './adapters/store.js';
 import { RETENTIONS, PLAN_NAMES } from './plans.js';
 import { IMAGE_CLASSES } from '../engine/types.js';
 
@@ -79,6 +78,11 @@ export const AccountSchema = Joi.object({
   limits: Joi.object().unknown(true).label('PlanLimits'),
 }).label('Account');
 
+export const PlanListSchema = Joi.object({
+  trial_conversions: Joi.number().description('Conversions every account gets once, spent before any monthly allowance'),
+  plans: Joi.array().items(Joi.object({ name: Joi.string() }).unknown(true).label('Plan')),
+}).label('PlanList');
+
 export const KeySchema = Joi.object({
   id: Joi.string(),
   account_id: Joi.string(),
@@ -102,20 +106,67 @@ export const ReportSchema = Joi.object({
   created_at: Joi.string().isoDate(),
 }).label('Report');
 
+export const WebhookSchema = Joi.object({
+  id: Joi.string().example('whk_3kTMd8Qx0pWc1vJzR7aYfE'),
+  url: Joi.string(),
+  events: Joi.array().items(Joi.string().valid(...WEBHOOK_EVENTS)),
+  description: Joi.string().allow(''),
+  account_id: Joi.string(),
+  created_at: Joi.string().isoDate(),
+}).label('Webhook');
+
+export const CreatedWebhookSchema = WebhookSchema.keys({
+  secret: Joi.string().description('The signing secret (HMAC-SHA256 key of X-Service-Signature), shown only in this answer.'),
+}).label('CreatedWebhook');
+
+const DeliveryAttemptSchema = Joi.object({
+  attempt: Joi.number().integer(),
+  status: Joi.number().integer().allow(null).description('HTTP status answered, null when none came'),
+  ok: Joi.boolean(),
+  duration_ms: Joi.number().integer(),
+  error: Joi.string(),
+  at: Joi.string().isoDate(),
+}).label('DeliveryAttempt');
+
+export const DeliverySchema = Joi.object({
+  id: Joi.string(),
+  webhook_id: Joi.string(),
+  event: Joi.string().valid(...WEBHOOK_EVENTS),
+  event_id: Joi.string(),
+  job_id: Joi.string(),
+  status: Joi.string().valid('pending', 'delivered', 'failed'),
+  attempts: Joi.number().integer(),
+  last_status_code: Joi.number().integer().allow(null),
+  last_error: Joi.string().allow(null),
+  created_at: Joi.string().isoDate(),
+  next_attempt_at: Joi.string().isoDate().allow(null),
+  log: Joi.array().items(DeliveryAttemptSchema),
+}).label('Delivery');
+
+/** A webhook registration is a few hundred bytes of JSON; anything much larger is not one. */
+export const WebhookPayloadOptions = { allow: 'application/json', maxBytes: 16 * 1024 } as const;
+
+/** The fields of a webhook registration, shared by /v1/webhooks and its admin twin. */
+export const CreateWebhookPayload = {
+  url: Joi.string().max(2048).required().description('http(s) URL whose every address is public (or allow-listed by the operator)'),
+  events: Joi.array().items(Joi.string().valid(...WEBHOOK_EVENTS)).min(1).unique().description('Event kinds to receive; all when omitted'),
+  description: Joi.string().trim().max(200).allow(''),
+};
+
 export const IdParam = (prefix: string) =>
   Joi.object({ id: Joi.string().max(80).required().description(`${prefix}_… identifier`) });
 
 /** Codes every authenticated /v1 route can answer. */
-export const AUTH_CODES: ErrorCode[] = ['unauthorized', 'forbidden', 'invalid_parameter'];
+export const AUTH_CODES: ApiErrorCode[] = ['unauthorized', 'forbidden', 'invalid_parameter'];
 
 /**
  * hapi-swagger `responses`: the success answer plus one entry per HTTP status listing every code
  * the route can answer, so integrators see the whole vocabulary per route.
  */
-export function responses(success: Record<number, { description: string; schema?: Joi.Schema }>, codes: ErrorCode[]) {
+export function responses(success: Record<number, { description: string; schema?: Joi.Schema }>, codes: ApiErrorCode[]) {
   const out: Record<string, { description: string; schema?: Joi.Schema }> = {};
   for (const [status, doc] of Object.entries(success)) out[status] = doc;
-  const byStatus = new Map<number, ErrorCode[]>();
+  const byStatus = new Map<number, ApiErrorCode[]>();
   for (const code of codes) {
     const status = HTTP_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);

@@ -2,7 +2,7 @@
  * Finds the running server for `vectorize tui`: its address from `<dataDir>/server.json` (written
  * by the server at boot) unless `--url` names one, and the admin token from `<dataDir>/admin.token`.
  * The TUI never opens the database itself: with no server running it says how to start one
- * (decisions.md §1: only one process ever writes the database file).
+ * (docs/operations.md, "Single writer": only one process ever writes the database file).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

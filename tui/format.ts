@@ -56,7 +56,7 @@ export function progressBar(percent: number, width: number): string {
   return '█'.repeat(filled) + '░'.repeat(Math.max(0, width - filled));
 }
 
-/** The masked form of a key as listings show it: prefix, ellipsis, last four (decisions.md §4). */
+/** The masked form of a key as listings show it: prefix, ellipsis, last four (docs/api.md, "Authentication and keys"). */
 export function maskedKey(prefix: string, last4: string): string {
   return `${prefix}…${last4}`;
 }

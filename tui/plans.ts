@@ -1,14 +1,21 @@
-import { PLAN_NAMES, type PlanName } from '../client/admin.js';
+import { PLAN_NAMES, type AdminPlans, type PlanName } from '../client/admin.js';
 import type { PickerOption } from './components/picker.js';
+import { formatCount } from './format.js';
 
-/** One-line reminders of decisions.md §2, so the admin moving an account sees what a plan means. */
-const PLAN_NOTES: Record<PlanName, string> = {
-  trial: '5 conversions once, API until spent',
-  lite: 'browser/desktop app only, no API',
-  pro: '500 a month, API',
-  studio: '2,000 a month, API',
-  agency: '5,000 a month, API',
-  enterprise: 'unlimited unless configured',
-};
+/**
+ * One-line reminder of what a plan means, so the admin moving an account sees it: written from the
+ * terms the server reports (VECTORIZE_PLANS_FILE may change any of them), never from a copy here.
+ */
+export function planNote(plan: PlanName, terms: AdminPlans): string {
+  const reported = terms.plans.find((entry) => entry.name === plan);
+  if (!reported) return '';
+  // The trial has no month: it lives on the one-time conversions every account gets.
+  if (plan === 'trial') return `${formatCount(terms.trial_conversions)} conversions once${reported.api ? ', API until spent' : ', app only'}`;
+  const allowance = reported.monthly_allowance === null ? 'not metered monthly' : `${formatCount(reported.monthly_allowance)} a month`;
+  return `${allowance}, ${reported.api ? 'API' : 'browser/desktop app only, no API'}`;
+}
 
-export const PLAN_OPTIONS: PickerOption<PlanName>[] = PLAN_NAMES.map((plan) => ({ value: plan, label: plan.padEnd(11), note: PLAN_NOTES[plan] }));
+/** The plan picker's rows; without the server's terms (still loading) the notes are left blank. */
+export function planOptions(terms: AdminPlans | undefined): PickerOption<PlanName>[] {
+  return PLAN_NAMES.map((plan) => ({ value: plan, label: plan.padEnd(11), note: terms ? planNote(plan, terms) : '' }));
+}

@@ -3,6 +3,8 @@
  * the words (support and the API docs speak in codes); messages from the server are reworded over
  * time, so the front end never shows them as the main text.
  */
+import { MAX_UPLOAD_BYTES } from '../../server/limits.js';
+
 const PLAIN_WORDS: Record<string, string> = {
   missing_file: 'No file reached the server.',
   unreadable_file: 'This file could not be read as an image.',
@@ -22,7 +24,7 @@ const PLAIN_WORDS: Record<string, string> = {
   idempotency_key_reuse: 'This upload clashed with an earlier one; add the file again.',
   request_in_progress: 'The same upload is still being handled.',
   result_expired: 'The result expired and was deleted; re-run to convert again.',
-  file_too_large: 'The file is over the 50 MiB upload limit.',
+  file_too_large: `The file is over the ${MAX_UPLOAD_BYTES / 1024 ** 2} MiB upload limit.`,
   unsupported_format: 'Only PNG, JPEG, WebP, AVIF and BMP images can be converted.',
   too_many_active_jobs: 'Too many conversions are running at once.',
   daily_fuse_tripped: 'Your daily limit of conversions is reached; try again tomorrow.',

@@ -10,8 +10,8 @@ export interface PickedFile {
   path: string;
 }
 
-/** The upload limit of `POST /v1/vectorize` (decisions.md §5: 50 MiB); larger files are refused here, never uploaded. */
-export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+/** Larger files are refused here, never uploaded. */
+export { MAX_UPLOAD_BYTES } from '../../server/limits.js';
 
 /** The formats the contract accepts; anything else in a dropped folder is skipped, not failed. */
 export const ACCEPTED_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.webp', '.avif', '.bmp'] as const;

@@ -89,7 +89,7 @@ type QueueClient = Pick<V1Client, 'vectorize' | 'waitForJob' | 'downloadSvg' | '
 export interface QueueOptions {
   /**
    * Jobs this page keeps on the server at once. Two matches the trial's active-job limit
-   * (decisions.md §2), so a dropped folder waits here instead of collecting 429s.
+   * (docs/api.md, "Plans"), so a dropped folder waits here instead of collecting 429s.
    */
   maxActive?: number;
   /** Wait before retrying a submission the server turned away for load (429/503). */

@@ -1,6 +1,6 @@
 /**
  * `vectorize classify IN`: prints the engine's image type (clipart, photo, scan or blueprint) as
- * the last line of stdout, decisions.md §1. Which classifier ran (provider and time) goes to
+ * the last line of stdout, docs/cli.md. Which classifier ran (provider and time) goes to
  * stderr, so `vectorize classify x.png | tail -1` and scripts reading stdout see only the class.
  */
 import { VectorizeError } from '../../engine/errors.js';

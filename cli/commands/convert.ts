@@ -1,6 +1,6 @@
 /**
  * `vectorize convert IN… [-o OUT] [options]`: traces images with the engine directly (no server,
- * no quota), decisions.md §1. The trace options are the API's form fields, validated by the same
+ * no quota), docs/cli.md. The trace options are the API's form fields, validated by the same
  * parseTraceOptions, so a value the API refuses is refused here with the same message.
  *
  * One file: the SVG goes to stdout, or to OUT. Several inputs or a folder: a batch (cli/convert/):

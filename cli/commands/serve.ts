@@ -3,7 +3,7 @@ import type { CommandIo } from '../main.js';
 
 const HELP = `Usage: vectorize serve
 
-Serves the /v1 API. Configuration comes from the environment (see README "Configuration"):
+Serves the /v1 API. Configuration comes from the environment (see docs/operations.md, "Configuration"):
   HOST (127.0.0.1)  PORT (8080)  VECTORIZE_DATA_DIR (./data)  VECTORIZE_WORKERS (CPU cores) …
 `;
 

@@ -32,6 +32,8 @@ export interface SubpixelSegmentation {
   labels: Int32Array;
   regionCount: number;
   transparent: Uint8Array;
+  /** Line art: each pixel's ink coverage, 0..255 (see Segmentation.coverage). */
+  coverage?: Uint8Array;
 }
 
 /** Pixels read on each side of a crack: two reach past a one-pixel anti-aliasing band into the flat colour. */
@@ -53,8 +55,9 @@ const MAX_SHIFT = 0.5;
 
 export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, segmentation: SubpixelSegmentation): void {
   const { width, height, rgb } = image;
-  const { labels, regionCount, transparent } = segmentation;
+  const { labels, regionCount, transparent, coverage: inkCoverage } = segmentation;
   const mean = regionMeans(rgb, labels, regionCount);
+  const inkRegion = inkCoverage ? inkRegions(inkCoverage, labels, regionCount) : null;
   let shifts = new Float64Array(256);
   // per junction vertex: the summed shift vectors of the cracks that end there, and how many
   const junctionShift = new Map<number, number[]>();
@@ -72,7 +75,10 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
     if (right < 0 || left < 0) continue;
     const pts = chain.points;
     const count = pts.length >> 1;
-    if (transparent[right] || transparent[left]) {
+    // Ink against paper (line art): the ink coverage says where the edge lies, whatever the paper
+    // looks like (transparent, shaded, grey).
+    const byCoverage = inkRegion !== null && inkRegion[right] !== inkRegion[left];
+    if (!byCoverage && (transparent[right] || transparent[left])) {
       if (!chain.closed) {
         addJunctionShift(pts[0], pts[1], 0, 0);
         addJunctionShift(pts[2 * count - 2], pts[2 * count - 1], 0, 0);
@@ -126,6 +132,11 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
       const nx = dy, ny = -dx;
       const mx = x0 + dx / 2, my = y0 + dy / 2;
       const rx = Math.floor(mx - nx / 2), ry = Math.floor(my - ny / 2);
+      if (byCoverage) {
+        shifts[i] = coverageShift(inkCoverage!, width, height, rx, ry, nx, ny, inkRegion![right] === 1);
+        if (Math.abs(shifts[i]) > largest) largest = Math.abs(shifts[i]);
+        continue;
+      }
       if (!referenceColours(rx, ry, nx, ny)) {
         shifts[i] = 0;
         continue;
@@ -164,6 +175,32 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
     chain.points = out;
   }
   moveJunctions(graph, junctionShift, width, height);
+}
+
+/**
+ * The shift of one crack between ink and paper from the ink coverage of the two pixels against it
+ * (R's at (rx, ry), L's one step along the normal): e = α_R + α_L − 1, the window of one pixel a
+ * side. A wider window would read across a thin stroke into the paper beyond it.
+ */
+function coverageShift(coverage: Uint8Array, width: number, height: number, rx: number, ry: number, nx: number, ny: number, rightIsInk: boolean): number {
+  const lx = rx + nx, ly = ry + ny;
+  const a = rx >= 0 && ry >= 0 && rx < width && ry < height ? coverage[ry * width + rx] / 255 : rightIsInk ? 1 : 0;
+  const b = lx >= 0 && ly >= 0 && lx < width && ly < height ? coverage[ly * width + lx] / 255 : rightIsInk ? 0 : 1;
+  // coverage by R: the ink's own when R is the ink, the paper's (1 − ink) when R is the paper
+  const e = rightIsInk ? a + b - 1 : 1 - a - b;
+  return e < -MAX_SHIFT ? -MAX_SHIFT : e > MAX_SHIFT ? MAX_SHIFT : e;
+}
+
+/** 1 for the regions that are ink (most of their pixels past the ink threshold, coverage 128). */
+function inkRegions(coverage: Uint8Array, labels: Int32Array, regionCount: number): Uint8Array {
+  const inkPixels = new Int32Array(regionCount), all = new Int32Array(regionCount);
+  for (let p = 0; p < labels.length; p++) {
+    all[labels[p]]++;
+    if (coverage[p] > 128) inkPixels[labels[p]]++;
+  }
+  const ink = new Uint8Array(regionCount);
+  for (let r = 0; r < regionCount; r++) ink[r] = 2 * inkPixels[r] > all[r] ? 1 : 0;
+  return ink;
 }
 
 /** Interior points a frame junction's chain is extrapolated from (a straight edge's slope shows over a few pixels). */

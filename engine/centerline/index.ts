@@ -6,7 +6,7 @@
  *   separate ink → distance transform → split thick parts → skeleton → graph + strokes
  *   → outlines of thick parts → fit → write
  *
- * `detail`, `gradients`, `smoothing` and `close_seams` do not apply here (contract §4).
+ * `detail`, `gradients`, `smoothing` and `close_seams` do not apply here (docs/api.md, "Submitting").
  */
 import { VectorizeError } from '../errors.js';
 import type { RgbaImage } from '../types.js';

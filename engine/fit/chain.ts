@@ -63,45 +63,58 @@ export function fitPolygon(points: Float64Array, closed: boolean, settings: FitS
  * fitChain with a guard: on thin parts (1-px text, a 1-px spur off a frame, a chain that leaves and
  * returns to the same junction) a curve fit can cut a bump off, fold a spur flat or swing outside
  * the shape. When any crack point lies further from the fit than the tolerance allows, or any point
- * of the fit further from the cracks, the chain is cut in two at its middle and each half fitted
- * (and guarded) on its own, so only the few pixels where the fit strayed lose their smooth curve.
- * A piece too short to cut is fitted as its polygon (fitPolygon), and written as its crack
- * polyline only when even that strays (a spur of a pixel or two). Both walks of the check move
- * forward along the two lines together, so a check costs the piece's length times a small window.
+ * of the fit further from the cracks, the chain is cut in two where it strays most (a serif's tip, a
+ * corner the curve rounded off: the cut makes it a corner) and each piece fitted (and guarded) on
+ * its own, so only that corner loses its smooth curve. A piece too short to cut is fitted as its
+ * polygon (fitPolygon), and written as its crack polyline only when even that strays (a spur of a
+ * pixel or two). Both walks of the check move forward along the two lines together, so a check
+ * costs the piece's length times a small window.
  */
 function guardedFit(points: Float64Array, closed: boolean, settings: FitSettings, slack: number): FittedPath {
   const limit = settings.tolerance + slack;
   const fit = fitChain(points, closed, settings);
-  if (staysNear(fit, points, closed, limit)) return fit;
+  const stray = strayPoint(fit, points, closed, limit);
+  if (stray < 0) return fit;
   const count = points.length >> 1;
-  if (!closed) return guardedPiece(points, settings, limit);
+  if (!closed) return guardedPiece(points, settings, limit, stray);
   if (count < 2 * MIN_GUARD_PIECE) return closedFallback(points, settings, limit);
-  // a loop as two open pieces, cut in the middles of its first step and of the step half-way round
-  const half = count >> 1;
+  // a loop as two open pieces, cut in the middles of the step where it strays and of the step
+  // half-way round from there
   const open = new Float64Array(2 * count + 4);
-  open[0] = (points[0] + points[2]) / 2;
-  open[1] = (points[1] + points[3]) / 2;
-  open.set(points.subarray(2), 2);
-  open[2 * count] = points[0];
-  open[2 * count + 1] = points[1];
+  open[0] = (points[2 * stray] + points[2 * ((stray + 1) % count)]) / 2;
+  open[1] = (points[2 * stray + 1] + points[2 * ((stray + 1) % count) + 1]) / 2;
+  for (let k = 1; k <= count; k++) {
+    const q = (stray + k) % count;
+    open[2 * k] = points[2 * q];
+    open[2 * k + 1] = points[2 * q + 1];
+  }
   open[2 * count + 2] = open[0];
   open[2 * count + 3] = open[1];
-  return joinPieces(open, half, settings, limit);
+  return joinPieces(open, count >> 1, settings, limit);
 }
 
 /** Pieces shorter than this (points) are not cut again: their polygon or cracks are written. */
 const MIN_GUARD_PIECE = 12;
 
-/** An open piece of a chain, fitted within `limit` of its cracks; its end points stay exact. */
-function guardedPiece(points: Float64Array, settings: FitSettings, limit: number): FittedPath {
-  const fit = fitChain(points, false, settings);
-  if (staysNear(fit, points, false, limit)) return fit;
+/**
+ * An open piece of a chain, fitted within `limit` of its cracks; its end points stay exact.
+ * `stray`: where an earlier fit of the whole piece strayed, when the caller already knows.
+ */
+function guardedPiece(points: Float64Array, settings: FitSettings, limit: number, stray = -2): FittedPath {
+  let fit: FittedPath | null = null;
+  if (stray === -2) {
+    fit = fitChain(points, false, settings);
+    stray = strayPoint(fit, points, false, limit);
+  }
+  if (stray < 0) return fit ?? fitChain(points, false, settings);
   const count = points.length >> 1;
   if (count < 2 * MIN_GUARD_PIECE) {
     const polygon = fitPolygon(points, false, settings);
-    return staysNear(polygon, points, false, limit) ? polygon : crackPolyline(points, false);
+    return strayPoint(polygon, points, false, limit) < 0 ? polygon : crackPolyline(points, false);
   }
-  return joinPieces(points, (count >> 1) - 1, settings, limit);
+  // cut beside the stray point, leaving both pieces long enough to fit
+  const step = Math.max(MIN_GUARD_PIECE >> 1, Math.min(count - 2 - (MIN_GUARD_PIECE >> 1), stray));
+  return joinPieces(points, step, settings, limit);
 }
 
 /**
@@ -127,22 +140,38 @@ function joinPieces(points: Float64Array, step: number, settings: FitSettings, l
 
 function closedFallback(points: Float64Array, settings: FitSettings, limit: number): FittedPath {
   const polygon = fitPolygon(points, true, settings);
-  return staysNear(polygon, points, true, limit) ? polygon : crackPolyline(points, true);
+  return strayPoint(polygon, points, true, limit) < 0 ? polygon : crackPolyline(points, true);
 }
 
-/** Whether a fit and the chain's cracks stay within `limit` of each other, both ways. */
-function staysNear(fit: FittedPath, points: Float64Array, closed: boolean, limit: number): boolean {
+/**
+ * -1 when a fit and the chain's cracks stay within `limit` of each other, both ways; else the
+ * index of the crack point nearest to where they part most (in the first stretch where they part).
+ */
+function strayPoint(fit: FittedPath, points: Float64Array, closed: boolean, limit: number): number {
   const flat = densify(flatten(fit));
-  const cracks = closed ? loopFrom(points, fit.start.x, fit.start.y) : points;
-  return farthest(cracks, flat, limit) <= limit && farthest(flat, cracks, limit) <= limit;
+  const count = points.length >> 1;
+  let offset = 0;
+  let cracks = points;
+  if (closed) {
+    offset = nearestPoint(points, fit.start.x, fit.start.y);
+    cracks = loopFrom(points, offset);
+  }
+  let at = farthest(cracks, flat, limit, false);
+  if (at < 0) at = farthest(flat, cracks, limit, true);
+  if (at < 0) return -1;
+  return closed ? (at + offset) % count : Math.min(at, count - 1);
 }
 
-/** Largest distance from a point of `from` to `to`, both walked in order; stops early past `limit`. */
-function farthest(from: Float64Array, to: Float64Array, limit: number): number {
+/**
+ * Walks `from` and `to` in order: -1 when every point of `from` lies within `limit` of `to`, else
+ * where the first stretch of points past `limit` is furthest: that point's index in `from`, or
+ * (byNearest) the index of the `to` segment nearest to it. Stops at the end of that stretch.
+ */
+function farthest(from: Float64Array, to: Float64Array, limit: number, byNearest: boolean): number {
   const segments = (to.length >> 1) - 1;
-  if (segments < 1) return 0;
+  if (segments < 1) return -1;
   const limit2 = limit * limit;
-  let at = 0, worst2 = 0;
+  let at = 0, worst2 = limit2, worstAt = -1;
   for (let i = 0; i < from.length; i += 2) {
     const px = from[i], py = from[i + 1];
     let best = Infinity, bestAt = at;
@@ -156,10 +185,10 @@ function farthest(from: Float64Array, to: Float64Array, limit: number): number {
     at = bestAt;
     if (best > worst2) {
       worst2 = best;
-      if (worst2 > limit2) return Math.sqrt(worst2);
-    }
+      worstAt = byNearest ? bestAt : i >> 1;
+    } else if (worstAt >= 0 && best <= limit2) break;
   }
-  return Math.sqrt(worst2);
+  return worstAt;
 }
 
 function segmentDistance2(px: number, py: number, line: Float64Array, k: number): number {
@@ -172,14 +201,19 @@ function segmentDistance2(px: number, py: number, line: Float64Array, k: number)
   return ex * ex + ey * ey;
 }
 
-/** A closed loop's points as an open line that starts and ends at the point nearest (x, y). */
-function loopFrom(points: Float64Array, x: number, y: number): Float64Array {
+function nearestPoint(points: Float64Array, x: number, y: number): number {
   const n = points.length >> 1;
   let start = 0, best = Infinity;
   for (let i = 0; i < n; i++) {
     const d = (points[2 * i] - x) ** 2 + (points[2 * i + 1] - y) ** 2;
     if (d < best) { best = d; start = i; }
   }
+  return start;
+}
+
+/** A closed loop's points as an open line that starts and ends at point `start`. */
+function loopFrom(points: Float64Array, start: number): Float64Array {
+  const n = points.length >> 1;
   const out = scratchFloat64(GuardSlot.Loop, 2 * n + 2);
   for (let k = 0; k <= n; k++) {
     const i = (start + k) % n;
@@ -230,6 +264,54 @@ function flatten(path: FittedPath): Float64Array {
     x0 = s.x; y0 = s.y;
   }
   return out;
+}
+
+/**
+ * The chain's points as a polyline with only the vertices it needs to stay within `tolerance` of
+ * every point (Douglas and Peucker): on sub-pixel points (a thin line whose fit folds flat) a few
+ * straight lines, no pixel stairs. A closed loop is split at its first point and the point
+ * furthest from it.
+ */
+export function simplifiedPolyline(points: Float64Array, closed: boolean, tolerance: number): FittedPath {
+  const count = points.length >> 1;
+  const keep = new Uint8Array(count);
+  keep[0] = 1;
+  keep[count - 1] = 1;
+  const split = (first: number, last: number): void => {
+    const ax = points[2 * first], ay = points[2 * first + 1];
+    const dx = points[2 * last] - ax, dy = points[2 * last + 1] - ay, len = hypot(dx, dy);
+    let worst = -1, at = -1;
+    for (let i = first + 1; i < last; i++) {
+      const px = points[2 * i] - ax, py = points[2 * i + 1] - ay;
+      const d = len > 1e-9 ? Math.abs(px * dy - py * dx) / len : hypot(px, py);
+      if (d > worst) { worst = d; at = i; }
+    }
+    if (at < 0 || worst <= tolerance) return;
+    keep[at] = 1;
+    split(first, at);
+    split(at, last);
+  };
+  if (closed) {
+    let far = 0, best = -1;
+    for (let i = 1; i < count; i++) {
+      const d = (points[2 * i] - points[0]) ** 2 + (points[2 * i + 1] - points[1]) ** 2;
+      if (d > best) { best = d; far = i; }
+    }
+    keep[far] = 1;
+    split(0, far);
+    const wrapped = new Float64Array(2 * (count - far + 1));
+    wrapped.set(points.subarray(2 * far));
+    wrapped[wrapped.length - 2] = points[0];
+    wrapped[wrapped.length - 1] = points[1];
+    const rest = simplifiedPolyline(wrapped, false, tolerance);
+    const segments: Segment[] = [];
+    for (let i = 1; i <= far; i++) if (keep[i]) segments.push({ kind: 'L', x: points[2 * i], y: points[2 * i + 1] });
+    return { start: { x: points[0], y: points[1] }, segments: segments.concat(rest.segments) };
+  }
+  split(0, count - 1);
+  const segments: Segment[] = [];
+  for (let i = 1; i < count; i++) if (keep[i]) segments.push({ kind: 'L', x: points[2 * i], y: points[2 * i + 1] });
+  return { start: { x: points[0], y: points[1] }, segments };
 }
 
 /** The chain's exact crack polyline, collinear runs joined. */

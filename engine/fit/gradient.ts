@@ -32,6 +32,8 @@ const MIN_RAMP = 10;
 /** Colour samples of one region: pixel centres and their RGB, in the region's scan order. */
 interface Samples {
   x: Float64Array; y: Float64Array; r: Float64Array; g: Float64Array; b: Float64Array;
+  /** Luma gradient at the sample (central differences; 0 on the image's border). */
+  gx: Float64Array; gy: Float64Array;
   n: number;
 }
 
@@ -50,43 +52,61 @@ export function gradientSampleStep(pixelCount: number): number {
  * one is used), or null for a flat fill.
  */
 export function fitGradient(image: RasterImage, pixelIndices: Int32Array, settings: { maxResidual: number }): GradientFill | null {
+  return choosePaint(image, pixelIndices, settings.maxResidual).fill;
+}
+
+/**
+ * The mean per-pixel RGB residual of the paint fitGradient chooses for these pixels (its gradient,
+ * else their flat mean): how well one shape can paint them. Infinity for fewer than 16 samples.
+ */
+export function paintResidual(image: RasterImage, pixelIndices: Int32Array, settings: { maxResidual: number }): number {
+  return choosePaint(image, pixelIndices, settings.maxResidual).residual;
+}
+
+function choosePaint(image: RasterImage, pixelIndices: Int32Array, maxResidual: number): { fill: GradientFill | null; residual: number } {
   const s = sample(image, pixelIndices);
-  if (s.n < 16) return null;
+  if (s.n < 16) return { fill: null, residual: Infinity };
   const flat = flatResidual(s);
-  if (flat <= settings.maxResidual) return null;
-  const candidates = [linearCandidate(s), radialCandidate(s)].filter((c): c is Candidate => c !== null);
+  if (flat <= maxResidual) return { fill: null, residual: flat };
+  const candidates = [linearCandidate(s), radialCandidate(s), isophoteCandidate(s)].filter((c): c is Candidate => c !== null);
   let best: Candidate | null = null;
   for (const c of candidates) if (best === null || c.residual < best.residual) best = c;
-  if (best === null || best.residual > flat * (1 - MIN_IMPROVEMENT)) return null;
+  if (best === null || best.residual > flat * (1 - MIN_IMPROVEMENT)) return { fill: null, residual: flat };
   const first = best.profile[0], last = best.profile[best.profile.length - 1];
   let span = 0;
   for (const p of best.profile) span = Math.max(span, colourDistance(p, first), colourDistance(p, last));
-  if (span < MIN_RAMP) return null;
-  return best.fill;
+  if (span < MIN_RAMP) return { fill: null, residual: flat };
+  return { fill: best.fill, residual: best.residual };
 }
 
 // ----------------------------------------------------------------------------------------------
 
 /**
- * The samples' numbers live in five scratch slots (../scratch.ts): a region's samples are read only
- * inside its fitGradient call, and five new arrays per region cost more than the fit on a drawing
+ * The samples' numbers live in seven scratch slots (../scratch.ts): a region's samples are read only
+ * inside its fitGradient call, and new arrays per region cost more than the fit on a drawing
  * of many small ramps (paint stage 1.5x on the corpus's calculator).
  */
-const SAMPLE = scratchSlots('gradient samples', Float64Array, ['x', 'y', 'r', 'g', 'b']);
+const SAMPLE = scratchSlots('gradient samples', Float64Array, ['x', 'y', 'r', 'g', 'b', 'gx', 'gy']);
 
 function sample(image: RasterImage, pixelIndices: Int32Array): Samples {
   const step = gradientSampleStep(pixelIndices.length);
   const n = Math.ceil(pixelIndices.length / step);
   const s: Samples = {
-    x: scratchFloat64(SAMPLE.x, n), y: scratchFloat64(SAMPLE.y, n), r: scratchFloat64(SAMPLE.r, n), g: scratchFloat64(SAMPLE.g, n), b: scratchFloat64(SAMPLE.b, n), n,
+    x: scratchFloat64(SAMPLE.x, n), y: scratchFloat64(SAMPLE.y, n), r: scratchFloat64(SAMPLE.r, n), g: scratchFloat64(SAMPLE.g, n), b: scratchFloat64(SAMPLE.b, n),
+    gx: scratchFloat64(SAMPLE.gx, n), gy: scratchFloat64(SAMPLE.gy, n), n,
   };
-  const { width, data } = image;
+  const { width, height, data } = image;
   const channels = image.channels ?? 4;
+  const luma = (q: number) => 0.299 * data[channels * q] + 0.587 * data[channels * q + 1] + 0.114 * data[channels * q + 2];
   for (let k = 0, i = 0; i < pixelIndices.length; i += step, k++) {
     const p = pixelIndices[i];
-    s.x[k] = (p % width) + 0.5;
-    s.y[k] = Math.floor(p / width) + 0.5;
+    const px = p % width, py = Math.floor(p / width);
+    s.x[k] = px + 0.5;
+    s.y[k] = py + 0.5;
     s.r[k] = data[channels * p]; s.g[k] = data[channels * p + 1]; s.b[k] = data[channels * p + 2];
+    const inside = px > 0 && py > 0 && px + 1 < width && py + 1 < height;
+    s.gx[k] = inside ? luma(p + 1) - luma(p - 1) : 0;
+    s.gy[k] = inside ? luma(p + width) - luma(p - width) : 0;
   }
   return s;
 }
@@ -170,21 +190,64 @@ function radialCandidate(s: Samples): Candidate | null {
   const atb = Float64Array.of(l0, l1, l2, l3);
   const coef = solve4(ata, atb);
   if (coef === null || Math.abs(coef[1]) < 1e-9) return null;
-  const cx = -coef[2] / (2 * coef[1]) + mx, cy = -coef[3] / (2 * coef[1]) + my;
+  return radialAround(s, -coef[2] / (2 * coef[1]) + mx, -coef[3] / (2 * coef[1]) + my, mx, my);
+}
+
+/** Luma steps above this many times the median step are edges (anti-aliasing, a neighbour), not the ramp. */
+const EDGE_STEP_FACTOR = 3;
+
+/**
+ * A radial ramp's centre from the direction the colour changes in: every pixel's luma gradient
+ * points along the line through the centre, so the centre is the point nearest (least squares) to
+ * all those lines. The paraboloid above finds it only where the profile is quadratic; on a cone
+ * (colour linear in the distance) seen over a thin arc it puts the centre about twice too far out,
+ * and the rings come out too flat.
+ */
+function isophoteCandidate(s: Samples): Candidate | null {
+  const magnitude = new Float64Array(s.n);
+  for (let i = 0; i < s.n; i++) magnitude[i] = s.gx[i] * s.gx[i] + s.gy[i] * s.gy[i];
+  const sorted = Float64Array.from(magnitude).sort();
+  const limit = EDGE_STEP_FACTOR * EDGE_STEP_FACTOR * sorted[s.n >> 1];
+  if (!(limit > 0)) return null;
+  let mx = 0, my = 0;
+  for (let i = 0; i < s.n; i++) { mx += s.x[i]; my += s.y[i]; }
+  mx /= s.n; my /= s.n;
+  // Σ n·nᵀ c = Σ n·(n·p) over the normals n = (−gy, gx), weighted by the step squared (its length)
+  let axx = 0, axy = 0, ayy = 0, bx = 0, by = 0;
+  for (let i = 0; i < s.n; i++) {
+    if (magnitude[i] > limit || magnitude[i] === 0) continue;
+    const nx = -s.gy[i], ny = s.gx[i];
+    const x = s.x[i] - mx, y = s.y[i] - my;
+    const along = nx * x + ny * y;
+    axx += nx * nx; axy += nx * ny; ayy += ny * ny;
+    bx += nx * along; by += ny * along;
+  }
+  const det = axx * ayy - axy * axy;
+  // parallel lines (a linear ramp) meet nowhere
+  if (!(det > 1e-6 * (axx + ayy) * (axx + ayy))) return null;
+  return radialAround(s, (ayy * bx - axy * by) / det + mx, (axx * by - axy * bx) / det + my, mx, my);
+}
+
+/** The radial gradient around (cx, cy) through the samples, or null for a centre no ramp would use. */
+function radialAround(s: Samples, cx: number, cy: number, mx: number, my: number): Candidate | null {
   if (!Number.isFinite(cx) || !Number.isFinite(cy)) return null;
   const t = new Float64Array(s.n);
-  let hi = 0;
+  let lo = Infinity, hi = 0;
   for (let i = 0; i < s.n; i++) {
     const dx = s.x[i] - cx, dy = s.y[i] - cy;
     t[i] = Math.sqrt(dx * dx + dy * dy);
     if (t[i] > hi) hi = t[i];
+    if (t[i] < lo) lo = t[i];
   }
   // a centre far outside the region is a linear ramp in disguise, and a huge radius costs precision
   let extent = 0;
   for (let i = 0; i < s.n; i++) extent = Math.max(extent, Math.abs(s.x[i] - mx), Math.abs(s.y[i] - my));
-  if (hi < 2 || hi > 4 * extent + 4) return null;
-  const fit = profileFit(s, t, 0, hi);
-  return { fill: { type: 'radial', cx: round2(cx), cy: round2(cy), r: round2(hi), stops: fit.stops }, residual: fit.residual, profile: fit.profile };
+  if (hi < 2 || hi > 4 * extent + 4 || hi - lo < 2) return null;
+  // The profile spans the radii the region covers (a ring around a highlight starts well out from
+  // its centre): carried in to the centre, its end colour would clip at 0 or 255 and bend the ramp.
+  const fit = profileFit(s, t, lo, hi);
+  const stops = fit.stops.map((stop) => ({ offset: Math.round(((lo + stop.offset * (hi - lo)) / hi) * 1000) / 1000, color: stop.color }));
+  return { fill: { type: 'radial', cx: round2(cx), cy: round2(cy), r: round2(hi), stops }, residual: fit.residual, profile: fit.profile };
 }
 
 /**

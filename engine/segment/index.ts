@@ -15,6 +15,8 @@
  *
  * 3. Anti-aliasing bands: thin regions whose pixels are mixes of two regions beside them go, pixel
  *    by pixel, to the side each is closer to (./antialias.ts).
+ * 4. Gradient bands: neighbours across a soft boundary that one linear or radial gradient paints
+ *    together join into one shape (./gradient-bands.ts).
  *
  * The heap is lazy: a popped pair whose regions changed since it was queued is re-priced and queued
  * again instead of keeping per-region adjacency lists, so memory stays a few typed arrays.
@@ -25,6 +27,7 @@ import type { PreparedImage } from '../prepare/index.js';
 import { SparePool, spareSharedBuffers } from '../scratch.js';
 import { PairHeap } from './heap.js';
 import { absorbAntialiasBands } from './antialias.js';
+import { joinGradientBands } from './gradient-bands.js';
 
 export interface Segmentation {
   width: number;
@@ -75,7 +78,8 @@ export function segmentImage(image: PreparedImage, settings: SegmentSettings, co
   context.progress(0.25);
   const merged = mergeRegions(image, seeds.labels, seeds.count, seeds.transparent, seeds.chunks, settings, context);
   checkAbort(context);
-  const regions = settings.absorbBands ? absorbAntialiasBands(image, merged) : merged;
+  const absorbed = settings.absorbBands ? absorbAntialiasBands(image, merged) : merged;
+  const regions = settings.gradientBands ? joinGradientBands(image.source, absorbed, settings.gradientBands) : absorbed;
   context.progress(1);
   return { width, height, ...regions };
 }

@@ -51,6 +51,7 @@ export function segmentLineArt(image: PreparedImage, settings: LineArtSettings, 
   const lineWidth = typicalLineWidth(mask, stride);
   const speckLimit = Math.max(settings.speckFloor, settings.speckShareOfWidth * lineWidth * lineWidth);
   dropSpecks(mask, stride, speckLimit);
+  joinDiagonals(mask, stride, contrast, width);
   context.progress(0.4);
   checkAbort(context);
 
@@ -142,6 +143,32 @@ function fillPinholes(mask: Uint8Array, stride: number, max: number): void {
       }
       if (size > max) continue;
       for (let k = 0; k < size; k++) mask[found[k]] = 1;
+    }
+  }
+}
+
+/**
+ * Ink pixels that touch only at a corner (a 2×2 block of two ink pixels on one diagonal and paper on
+ * the other) get the higher-contrast paper pixel of the block as ink. Ink is 8-connected, so they
+ * were one mark already; joined by an edge, every outline between ink and paper is one closed loop
+ * with no junction at a pixel corner, and a glyph's outline is fitted whole (potrace decides the
+ * same ambiguity per corner with its turn policy) instead of as short chains pinned at corners.
+ * Filling can make a new such block next to it, so the rows are swept until none is left.
+ */
+function joinDiagonals(mask: Uint8Array, stride: number, contrast: Uint8Array, width: number): void {
+  const rows = mask.length / stride;
+  const contrastAt = (q: number) => contrast[(((q / stride) | 0) - 1) * width + (q % stride) - 1];
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let y = 1; y < rows - 2; y++) {
+      for (let p = y * stride + 1, end = p + stride - 3; p < end; p++) {
+        const a = mask[p], b = mask[p + 1], c = mask[p + stride], d = mask[p + stride + 1];
+        if (a !== d || b !== c || a === b) continue;
+        // the two paper pixels of the block: p + 1 and p + stride, or p and p + stride + 1
+        const [u, v] = a ? [p + 1, p + stride] : [p, p + stride + 1];
+        mask[contrastAt(u) >= contrastAt(v) ? u : v] = 1;
+        changed = true;
+      }
     }
   }
 }

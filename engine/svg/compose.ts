@@ -9,7 +9,7 @@
  * through as a faint light line. So each fill runs `overlapPx` under every neighbour painted after
  * it, by its own outline: along the chains it shares with a later neighbour it follows an offset
  * copy of the fitted chain, moved that far towards the neighbour, which then covers it up to its
- * exact edge. The shape on top never moves, and fill mode writes no stroke (contract §8).
+ * exact edge. The shape on top never moves, and fill mode writes no stroke (docs/api.md, "Submitting": close_seams).
  * With close_seams=false the shapes are an exact partition: both sides use the same fitted chain.
  * A hole whose inside is smaller than the region itself, and whose rim touches only regions painted
  * later, holds nothing painted earlier (a region inside that does not touch the rim lies wholly
@@ -17,7 +17,7 @@
  * cut and the later shapes cover it; that closes the seam around it completely and writes its
  * boundary once instead of twice.
  */
-import { crackPolyline, fitPolygon, type FittedChains } from '../fit/chain.js';
+import { crackPolyline, fitPolygon, simplifiedPolyline, type FittedChains } from '../fit/chain.js';
 import { fitGradient, gradientSampleStep, type GradientFill } from '../fit/gradient.js';
 import type { BoundaryGraph, ChainRef } from '../boundary/index.js';
 import type { PreparedImage } from '../prepare/index.js';
@@ -145,6 +145,17 @@ export function composeShapes(
         polygonArea += (ref & 1 ? signedArea2Reversed(fitted, ref >> 1) : signedArea2(fitted, ref >> 1)) / 2;
       }
       if (Math.abs(polygonArea - exact) <= slack) return;
+      if (settings.lineArt !== null) {
+        // line art: the points themselves, simplified (a 1-px diagonal, a thin sliver), before their stairs
+        let simplifiedArea = 0;
+        for (const ref of ring) {
+          const chain = graph.chains[ref >> 1];
+          const onFrame = chain.left < 0 || chain.right < 0;
+          fitted.set(ref >> 1, onFrame ? crackPolyline(chain.points, chain.closed) : simplifiedPolyline(chain.points, chain.closed, SIMPLIFY_TOLERANCE));
+          simplifiedArea += (ref & 1 ? signedArea2Reversed(fitted, ref >> 1) : signedArea2(fitted, ref >> 1)) / 2;
+        }
+        if (Math.abs(simplifiedArea - exact) <= slack) return;
+      }
       for (const ref of ring) {
         const chain = graph.chains[ref >> 1];
         fitted.set(ref >> 1, crackPolyline(chain.cracks, chain.closed));
@@ -269,6 +280,9 @@ function polylineArea2(points: Float64Array, closed: boolean): number {
   if (closed && n >= 4) sum += points[n - 2] * points[1] - points[0] * points[n - 1];
   return sum;
 }
+
+/** How far (px) a line-art ring's simplified points may leave them: a crack corner is half a pixel off its edge. */
+const SIMPLIFY_TOLERANCE = 0.5;
 
 /** Slack in pixels on top of the lost-area share: a 1-px speck fitted as a diamond keeps half its area. */
 const LOST_AREA_PIXELS = 0.5;

@@ -73,6 +73,10 @@ export class PathWriter {
   private sx = 0; // subpath start in tenths
   private sy = 0;
   private started = false;
+  /** Where the current subpath's moveto is in `parts`. */
+  private subpathParts = 0;
+  /** The writer's state before the last line it wrote: `close` may take that line back. */
+  private lineBefore: { parts: number; last: string; lastHadDot: boolean } | null = null;
   segments = 0;
 
   get empty(): boolean {
@@ -127,6 +131,7 @@ export class PathWriter {
 
   moveTo(x: number, y: number): void {
     const tx = Math.round(x * SCALE), ty = Math.round(y * SCALE);
+    this.subpathParts = this.parts.length;
     if (!this.started) {
       this.emit2('M', tx, ty);
       this.started = true;
@@ -142,6 +147,7 @@ export class PathWriter {
     const tx = Math.round(x * SCALE), ty = Math.round(y * SCALE);
     const dx = tx - this.cx, dy = ty - this.cy;
     if (dx === 0 && dy === 0) return;
+    this.lineBefore = { parts: this.parts.length, last: this.last, lastHadDot: this.lastHadDot };
     if (dy === 0) this.emit1('h', dx);
     else if (dx === 0) this.emit1('v', dy);
     else this.emit2('l', dx, dy);
@@ -258,6 +264,14 @@ export class PathWriter {
   }
 
   close(): void {
+    // `z` draws the line back to the start itself: a last line that ends there is left out
+    const line = this.lineBefore;
+    if (line !== null && line.parts === this.parts.length - 1 && line.parts > this.subpathParts + 1 && this.cx === this.sx && this.cy === this.sy) {
+      this.parts.pop();
+      this.last = line.last;
+      this.lastHadDot = line.lastHadDot;
+      this.segments--;
+    }
     this.parts.push('z');
     this.last = 'z';
     this.cx = this.sx;

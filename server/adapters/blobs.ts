@@ -12,6 +12,7 @@ export interface Blobs {
   init(): Promise<void>;
   /** Moves a finished temp upload into the store; returns its path relative to the root. */
   adoptUpload(tempPath: string, jobId: string): Promise<string>;
+  uploadPathFor(jobId: string): string;
   resultPathFor(jobId: string): string;
   absolute(relative: string): string;
   exists(relative: string): Promise<boolean>;
@@ -20,6 +21,8 @@ export interface Blobs {
   remove(relative: string | null): Promise<void>;
   /** Removes temp files older than `olderThanMs` (uploads abandoned by a crash). */
   sweepTemp(olderThanMs: number, now: number): Promise<number>;
+  /** Every file under uploads/ and results/, as paths relative to the root, with its mtime. */
+  listStored(): Promise<{ path: string; mtimeMs: number }[]>;
 }
 
 export function diskBlobs(dataDir: string): Blobs {
@@ -27,6 +30,7 @@ export function diskBlobs(dataDir: string): Blobs {
   const results = join(dataDir, 'results');
   const tmpDir = join(dataDir, 'tmp');
   const absolute = (relative: string) => join(dataDir, relative);
+  const uploadPathFor = (jobId: string) => join('uploads', jobId);
   return {
     root: dataDir,
     tmpDir,
@@ -34,7 +38,7 @@ export function diskBlobs(dataDir: string): Blobs {
       await Promise.all([mkdir(uploads, { recursive: true }), mkdir(results, { recursive: true }), mkdir(tmpDir, { recursive: true })]);
     },
     async adoptUpload(tempPath, jobId) {
-      const relative = join('uploads', jobId);
+      const relative = uploadPathFor(jobId);
       try {
         await rename(tempPath, absolute(relative));
       } catch (error) {
@@ -44,6 +48,7 @@ export function diskBlobs(dataDir: string): Blobs {
       }
       return relative;
     },
+    uploadPathFor,
     resultPathFor(jobId) {
       return join('results', `${jobId}.svg`);
     },
@@ -76,6 +81,17 @@ export function diskBlobs(dataDir: string): Blobs {
         }
       }
       return removed;
+    },
+    async listStored() {
+      const out: { path: string; mtimeMs: number }[] = [];
+      for (const dir of ['uploads', 'results']) {
+        for (const name of await readdir(absolute(dir)).catch(() => [] as string[])) {
+          const path = join(dir, name);
+          const info = await stat(absolute(path)).catch(() => null);
+          if (info?.isFile()) out.push({ path, mtimeMs: info.mtimeMs });
+        }
+      }
+      return out;
     },
   };
 }

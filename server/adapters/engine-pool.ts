@@ -1,11 +1,12 @@
 /**
  * worker_threads pool running the engine off the event loop, `size` traces at a time. A worker
- * is reused between jobs (its engine module stays loaded); canceling a job terminates its worker,
+ * is reused between jobs (its engine module stays loaded) unless its last image was large (see
+ * RECYCLE_AFTER_MEGAPIXELS); canceling a job terminates its worker,
  * which is the only way to stop CPU-bound work at once, and a fresh worker replaces it on demand.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { VectorizeError, ERROR_CODES, type ErrorCode } from '../../engine/errors.js';
+import { VectorizeError, isEngineErrorCode } from '../../engine/errors.js';
 import type { EngineOutcome, EnginePool, EngineProgress, EngineRun, EngineTask } from './engine.js';
 
 export type WorkerMessage =
@@ -20,7 +21,16 @@ export interface WorkerPoolOptions {
   device?: string;
   /** Fitting threads each trace may add (engine fitConcurrency); default fitWorkersPerTrace(size). */
   fitWorkers?: number;
+  /** A worker that traced an image this large is replaced; default RECYCLE_AFTER_MEGAPIXELS. */
+  recycleAfterMegapixels?: number;
 }
+
+/**
+ * A large trace leaves its thread holding what it grew: the engine's spare buffers kept for the
+ * next trace, a V8 heap sized for its peak, native allocations. Ending the worker hands all of it
+ * back at once; a fresh one costs a module load, small beside a trace of this size.
+ */
+export const RECYCLE_AFTER_MEGAPIXELS = 4;
 
 /**
  * The engine can fit a trace's curves on extra threads. The pool already runs `size` traces at
@@ -91,12 +101,13 @@ export function workerPool(options: WorkerPoolOptions): EnginePool {
         if (message.type === 'progress') onProgress({ stage: message.stage, fraction: message.fraction });
         else if (message.type === 'done') {
           finish();
-          slot.busy = false;
+          if (message.outcome.megapixels >= (options.recycleAfterMegapixels ?? RECYCLE_AFTER_MEGAPIXELS)) retire(slot);
+          else slot.busy = false;
           settle.resolve(message.outcome);
         } else {
           finish();
           slot.busy = false;
-          const code = (ERROR_CODES as readonly string[]).includes(message.code) ? (message.code as ErrorCode) : 'internal_error';
+          const code = isEngineErrorCode(message.code) ? message.code : 'internal_error';
           settle.reject(new VectorizeError(code, message.message, message.details));
         }
       };

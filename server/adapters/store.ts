@@ -4,7 +4,6 @@
  */
 import type { ImageClass, InputFormat, TraceOptions } from '../../engine/types.js';
 import type { PlanName, Retention } from '../plans.js';
-import type { DeliveryRecord, WebhookRecord } from '../webhooks/service.js';
 
 export const JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'canceled', 'expired'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -106,9 +105,52 @@ export interface IdempotencyRecord {
   created_at: string;
 }
 
-/** Owned by the webhooks work (server/webhooks); the store only keeps them. Attempts live on their delivery. */
-export type { WebhookRecord } from '../webhooks/service.js';
-export type { DeliveryRecord } from '../webhooks/service.js';
+export const WEBHOOK_EVENTS = ['processing.started', 'processing.completed', 'processing.failed'] as const;
+export type WebhookEventKind = (typeof WEBHOOK_EVENTS)[number];
+
+export interface WebhookRecord {
+  id: string;
+  account_id: string;
+  url: string;
+  /** The signing secret sealed with the data dir's key (adapters/secret-box.ts); never plain text. */
+  secret_sealed: string;
+  events: WebhookEventKind[];
+  description?: string;
+  created_at: string;
+}
+
+export interface EventBody {
+  id: string;
+  event: WebhookEventKind;
+  created_at: string;
+  data: { job_id: string; status: string; download_url?: string; error?: { code: string } };
+}
+
+export interface DeliveryAttempt {
+  delivery_id: string;
+  webhook_id: string;
+  event_id: string;
+  event: WebhookEventKind;
+  attempt: number;
+  status: number | null;
+  ok: boolean;
+  duration_ms: number;
+  error?: string;
+  at: string;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  webhook_id: string;
+  account_id: string;
+  event: EventBody;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  next_attempt_at: string;
+  created_at: string;
+  /** Every attempt so far, oldest first: the endpoint's delivery log. */
+  log: DeliveryAttempt[];
+}
 
 export interface Collection<T extends { id: string }> {
   get(id: string): T | undefined;
@@ -133,6 +175,12 @@ export interface Store {
   deliveries: Collection<DeliveryRecord>;
   /** Resolves once every change made so far is on disk (used before answering a creating request). */
   flush(): Promise<void>;
+  /**
+   * Runs `section` as the only admission for the account, across every process sharing the
+   * records: what it reads of the account (the account, its active jobs, its idempotency keys)
+   * is current, and what it writes is stored before another section for the account starts.
+   */
+  exclusive<T>(accountId: string, section: () => T | Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 

@@ -6,11 +6,14 @@
 import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi';
 import Joi from 'joi';
 import { timingSafeEqual } from 'node:crypto';
-import { VectorizeError } from '../../engine/errors.js';
+import { VectorizeError } from '../http-errors.js';
 import type { AppContext } from '../context.js';
 import { JOB_STATUSES, type JobStatus } from '../adapters/store.js';
-import { AccountSchema, CreatedKeySchema, IdParam, JobSchema, KeySchema, ReportSchema, responses } from '../schemas.js';
-import { PLAN_NAMES } from '../plans.js';
+import {
+  AccountSchema, CreatedKeySchema, CreatedWebhookSchema, CreateWebhookPayload, DeliverySchema, IdParam, JobSchema, KeySchema, PlanListSchema,
+  ReportSchema, WebhookPayloadOptions, WebhookSchema, responses,
+} from '../schemas.js';
+import { PLAN_NAMES, TRIAL_CONVERSIONS, planTermsView } from '../plans.js';
 
 const optionsSchema = Joi.object({ app: Joi.object().required() });
 export const ADMIN_AUTH = 'admin-token';
@@ -45,7 +48,7 @@ export const adminPlugin: Plugin<{ app: AppContext }> = {
   register(server, options) {
     Joi.assert(options, optionsSchema);
     const { app } = options;
-    const { accounts, keys, jobs, reports } = app.services;
+    const { accounts, keys, jobs, reports, webhooks } = app.services;
     registerAdminAuth(server, app.adminToken);
     const base = { auth: ADMIN_AUTH, tags: ['api', 'admin'] };
     const doc = (success: Parameters<typeof responses>[0], extra: ('not_found')[] = []) => ({
@@ -95,6 +98,19 @@ export const adminPlugin: Plugin<{ app: AppContext }> = {
           await app.store.flush();
           return accounts.view(account);
         },
+      },
+      {
+        method: 'GET',
+        path: '/admin/v1/plans',
+        options: {
+          ...base,
+          description: 'Every plan as configured (defaults merged with VECTORIZE_PLANS_FILE)',
+          plugins: doc({ 200: { description: 'Plans', schema: PlanListSchema } }),
+        },
+        handler: () => ({
+          trial_conversions: TRIAL_CONVERSIONS,
+          plans: PLAN_NAMES.map((name) => ({ name, ...planTermsView(name, app.config.plans[name]) })),
+        }),
       },
       {
         method: 'GET',
@@ -196,6 +212,57 @@ export const adminPlugin: Plugin<{ app: AppContext }> = {
         path: '/admin/v1/reports',
         options: { ...base, description: 'Reports, newest first', plugins: doc({ 200: { description: 'Reports', schema: Joi.object({ reports: Joi.array().items(ReportSchema) }).label('AdminReportList') } }) },
         handler: () => ({ reports: reports.list().map(reports.view) }),
+      },
+      {
+        method: 'GET',
+        path: '/admin/v1/webhooks',
+        options: { ...base, description: 'All webhook endpoints', validate: { query: Joi.object({ account_id: Joi.string().max(80) }) }, plugins: doc({ 200: { description: 'Endpoints', schema: Joi.object({ webhooks: Joi.array().items(WebhookSchema) }).label('AdminWebhookList') } }) },
+        async handler(request) {
+          const accountId = (request.query as { account_id?: string }).account_id;
+          return { webhooks: webhooks.list(accountId).map((record) => webhooks.view(record, true)) };
+        },
+      },
+      {
+        method: 'POST',
+        path: '/admin/v1/webhooks',
+        options: {
+          ...base,
+          description: 'Register a webhook endpoint for an account',
+          payload: WebhookPayloadOptions,
+          validate: { payload: Joi.object({ account_id: Joi.string().max(80).required(), ...CreateWebhookPayload }).label('AdminWebhookRequest') },
+          plugins: doc({ 201: { description: 'The endpoint with its signing secret', schema: CreatedWebhookSchema } }, ['not_found']),
+        },
+        async handler(request, h) {
+          const { account_id: accountId, ...input } = request.payload as { account_id: string; url: string; events?: string[]; description?: string };
+          accounts.get(accountId);
+          const { webhook, secret } = await webhooks.create(accountId, input);
+          return h.response({ ...webhooks.view(webhook, true), secret }).code(201);
+        },
+      },
+      {
+        method: 'DELETE',
+        path: '/admin/v1/webhooks/{id}',
+        options: { ...base, description: 'Delete any webhook endpoint', validate: { params: IdParam('whk') }, plugins: doc({ 204: { description: 'Deleted' } }, ['not_found']) },
+        async handler(request, h) {
+          await webhooks.remove(String(request.params.id));
+          return h.response().code(204);
+        },
+      },
+      {
+        method: 'GET',
+        path: '/admin/v1/webhooks/{id}/deliveries',
+        options: { ...base, description: "Any endpoint's recent deliveries", validate: { params: IdParam('whk') }, plugins: doc({ 200: { description: 'Deliveries', schema: Joi.object({ deliveries: Joi.array().items(DeliverySchema) }).label('AdminDeliveryList') } }, ['not_found']) },
+        async handler(request) {
+          return { deliveries: webhooks.deliveries(String(request.params.id)).map(webhooks.deliveryView) };
+        },
+      },
+      {
+        method: 'POST',
+        path: '/admin/v1/webhooks/{id}/test',
+        options: { ...base, description: 'Send a test event to any endpoint', validate: { params: IdParam('whk') }, plugins: doc({ 202: { description: 'The queued delivery', schema: DeliverySchema } }, ['not_found']) },
+        async handler(request, h) {
+          return h.response(webhooks.deliveryView(await webhooks.sendTest(String(request.params.id)))).code(202);
+        },
       },
       {
         method: 'GET',

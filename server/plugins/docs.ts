@@ -1,6 +1,6 @@
 /**
  * OpenAPI 3.0 generated from the route schemas (hapi-swagger) at /v3/api-docs, Swagger UI at
- * /docs/swagger. Both are open (decisions.md §5). Each route lists its error codes per status.
+ * /docs/swagger. Both are open (docs/api.md, "Authentication and keys"). Each route lists its error codes per status.
  */
 import type { Plugin } from '@hapi/hapi';
 import Inert from '@hapi/inert';

@@ -1,6 +1,6 @@
 /**
  * GET / and its three assets: the drag-and-drop front end (built by app/renderer/build.ts into
- * dist/renderer/), served without auth (decisions.md §5) so a studio's LAN browser can open it;
+ * dist/renderer/), served without auth (docs/api.md, "Authentication and keys") so a studio's LAN browser can open it;
  * the page asks for a key itself. Only the built files are routed, never a directory, so nothing
  * else under dist/ (server code, source maps) can be fetched through this plugin.
  */

@@ -16,7 +16,7 @@ export const healthPlugin: Plugin<{ app: AppContext }> = {
       options: {
         auth: false,
         tags: ['api', 'health'],
-        description: 'Liveness and load: version, workers, queue, classifier provider',
+        description: 'Liveness and load: version, workers, queue, classifier provider, free storage',
         plugins: {
           'hapi-swagger': {
             responses: {
@@ -29,6 +29,11 @@ export const healthPlugin: Plugin<{ app: AppContext }> = {
                   queue_length: Joi.number(),
                   processing: Joi.number(),
                   classifier: Joi.object().unknown(true),
+                  storage: Joi.object({
+                    free_bytes: Joi.number(),
+                    min_free_bytes: Joi.number(),
+                    low: Joi.boolean().description('true: uploads are refused with 503 storage_full until space is freed'),
+                  }).label('Storage'),
                 }).label('Health'),
               },
             },
@@ -36,13 +41,17 @@ export const healthPlugin: Plugin<{ app: AppContext }> = {
         },
       },
       async handler() {
+        const freeBytes = await app.disk.freeBytes(app.blobs.root);
+        const low = freeBytes < app.config.minFreeBytes;
         return {
-          status: 'ok',
+          // Still 200: the process is alive and serves downloads and polls; only uploads wait.
+          status: low ? 'low_storage' : 'ok',
           version: app.version,
           workers: app.pool.size,
           queue_length: app.services.jobs.queueLength,
           processing: app.services.jobs.processingCount,
           classifier: await app.classifier(),
+          storage: { free_bytes: freeBytes, min_free_bytes: app.config.minFreeBytes, low },
         };
       },
     });

@@ -1,7 +1,7 @@
 /** /v1/keys: list, create (secret shown once), revoke. Managing keys needs an `api`-scope key. */
 import type { Plugin, Request } from '@hapi/hapi';
 import Joi from 'joi';
-import { VectorizeError } from '../../engine/errors.js';
+import { VectorizeError } from '../http-errors.js';
 import { API_AUTH, credentialsOf } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { AUTH_CODES, CreatedKeySchema, IdParam, KeySchema, responses } from '../schemas.js';

@@ -2,11 +2,12 @@
 import type { Plugin, Request } from '@hapi/hapi';
 import Joi from 'joi';
 import { rm } from 'node:fs/promises';
-import { VectorizeError } from '../../engine/errors.js';
+import { VectorizeError } from '../http-errors.js';
 import { API_AUTH, credentialsOf } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { AUTH_CODES, JobSchema, responses } from '../schemas.js';
-import { FORM_FIELDS, MAX_UPLOAD_BYTES, type UploadedFile } from '../services/submissions.js';
+import { FORM_FIELDS, type UploadedFile } from '../services/submissions.js';
+import { MAX_UPLOAD_BYTES, MAX_UPLOAD_TEXT } from '../limits.js';
 import { RETENTIONS } from '../plans.js';
 
 const optionsSchema = Joi.object({ app: Joi.object().required() });
@@ -15,11 +16,11 @@ const optionsSchema = Joi.object({ app: Joi.object().required() });
 const FORM_OVERHEAD_BYTES = 256 * 1024;
 
 const formDoc = Joi.object({
-  file: Joi.any().meta({ swaggerType: 'file' }).description('PNG, JPEG, WebP, AVIF or BMP; at most 52,428,800 bytes. Format is read from the bytes.'),
+  file: Joi.any().meta({ swaggerType: 'file' }).description(`PNG, JPEG, WebP, AVIF or BMP; at most ${MAX_UPLOAD_TEXT}. Format is read from the bytes.`),
   image_type: Joi.string().valid('auto', 'clipart', 'photo', 'scan', 'blueprint').default('auto'),
   output_format: Joi.string().description('Only `svg`. EPS, PNG, PDF, DXF, AI … answer 400 unsupported_output_format.').default('svg'),
   retention: Joi.string().valid(...RETENTIONS).default('24h').description('Lowered to the plan maximum; `none` = deleted after the first download.'),
-  batch_id: Joi.string().description('≤ 128 characters, no control characters. Groups files into a folder (Pro 30, Studio 50, Agency 100; below Pro 1).'),
+  batch_id: Joi.string().description('≤ 128 characters, no control characters. Groups files into a folder of at most the plan\'s `limits.batch_group` files (GET /v1/account).'),
   folder_name: Joi.string().description('≤ 128 characters; needs batch_id; the first admitted file names the folder.'),
   detail: Joi.string().description('low | medium | high, or a slider 1–100 (1–33 low, 34–66 medium, 67–100 high). Manual: Pro and above.').default('high'),
   gradients: Joi.string().valid('auto', 'smooth', 'stepped').default('smooth').description('Manual: Pro and above.'),

@@ -1,13 +1,14 @@
 /**
- * Accounts, plans and allowances (decisions.md §2). The trial counter (5, once) is spent first,
+ * Accounts, plans and allowances (docs/api.md, "Plans"). The trial counter (5, once) is spent first,
  * then the plan's monthly allowance, which resets on the billing anchor day.
  */
-import { VectorizeError } from '../../engine/errors.js';
+import { VectorizeError } from '../http-errors.js';
 import type { AccountRecord, Store } from '../adapters/store.js';
 import type { Clock } from '../adapters/clock.js';
 import type { Config } from '../config.js';
 import { newId } from '../ids.js';
-import { TRIAL_CONVERSIONS, isPlanName, type PlanLimits, type PlanName } from '../plans.js';
+import { DAY_MS } from '../limits.js';
+import { TRIAL_CONVERSIONS, isPlanName, planTermsView, type PlanLimits, type PlanName } from '../plans.js';
 
 export interface Allowances {
   trial: { total: number; used: number; left: number };
@@ -106,23 +107,19 @@ export function accountService(deps: { store: Store; clock: Clock; config: Reado
     },
 
     /**
-     * Takes one conversion: the trial first, then the monthly allowance. Throws 402
-     * quota_exhausted with details.reset_at (null on the trial, which never renews).
+     * Throws what charge() would throw, taking nothing: 402 quota_exhausted with details.reset_at
+     * (null on the trial, which never renews) when neither the trial nor the month has one left.
      */
-    charge(account: AccountRecord): { charged: 'trial' | 'monthly' | 'none'; period: string | null } {
-      const now = clock.now();
-      if (account.trial_used < TRIAL_CONVERSIONS) {
-        store.accounts.update(account.id, { trial_used: account.trial_used + 1 });
-        return { charged: 'trial', period: null };
-      }
+    assertConversionLeft(account: AccountRecord): void {
+      if (account.trial_used < TRIAL_CONVERSIONS) return;
       if (account.plan === 'trial') {
-        throw new VectorizeError('quota_exhausted', 'The 5 trial conversions are spent; the trial does not renew. Choose a plan to continue.', {
+        throw new VectorizeError('quota_exhausted', `The ${TRIAL_CONVERSIONS} trial conversions are spent; the trial does not renew. Choose a plan to continue.`, {
           reset_at: null,
           allowance: 'trial',
         });
       }
       const total = limits(account).monthlyAllowance;
-      const use = periodUse(account, now);
+      const use = periodUse(account, clock.now());
       if (total !== null && use.used >= total) {
         throw new VectorizeError('quota_exhausted', `The monthly allowance of ${total} conversions is spent.`, {
           reset_at: use.resetAt.toISOString(),
@@ -130,6 +127,20 @@ export function accountService(deps: { store: Store; clock: Clock; config: Reado
           total,
         });
       }
+    },
+
+    /**
+     * Takes one conversion: the trial first, then the monthly allowance. Throws 402
+     * quota_exhausted with details.reset_at (null on the trial, which never renews).
+     */
+    charge(account: AccountRecord): { charged: 'trial' | 'monthly' | 'none'; period: string | null } {
+      this.assertConversionLeft(account);
+      if (account.trial_used < TRIAL_CONVERSIONS) {
+        store.accounts.update(account.id, { trial_used: account.trial_used + 1 });
+        return { charged: 'trial', period: null };
+      }
+      const total = limits(account).monthlyAllowance;
+      const use = periodUse(account, clock.now());
       const start = use.start.toISOString();
       store.accounts.update(account.id, { period_start: start, period_used: use.used + 1 });
       return { charged: total === null ? 'none' : 'monthly', period: start };
@@ -147,7 +158,7 @@ export function accountService(deps: { store: Store; clock: Clock; config: Reado
 
     /** Accepted submissions in the last 24 h, oldest first (daily fuse). */
     acceptedLastDay(account: AccountRecord): string[] {
-      const since = clock.now().getTime() - 24 * 3_600_000;
+      const since = clock.now().getTime() - DAY_MS;
       return account.accepted_at.filter((at) => new Date(at).getTime() > since);
     },
 
@@ -157,7 +168,6 @@ export function accountService(deps: { store: Store; clock: Clock; config: Reado
     },
 
     view(account: AccountRecord) {
-      const plan = limits(account);
       return {
         id: account.id,
         name: account.name,
@@ -165,15 +175,7 @@ export function accountService(deps: { store: Store; clock: Clock; config: Reado
         created_at: account.created_at,
         billing_anchor_day: account.billing_anchor_day,
         allowances: this.allowances(account),
-        limits: {
-          api: plan.api,
-          max_retention: plan.maxRetention,
-          batch_group: plan.batchGroup,
-          max_megapixels: plan.maxMegapixels,
-          active_jobs: plan.activeJobs,
-          daily_fuse: plan.dailyFuse,
-          high_detail: plan.highDetail,
-        },
+        limits: planTermsView(account.plan, limits(account)),
       };
     },
   };

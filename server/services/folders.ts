@@ -2,7 +2,7 @@
  * Folders: one per (account, batch_id). The first admitted file names it (folder_name, or the
  * creation date); later files of the batch do not rename it. Capacity is the plan's batch group.
  */
-import { VectorizeError } from '../../engine/errors.js';
+import { VectorizeError } from '../http-errors.js';
 import type { AccountRecord, FolderRecord, Store } from '../adapters/store.js';
 import type { Clock } from '../adapters/clock.js';
 import { newId } from '../ids.js';

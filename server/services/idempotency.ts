@@ -5,11 +5,12 @@
  * answers 409 request_in_progress instead of racing it into a second job.
  */
 import { createHash } from 'node:crypto';
-import { VectorizeError } from '../../engine/errors.js';
+import { VectorizeError } from '../http-errors.js';
 import type { Clock } from '../adapters/clock.js';
 import type { Store } from '../adapters/store.js';
+import { DAY_MS } from '../limits.js';
 
-export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+export const IDEMPOTENCY_TTL_MS = DAY_MS;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export function fingerprint(fileSha256: string, fields: Record<string, string>): string {
@@ -22,6 +23,20 @@ export function idempotencyService(deps: { store: Store; clock: Clock }) {
   const { store, clock } = deps;
   const inFlight = new Set<string>();
   const recordId = (accountId: string, key: string) => `${accountId}:${key}`;
+
+  /** The job of a live record for the key (throws on a different fingerprint); drops a stale record. */
+  function replayOf(accountId: string, key: string, print: string): string | undefined {
+    const id = recordId(accountId, key);
+    const record = store.idempotency.get(id);
+    if (record && clock.now().getTime() - new Date(record.created_at).getTime() < IDEMPOTENCY_TTL_MS && store.jobs.get(record.job_id)) {
+      if (record.fingerprint !== print) {
+        throw new VectorizeError('idempotency_key_reuse', 'This Idempotency-Key was used with a different file or settings.', { idempotency_key: key, job_id: record.job_id });
+      }
+      return record.job_id;
+    }
+    if (record) store.idempotency.delete(id);
+    return undefined;
+  }
 
   return {
     validateKey(key: string | undefined): string | undefined {
@@ -41,16 +56,17 @@ export function idempotencyService(deps: { store: Store; clock: Clock }) {
       if (inFlight.has(id)) {
         throw new VectorizeError('request_in_progress', 'A request with this Idempotency-Key is still being accepted; retry shortly.', { idempotency_key: key });
       }
-      const record = store.idempotency.get(id);
-      if (record && clock.now().getTime() - new Date(record.created_at).getTime() < IDEMPOTENCY_TTL_MS && store.jobs.get(record.job_id)) {
-        if (record.fingerprint !== print) {
-          throw new VectorizeError('idempotency_key_reuse', 'This Idempotency-Key was used with a different file or settings.', { idempotency_key: key, job_id: record.job_id });
-        }
-        return record.job_id;
-      }
-      if (record) store.idempotency.delete(id);
+      const earlier = replayOf(accountId, key, print);
+      if (earlier) return earlier;
       inFlight.add(id);
       return undefined;
+    },
+
+    replayOf,
+
+    /** Drops the key's record: the job it named was never accepted after all. */
+    forget(accountId: string, key: string): void {
+      store.idempotency.delete(recordId(accountId, key));
     },
 
     remember(accountId: string, key: string, print: string, jobId: string): void {

@@ -1,5 +1,5 @@
 /**
- * Jobs: the queue, the state machine of contract §3 and the public view of a job.
+ * Jobs: the queue, the state machine of docs/api.md ("Jobs and their states") and the public view of a job.
  *
  *   queued ──engine picks──▶ processing ──result file exists──▶ completed ──retention──▶ expired
  *      │                        ├──engine fails / watchdog──▶ failed
@@ -8,7 +8,7 @@
  * The queue lives in memory, rebuilt from the store at start (restart safety); the store is the
  * truth for every job's state.
  */
-import { VectorizeError } from '../../engine/errors.js';
+import { VectorizeError } from '../http-errors.js';
 import { END_STATES, type JobRecord, type JobStatus, type Store } from '../adapters/store.js';
 import type { Blobs } from '../adapters/blobs.js';
 import type { Clock } from '../adapters/clock.js';
@@ -21,6 +21,7 @@ import type { AccountService } from './accounts.js';
 
 interface Running {
   run: EngineRun;
+  /** performance.now() at start: run times are durations, not dates, so they use the monotonic clock. */
   startedMs: number;
   estimateMs: number;
   /** Engine-reported share of the work, 0..1. */
@@ -69,7 +70,7 @@ export function jobService(deps: JobDeps) {
 
   async function complete(job: JobRecord, outcome: { mode: JobRecord['mode']; bytes: number; megapixels: number }) {
     const resultPath = blobs.resultPathFor(job.id);
-    // contract §3: completed only once the result file exists.
+    // docs/api.md, "Jobs and their states": completed only once the result file exists.
     if (!(await blobs.exists(resultPath))) throw new VectorizeError('internal_error', 'The engine reported success but wrote no result.');
     const current = store.jobs.get(job.id);
     if (!current || current.status !== 'processing') {
@@ -123,7 +124,10 @@ export function jobService(deps: JobDeps) {
         inputPath: blobs.absolute(job.upload_path),
         outputPath: blobs.absolute(blobs.resultPathFor(jobId)),
         options: job.options,
-        maxPixels: Math.round(config.plans[accounts.get(job.account_id).plan]?.maxMegapixels * 1e6) || 100_000_000,
+        // The plan's own ceiling, the one the submission checked from the header: every plan has
+        // one (config fills them all in, at most PLAN_MAX_MEGAPIXELS), so there is no fallback. The
+        // engine's 50 MP default is for callers without a plan (the CLI).
+        maxPixels: Math.round(config.plans[accounts.get(job.account_id).plan].maxMegapixels * 1e6),
       },
       (progress) => {
         const entry = running.get(jobId);
@@ -138,13 +142,13 @@ export function jobService(deps: JobDeps) {
       pump();
     }, timeoutFor(estimate));
     watchdog.unref();
-    running.set(jobId, { run, startedMs: Date.now(), estimateMs: estimate, fraction: 0, watchdog });
+    running.set(jobId, { run, startedMs: performance.now(), estimateMs: estimate, fraction: 0, watchdog });
     events.emit('job.started', started, at);
-    const t0 = Date.now();
+    const t0 = performance.now();
     run.done.then(
       async (outcome) => {
         finishRun(jobId);
-        const took = Date.now() - t0;
+        const took = performance.now() - t0;
         if (outcome.megapixels > 0) msPerMegapixel = 0.8 * msPerMegapixel + 0.2 * Math.max(50, (took - BASE_MS) / Math.max(outcome.megapixels, 0.05));
         try {
           await complete(started, outcome);
@@ -200,7 +204,7 @@ export function jobService(deps: JobDeps) {
         case 'processing': {
           const entry = running.get(job.id);
           if (!entry) return 0;
-          const byTime = (Date.now() - entry.startedMs) / entry.estimateMs;
+          const byTime = (performance.now() - entry.startedMs) / entry.estimateMs;
           return Math.min(PROGRESS_CAP, Math.floor(100 * Math.max(entry.fraction, byTime)));
         }
         case 'completed':
@@ -213,7 +217,7 @@ export function jobService(deps: JobDeps) {
 
     getOwned(id: string, accountId: string | undefined): JobRecord {
       const job = store.jobs.get(id);
-      // Another account's job answers exactly like a missing one (decisions.md §4).
+      // Another account's job answers exactly like a missing one (docs/api.md, "Authentication and keys").
       if (!job || (accountId !== undefined && job.account_id !== accountId)) throw new VectorizeError('not_found', 'No such job.');
       return job;
     },

@@ -3,7 +3,7 @@
  * stored, so a database leak leaks no usable key; the secret is shown once, at creation.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { VectorizeError } from '../../engine/errors.js';
+import { VectorizeError } from '../http-errors.js';
 import type { AccountRecord, KeyRecord, KeyScope, Store } from '../adapters/store.js';
 import type { Clock } from '../adapters/clock.js';
 import { newId, randomBase62 } from '../ids.js';
@@ -83,7 +83,7 @@ export function keyService(deps: { store: Store; clock: Clock }) {
         .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
     },
 
-    /** Another account's key answers not_found, never forbidden (decisions.md §4). */
+    /** Another account's key answers not_found, never forbidden (docs/api.md, "Authentication and keys"). */
     revoke(id: string, accountId?: string): void {
       const key = store.keys.get(id);
       if (!key || (accountId !== undefined && key.account_id !== accountId)) throw new VectorizeError('not_found', 'No such key.');

@@ -1,5 +1,5 @@
 /** Reports: a client flags a job's result (a bad trace); admins read them in the TUI. */
-import { VectorizeError } from '../../engine/errors.js';
+import { VectorizeError } from '../http-errors.js';
 import type { JobRecord, ReportRecord, Store } from '../adapters/store.js';
 import type { Clock } from '../adapters/clock.js';
 import { newId } from '../ids.js';

@@ -6,13 +6,14 @@
  *   → 415/400 probe of the bytes (format from the bytes, never the name)
  *   → 400 batch_limit_exceeded → 402 megapixels / high detail → 402 quota_exhausted
  *   → 429 too_many_active_jobs, daily_fuse_tripped → 503 queue_full, storage_full → 202.
- * Everything between the last await and the insert is synchronous, so two concurrent requests
- * cannot both squeeze into the last slot of an allowance.
+ * The checks from the account's limits to the insert run in store.exclusive(): one admission per
+ * account at a time on every node sharing the records, so two concurrent requests cannot both
+ * squeeze into the last slot of an allowance, nor one Idempotency-Key make two jobs.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { VectorizeError } from '../../engine/errors.js';
+import { VectorizeError } from '../http-errors.js';
 import { parseTraceOptions, bucketDetail } from '../../engine/options.js';
 import { DEFAULT_TRACE_OPTIONS, type TraceOptions } from '../../engine/types.js';
 import type { AccountRecord, JobRecord, KeyRecord, Store } from '../adapters/store.js';
@@ -28,8 +29,8 @@ import type { FolderService } from './folders.js';
 import { fingerprint, type IdempotencyService } from './idempotency.js';
 import type { JobService } from './jobs.js';
 import { isValidLabel } from './folders.js';
+import { DAY_MS, MAX_UPLOAD_BYTES, MAX_UPLOAD_TEXT } from '../limits.js';
 
-export const MAX_UPLOAD_BYTES = 52_428_800;
 export const FORM_FIELDS = [
   'image_type', 'output_format', 'retention', 'batch_id', 'folder_name', 'detail', 'gradients', 'smoothing', 'trace_style', 'close_seams',
 ] as const;
@@ -120,7 +121,7 @@ export function submissionService(deps: SubmissionDeps) {
     async submit(submission: Submission): Promise<{ job: JobRecord; replay: boolean }> {
       const { key, file, fields } = submission;
       if (!file) throw new VectorizeError('missing_file', 'The form has no `file` part.', { field: 'file' });
-      if (file.bytes > MAX_UPLOAD_BYTES) throw new VectorizeError('file_too_large', 'The upload is larger than 50 MiB (52,428,800 bytes).', { max_bytes: MAX_UPLOAD_BYTES });
+      if (file.bytes > MAX_UPLOAD_BYTES) throw new VectorizeError('file_too_large', `The upload is larger than ${MAX_UPLOAD_TEXT}.`, { max_bytes: MAX_UPLOAD_BYTES });
       if (file.bytes === 0) throw new VectorizeError('empty_file', 'The uploaded file is empty.', { field: 'file' });
       const parsed = validateFields(fields);
       const idemKey = idempotency.validateKey(submission.idempotencyKey);
@@ -136,7 +137,11 @@ export function submissionService(deps: SubmissionDeps) {
       try {
         const probe = await prober.probe(bytes);
         const freeBytes = await disk.freeBytes(blobs.root);
-        // ── synchronous from here to the insert ──
+        // ── the admission: one per account at a time (store.exclusive) ──
+        const admission = await store.exclusive(accountId, () => {
+        // Another node may have accepted this Idempotency-Key since begin() looked.
+        const earlier = idemKey ? idempotency.replayOf(accountId, idemKey, print) : undefined;
+        if (earlier) return { replayOf: earlier };
         const account = accounts.get(accountId);
         const plan = accounts.limits(account);
         if (parsed.batchId !== null) folders.assertRoom(account, parsed.batchId, plan.batchGroup);
@@ -156,11 +161,7 @@ export function submissionService(deps: SubmissionDeps) {
         if (!plan.highDetail && options.detail === 'high') options.detail = 'medium';
 
         // Quota before rate limits: a spent allowance is the lasting answer, a 429 a passing one.
-        if (account.plan === 'trial' && account.trial_used >= 5) accounts.charge(account); // throws quota_exhausted
-        if (account.plan !== 'trial' && account.trial_used >= 5) {
-          const monthly = accounts.allowances(account).monthly;
-          if (monthly && monthly.left !== null && monthly.left <= 0) accounts.charge(account); // throws with reset_at
-        }
+        accounts.assertConversionLeft(account);
         const active = store.jobs.count((j) => j.account_id === account.id && (j.status === 'queued' || j.status === 'processing'));
         if (active >= plan.activeJobs) {
           throw new VectorizeError('too_many_active_jobs', `The account already has ${active} queued or processing jobs (plan maximum ${plan.activeJobs}).`, {
@@ -171,7 +172,7 @@ export function submissionService(deps: SubmissionDeps) {
         const lastDay = accounts.acceptedLastDay(account);
         if (lastDay.length >= plan.dailyFuse) {
           const oldest = new Date(lastDay[0]).getTime();
-          const retryAfter = Math.max(1, Math.ceil((oldest + 24 * 3_600_000 - clock.now().getTime()) / 1000));
+          const retryAfter = Math.max(1, Math.ceil((oldest + DAY_MS - clock.now().getTime()) / 1000));
           throw new VectorizeError('daily_fuse_tripped', `The account reached its daily fuse of ${plan.dailyFuse} accepted submissions in 24 hours.`, {
             daily_fuse: plan.dailyFuse,
             retry_after: retryAfter,
@@ -222,18 +223,26 @@ export function submissionService(deps: SubmissionDeps) {
           downloaded_at: null,
           source: key.scope,
         });
-        // ── end of the synchronous section ──
+        if (idemKey) idempotency.remember(account.id, idemKey, print, id);
+        return { account, charge, id };
+        });
+        // ── end of the admission ──
+        if (admission.replayOf !== undefined) return { job: store.jobs.get(admission.replayOf)!, replay: true };
+        const { account, charge, id } = admission;
         try {
           const uploadPath = await blobs.adoptUpload(file.path, id);
           store.jobs.update(id, { upload_path: uploadPath });
+          // The 202 is a promise: the job is on disk before the client hears of it.
+          await store.flush();
         } catch (error) {
+          // A full disk (or any failed write) refuses the whole submission: no job, no charge,
+          // no upload left for the sweeper, and the key is free for the retry.
           store.jobs.delete(id);
           accounts.refund(account.id, charge.charged, charge.period);
+          if (idemKey) idempotency.forget(account.id, idemKey);
+          await blobs.remove(blobs.uploadPathFor(id));
           throw error;
         }
-        if (idemKey) idempotency.remember(account.id, idemKey, print, id);
-        // The 202 is a promise: the job is on disk before the client hears of it.
-        await store.flush();
         jobs.enqueue(id);
         return { job: store.jobs.get(id)!, replay: false };
       } finally {

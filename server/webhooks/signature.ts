@@ -5,7 +5,7 @@ export function signBody(rawBody: string | Uint8Array, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
 }
 
-/** Receiver side, in constant time: what the README's receiver example does. */
+/** Receiver side, in constant time: what the receiver example in docs/webhooks.md does. */
 export function verifySignature(rawBody: string | Uint8Array, secret: string, header: string | undefined): boolean {
   if (!header) return false;
   const expected = Buffer.from(signBody(rawBody, secret));

@@ -82,5 +82,12 @@ t.test('desktop mode: key, files and menu from the bridge; saves through it', { 
   t.equal(calls[1][1].name, 'picked.svg');
   t.match(calls[1][1].svg, /^<svg/);
   t.same(calls[2], ['saveAll', { count: 2, mode: 'each' }]);
+  // The Save all button keeps the app's folder picker; the browser's ZIP download is not used here.
+  const downloads: string[] = [];
+  page.on('download', (download) => downloads.push(download.suggestedFilename()));
+  await page.click('#save-all');
+  await page.waitForFunction(() => (window as any).__bridge.calls.length === 4);
+  t.same((await page.evaluate(() => (window as any).__bridge.calls as Array<[string, any]>))[3], ['saveAll', { count: 2, mode: 'folder' }]);
+  t.same(downloads, []);
   t.equal(fake.jobs.length, 2, 'both files went to the API');
 });

@@ -7,13 +7,12 @@
 import t from 'tap';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { buildFrontEnd } from '../../app/renderer/build.js';
-import { chromiumMissing, launchChromium } from './helpers/browser.js';
-import { dropFiles, logoPng, startRealServer } from './helpers/real-server.js';
+import { chromiumMissing, launchChromium, launchWithDownloads } from './helpers/browser.js';
+import { dropFiles, logoPng, openSignedIn, startRealServer } from './helpers/real-server.js';
 
 const OUTPUT = join(process.cwd(), 'test-output');
 const missing = chromiumMissing();
@@ -41,10 +40,7 @@ function nextSvgDownload(page: Page): Promise<string> {
 t.test('front end against the real server: drop, progress, preview, re-run, save', { skip: missing }, async (t) => {
   const server = await startRealServer(t);
   await mkdir(OUTPUT, { recursive: true });
-  const downloads = await mkdtemp(join(tmpdir(), 'vectorize-e2e-downloads-'));
-  t.teardown(() => rm(downloads, { recursive: true, force: true }));
-  const browser = await launchChromium({ downloadsPath: downloads });
-  t.teardown(() => browser.close());
+  const { browser } = await launchWithDownloads(t);
   const page = await browser.context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -129,9 +125,7 @@ t.test('a file the server refuses shows its code in plain words', { skip: missin
   const browser = await launchChromium();
   t.teardown(() => browser.close());
   const page = await browser.context.newPage();
-  await page.goto(server.url);
-  await page.evaluate((key) => sessionStorage.setItem('vectorize.apiKey', key), server.key);
-  await page.reload();
+  await openSignedIn(page, server);
   await page.waitForSelector('#trial:has-text("conversions left")');
   // A .png name over bytes that are no image: the server reads the bytes, not the name.
   await page.setInputFiles('#file-input', { name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('this is not an image at all') });
@@ -178,9 +172,7 @@ t.test('headed chromium under Xvfb renders the same page (screenshot)', { skip: 
   const browser = await launchChromium({ headless: false });
   t.teardown(() => browser.close());
   const page = await browser.context.newPage();
-  await page.goto(server.url);
-  await page.evaluate((key) => sessionStorage.setItem('vectorize.apiKey', key), server.key);
-  await page.reload();
+  await openSignedIn(page, server);
   await page.setInputFiles('#file-input', { name: 'logo.png', mimeType: 'image/png', buffer: await logoPng() });
   await page.locator('#queue li .state:has-text("Done")').waitFor({ timeout: 60_000 });
   await page.waitForFunction(() => (document.querySelector('#vector-image') as HTMLImageElement).naturalWidth > 0);

@@ -2,7 +2,8 @@ import t from 'tap';
 import { mkdtemp, rm, writeFile, open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MAX_UPLOAD_BYTES, pathsFromArgv, readImages } from '../../app/open-files.js';
+import { pathsFromArgv, readImages } from '../../app/open-files.js';
+import { MAX_UPLOAD_BYTES } from '../../server/limits.js';
 
 t.test('command-line paths: images and folders, not flags or the app dir', async (t) => {
   t.same(pathsFromArgv(['/opt/Vectorize/vectorize-desktop', '--no-sandbox', '.', 'logo.png', '/abs/set', 'notes.txt', 'C:\\art\\b.webp'], '/home/me'), [

@@ -1,16 +1,20 @@
 /**
  * The page as a newcomer meets it (issue 19), in Debian chromium against the real server: the plan
  * badge, files that are skipped or too large, re-run rules and the previous result, the queue
- * rebuilt after a reload, and the narrow layout. Screenshots go to test-output/ (page-1280.png,
+ * rebuilt after a reload, the narrow layout, "Save all" as one ZIP and reporting a bad result. Screenshots go to test-output/ (page-1280.png,
  * page-800.png, page-800-settings.png).
  */
 import t from 'tap';
+import { execFileSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { buildFrontEnd } from '../../app/renderer/build.js';
-import { chromiumMissing, launchChromium } from './helpers/browser.js';
-import { dropFiles, logoPng, startRealServer } from './helpers/real-server.js';
+import { AdminClient } from '../../client/admin.js';
+import { REPORT_REASONS } from '../../server/services/reports.js';
+import { chromiumMissing, launchChromium, launchWithDownloads } from './helpers/browser.js';
+import { dropFiles, logoPng, openSignedIn, startRealServer } from './helpers/real-server.js';
 
 const OUTPUT = join(process.cwd(), 'test-output');
 const missing = chromiumMissing();
@@ -43,9 +47,7 @@ t.test('the page: plan badge, skipped and oversized files, re-run rules, reload,
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
 
-  await page.goto(server.url);
-  await page.evaluate((key) => sessionStorage.setItem('vectorize.apiKey', key), server.key);
-  await page.reload();
+  await openSignedIn(page, server);
   const badge = page.locator('#trial');
   await badge.filter({ hasText: 'conversions left' }).waitFor();
   t.match(await badge.textContent(), /^Pro plan · 501 conversions left · resets \d{4}-\d\d-\d\d$/, 'the plan and what is left of it');
@@ -141,5 +143,71 @@ t.test('the page: plan badge, skipped and oversized files, re-run rules, reload,
   const panel = (await page.locator('#settings-panel').boundingBox())!;
   t.ok(panel.x + panel.width <= 800, 'the panel fits in the window');
   await page.screenshot({ path: join(OUTPUT, 'page-800-settings.png') });
+  t.same(errors, [], 'no script errors');
+});
+
+t.test('save all is one ZIP of every SVG; a bad result is reported to the admins', { skip: missing }, async (t) => {
+  const server = await startRealServer(t);
+  const { browser, downloads } = await launchWithDownloads(t);
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const arrived: string[] = [];
+  page.on('download', (download) => arrived.push(download.suggestedFilename()));
+
+  await openSignedIn(page, server);
+  await page.locator('#trial').filter({ hasText: 'conversions left' }).waitFor();
+  t.equal(await page.isDisabled('#report'), true, 'nothing to report before a job exists');
+
+  // Two files of the same name (from two folders, say): the ZIP must keep both.
+  const png = await logoPng();
+  await dropFiles(page, [
+    { name: 'logo.png', type: 'image/png', bytes: png },
+    { name: 'logo.png', type: 'image/png', bytes: await sharp(png).flop().png().toBuffer() },
+  ]);
+  await page.locator('#queue li .state:has-text("Done")').nth(1).waitFor({ timeout: 60_000 });
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#save-all')]);
+  t.match(download.suggestedFilename(), /^vectorize-\d{4}-\d\d-\d\d\.zip$/);
+  const archive = join(downloads, 'all.zip');
+  await download.saveAs(archive);
+  // A second download would start within this time; none may.
+  await page.waitForTimeout(1_500);
+  t.same(arrived, [download.suggestedFilename()], 'one download, not one per file');
+
+  const listing = execFileSync('/usr/bin/unzip', ['-Z1', archive], { encoding: 'utf8' }).trim().split('\n');
+  t.same(listing, ['logo.svg', 'logo (2).svg']);
+  const asKey = { headers: { authorization: `Bearer ${server.key}` } };
+  const served = async (jobId: string): Promise<string> => (await fetch(`${server.url}/v1/jobs/${jobId}/download`, asKey)).text();
+  const { jobs } = (await (await fetch(`${server.url}/v1/jobs`, asKey)).json()) as { jobs: Array<{ id: string }> };
+  const unzipped = listing.map((name) => execFileSync('/usr/bin/unzip', ['-p', archive, name], { encoding: 'utf8' }));
+  t.same([...unzipped].sort(), (await Promise.all(jobs.map((job) => served(job.id)))).sort(), 'the ZIP holds each SVG as the server made it');
+  t.not(unzipped[0], unzipped[1]);
+
+  // Report the selected (first) result; the admins' list shows it with the job.
+  t.same(await page.locator('#report-reason option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value).sort()), [...REPORT_REASONS].sort(), 'the reasons the server suggests');
+  await page.click('#report');
+  await page.selectOption('#report-reason', 'artifacts');
+  await page.fill('#report-message', 'Stray dots along the circle');
+  await page.click('#report-send');
+  await page.locator('#toast', { hasText: 'Reported logo.png' }).waitFor();
+  t.equal(await page.locator('#report-dialog').evaluate((dialog) => (dialog as HTMLDialogElement).open), false);
+  t.equal(await page.textContent('#report'), 'Reported');
+  t.equal(await page.isDisabled('#report'), true, 'one result is reported once');
+  const admin = new AdminClient({ baseUrl: server.url, adminToken: server.adminToken ?? "" });
+  const reports = await admin.listReports();
+  t.equal(reports.length, 1);
+  t.match(reports[0], { account_id: server.account.id, reason: 'artifacts', message: 'Stray dots along the circle' });
+  t.equal(await served(reports[0].job_id), unzipped[0], 'the report names the job of the selected row');
+
+  // The other result can still be reported.
+  await page.locator('#queue li').nth(1).click();
+  t.equal(await page.isDisabled('#report'), false);
+
+  // The letter O and the digit 0 are told apart in words, not only by a font's glyphs.
+  await page.keyboard.press('?');
+  const keys = await page.locator('#help-dialog dt').allTextContents();
+  t.ok(keys.includes('O (letter)') && keys.includes('0 (zero)'), `help names O and 0 (${keys.join(' | ')})`);
+  await page.screenshot({ path: join(OUTPUT, 'page-help.png') });
   t.same(errors, [], 'no script errors');
 });

@@ -101,6 +101,19 @@ t.test('waitForJob stops when aborted', async (t) => {
   await t.rejects(waiting, /stop/);
 });
 
+t.test('reportJob posts the reason and message as JSON to the job\'s report route', async (t) => {
+  const report = { id: 'rpt_1', job_id: 'job_a/b', reason: 'artifacts', message: 'stray dots', created_at: '2025-01-01T00:00:00.000Z' };
+  const { fetch, seen } = fakeFetch(() => new Response(JSON.stringify(report), { status: 201 }));
+  const client = new V1Client({ baseUrl: 'http://127.0.0.1:9', token: 'service_sk_live_x', fetch });
+  t.same(await client.reportJob('job_a/b', { reason: 'artifacts', message: 'stray dots' }), report);
+  t.equal(seen[0].url, 'http://127.0.0.1:9/v1/jobs/job_a%2Fb/report', 'the id cannot reach another route');
+  t.equal(seen[0].method, 'POST');
+  t.equal(seen[0].headers['content-type'], 'application/json');
+  t.same(JSON.parse(String(seen[0].body)), { reason: 'artifacts', message: 'stray dots' });
+  await client.reportJob('job_x', { reason: 'other' });
+  t.same(JSON.parse(String(seen[1].body)), { reason: 'other', message: '' });
+});
+
 t.test('conversionsLeft reads the trial first, then the monthly allowance', async (t) => {
   const base: Account = { id: 'acct_1', name: 'a', plan: 'trial', allowances: { trial: { total: 5, used: 2, left: 3 }, monthly: null } };
   t.same(conversionsLeft(base), { source: 'trial', left: 3 });

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { bucketDetail, bucketSmoothing, parseTraceOptions } from '../../engine/options.js';
 
-t.test('detail sliders bucket at the decisions.md boundaries', async (t) => {
+t.test('detail sliders bucket at the boundaries docs/api.md gives', async (t) => {
   t.equal(bucketDetail('1'), 'low');
   t.equal(bucketDetail('33'), 'low');
   t.equal(bucketDetail('34'), 'medium');
@@ -12,7 +12,7 @@ t.test('detail sliders bucket at the decisions.md boundaries', async (t) => {
   t.equal(bucketDetail('medium'), 'medium');
 });
 
-t.test('smoothing sliders bucket at the decisions.md boundaries', async (t) => {
+t.test('smoothing sliders bucket at the boundaries docs/api.md gives', async (t) => {
   t.equal(bucketSmoothing('0'), 'off');
   t.equal(bucketSmoothing('24'), 'off');
   t.equal(bucketSmoothing('25'), 'light');

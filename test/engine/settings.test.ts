@@ -26,7 +26,7 @@ t.test('gradients: only smooth turns gradient fills and the plane model on', asy
   }
 });
 
-t.test('close_seams: 0.75 px overlap when on (contract §8)', async (t) => {
+t.test('close_seams: 0.75 px overlap when on (docs/api.md)', async (t) => {
   t.same(engineSettingsFor(withOptions({ closeSeams: true }), 'clipart').seams, { close: true, overlapPx: 0.75 });
   t.equal(engineSettingsFor(withOptions({ closeSeams: false }), 'clipart').seams.close, false);
 });

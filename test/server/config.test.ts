@@ -119,6 +119,7 @@ t.test('a plans file with a bad value is refused, naming the plan and the settin
     [{ pro: { batchGroup: 0 } }, /pro\.batchGroup must be greater than or equal to 1/],
     [{ pro: { activeJobs: 0 } }, /pro\.activeJobs must be greater than or equal to 1/],
     [{ pro: { maxMegapixels: -16 } }, /pro\.maxMegapixels must be a positive number/],
+    [{ agency: { maxMegapixels: 101 } }, /agency\.maxMegapixels must be less than or equal to 100, got 101/],
     [{ pro: { maxRetention: 'none' } }, /pro\.maxRetention must be one of \[24h, 3d, 7d, 10d\], got "none"/],
     [{ pro: { api: 'yes' } }, /pro\.api must be a boolean/],
     [{ pro: { allowance: 800 } }, /pro\.allowance is not a plan setting \(api, monthlyAllowance,/],

@@ -10,6 +10,8 @@ import sharp from 'sharp';
 import { createApp, type App } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { openLowdbStore } from '../../server/adapters/lowdb-store.js';
+import { openPostgresStore } from '../../server/adapters/postgres-store.js';
+import { TEST_STORE, testPostgres } from './postgres.js';
 import { ManualClock } from '../../server/adapters/clock.js';
 import { engineProber, type EngineOutcome, type EnginePool, type EngineProgress, type EngineTask } from '../../server/adapters/engine.js';
 import type { DiskProbe } from '../../server/adapters/disk.js';
@@ -179,11 +181,18 @@ export function errorOf(response: { payload: string }): { code: string; message:
 
 export async function harness(
   t: { teardown(fn: () => unknown): void },
-  options: { env?: Record<string, string>; workers?: number; autoComplete?: boolean; adminToken?: string; log?: Logger } = {},
+  options: {
+    env?: Record<string, string>; workers?: number; autoComplete?: boolean; adminToken?: string; log?: Logger; dataDir?: string; disk?: DiskProbe;
+    databaseUrl?: string;
+  } = {},
 ): Promise<Harness> {
-  const dir = mkdtempSync(join(tmpdir(), 'vectorize-server-'));
+  const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'vectorize-server-'));
   const config = loadConfig({ VECTORIZE_DATA_DIR: dir, VECTORIZE_WORKERS: String(options.workers ?? 2), VECTORIZE_LOG_LEVEL: 'silent', ...options.env });
-  const store = await openLowdbStore(join(dir, 'db.json'), { writeDelayMs: 1 });
+  // VECTORIZE_TEST_STORE=postgres: the same tests on a fresh database of a throwaway PostgreSQL.
+  // databaseUrl: a second node on another harness's database.
+  const store = TEST_STORE === 'postgres' || options.databaseUrl
+    ? await openPostgresStore(options.databaseUrl ?? await testPostgres().database(), { writeDelayMs: 1 })
+    : await openLowdbStore(join(dir, 'db.json'), { writeDelayMs: 1 });
   const pool = new FakePool(config.workers, options.autoComplete ?? false);
   const clock = new ManualClock();
   const disk = new FakeDisk();
@@ -195,7 +204,7 @@ export async function harness(
       return realProber.probe(bytes);
     },
   };
-  const app = await createApp({ config, store, pool, prober, clock, disk, adminToken: options.adminToken ?? null, log: options.log, classifier: async () => ({ provider: 'fake' }) });
+  const app = await createApp({ config, store, pool, prober, clock, disk: options.disk ?? disk, adminToken: options.adminToken ?? null, log: options.log, classifier: async () => ({ provider: 'fake' }) });
   // initialize() runs the onPreStart steps (hapi-swagger's UI routes) without listening.
   await app.server.initialize();
   app.services.jobs.recover();
@@ -243,6 +252,7 @@ export async function harness(
       if (closed) return;
       closed = true;
       await app.stop();
+      await store.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

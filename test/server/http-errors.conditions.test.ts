@@ -1,5 +1,5 @@
 /**
- * Contract §7 + decisions.md: each of the 23 codes (and invalid_parameter) under its condition,
+ * docs/api.md, "Errors": each of the 23 codes (and invalid_parameter) under its condition,
  * with its HTTP status, the `{ error: { code, message, details } }` body and Retry-After on 429/503.
  */
 import t from 'tap';

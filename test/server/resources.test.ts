@@ -125,8 +125,11 @@ t.test('account: plan, allowances and limits', async (t) => {
     id: /^acct_/,
     plan: 'studio',
     allowances: { trial: { total: 5, used: 0, left: 5 }, monthly: { total: 2000, used: 0, left: 2000, reset_at: '2025-02-15T00:00:00.000Z' } },
-    limits: { max_retention: '10d', batch_group: 50, max_megapixels: 64, active_jobs: 20, daily_fuse: 800, high_detail: true },
+    limits: { max_retention: '10d', batch_group: 50, max_megapixels: 64, active_jobs: 20, daily_fuse: 800, high_detail: true, monthly_allowance: 2000, manual_settings: true },
   });
+  const trial = await h.account('trial');
+  const trialView = h.json<{ limits: Record<string, unknown> }>(await h.get(trial.secret, '/v1/account'));
+  t.equal(trialView.limits.manual_settings, false, 'the page reads from here that the trial traces with the automatic settings');
 });
 
 t.test('admin API: loopback + token; accounts, keys, jobs, reports, stats', async (t) => {
@@ -184,15 +187,15 @@ t.test('OpenAPI 3 document validates and lists every route with its error codes'
   t.match(doc.paths['/v1/jobs/{id}/download'].get.responses['409'].description, /not_ready/);
 });
 
-t.test('the README counts the /v1 endpoints and lists every admin route', async (t) => {
+t.test('docs/operations.md counts the /v1 endpoints and lists every admin route', async (t) => {
   const h = await harness(t);
-  const readme = readFileSync(join(process.cwd(), 'README.md'), 'utf8');
+  const readme = readFileSync(join(process.cwd(), 'docs', 'operations.md'), 'utf8');
   const routes = h.app.server.table().map((route) => ({ method: route.method.toUpperCase(), path: route.path }));
   const v1 = routes.filter((route) => route.path.startsWith('/v1/'));
-  t.equal(Number(/the (\d+) `\/v1` endpoints/.exec(readme)?.[1]), v1.length, `README says the ${v1.length} /v1 endpoints`);
+  t.equal(Number(/the (\d+) `\/v1` endpoints/.exec(readme)?.[1]), v1.length, `docs/operations.md says the ${v1.length} /v1 endpoints`);
   const adminList = readme.slice(readme.indexOf('**Admin API**'), readme.indexOf('## Configuration'));
   for (const route of routes.filter((r) => r.path.startsWith('/admin/v1/'))) {
     const path = route.path.slice('/admin/v1'.length);
-    t.ok(adminList.includes(path), `${route.method} /admin/v1${path} is in the README's admin list`);
+    t.ok(adminList.includes(path), `${route.method} /admin/v1${path} is in the admin list of docs/operations.md`);
   }
 });

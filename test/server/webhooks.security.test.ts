@@ -1,8 +1,7 @@
 import t from 'tap';
 import { AddressPolicy } from '../../server/webhooks/address-policy.js';
-import { WebhookSender, type Resolver } from '../../server/webhooks/sender.js';
-import { WebhookService } from '../../server/webhooks/service.js';
-import { MemoryWebhookRepository, startReceiver } from './webhooks/fixtures.js';
+import type { Resolver } from '../../server/webhooks/sender.js';
+import { openWebhookService, startReceiver } from './webhooks/fixtures.js';
 import { waitFor } from './helpers.js';
 
 const PRIVATE_LITERALS = [
@@ -28,23 +27,16 @@ function stubResolver(table: Record<string, string[] | (() => string[])>): Resol
   return resolve;
 }
 
-function serviceWith(resolve: Resolver, allow = '') {
-  const policy = new AddressPolicy(allow);
-  const repository = new MemoryWebhookRepository();
-  const sender = new WebhookSender({ policy, resolve, timeoutMs: 2000 });
-  return { repository, service: new WebhookService({ repository, sender, policy, resolve, backoffMs: 5 }) };
-}
-
 t.test('literal private, loopback, link-local, CGNAT, multicast, reserved and mapped addresses are refused at registration', async (t) => {
-  const { service, repository } = serviceWith(stubResolver({ 'localhost.': ['127.0.0.1'] }));
+  const { service, store } = await openWebhookService(t, { resolve: stubResolver({ 'localhost.': ['127.0.0.1'] }), allow: '' });
   for (const url of PRIVATE_LITERALS) {
     await t.rejects(service.create('acct_a', { url }), { code: 'invalid_parameter', details: { field: 'url' } }, url);
   }
-  t.equal(repository.webhooks.size, 0, 'nothing was stored');
+  t.equal(store.webhooks.count(), 0, 'nothing was stored');
 });
 
 t.test('non-http schemes and credentials in the URL are refused', async (t) => {
-  const { service } = serviceWith(stubResolver({ 'hooks.example.com': ['93.184.216.34'] }));
+  const { service } = await openWebhookService(t, { resolve: stubResolver({ 'hooks.example.com': ['93.184.216.34'] }), allow: '' });
   for (const url of ['file:///etc/passwd', 'gopher://hooks.example.com/', 'ftp://hooks.example.com/', 'http://user:pw@hooks.example.com/', 'not a url']) {
     await t.rejects(service.create('acct_a', { url }), { code: 'invalid_parameter' }, url);
   }
@@ -52,12 +44,13 @@ t.test('non-http schemes and credentials in the URL are refused', async (t) => {
 });
 
 t.test('a hostname resolving to a private address is refused, also when only one of its answers is private', async (t) => {
-  const { service } = serviceWith(stubResolver({
+  const resolve = stubResolver({
     'internal.example.com': ['10.1.2.3'],
     'mixed.example.com': ['93.184.216.34', '192.168.0.10'],
     'v6.example.com': ['fd00::5'],
     'mapped.example.com': ['::ffff:127.0.0.1'],
-  }));
+  });
+  const { service } = await openWebhookService(t, { resolve, allow: '' });
   for (const host of ['internal.example.com', 'mixed.example.com', 'v6.example.com', 'mapped.example.com']) {
     await t.rejects(service.create('acct_a', { url: `http://${host}/hook` }), { code: 'invalid_parameter' }, host);
   }
@@ -68,15 +61,14 @@ t.test('a name public at registration and private at delivery is refused at conn
   t.teardown(receiver.close);
   let answer = '93.184.216.34';
   const resolve = stubResolver({ 'rebind.example.com': () => [answer] });
-  const { service, repository } = serviceWith(resolve);
+  const { service, store } = await openWebhookService(t, { resolve, allow: '' });
   service.start(1000);
-  t.teardown(() => service.stop());
-  const endpoint = await service.create('acct_a', { url: `http://rebind.example.com:${receiver.port}/hook` });
+  const { webhook: endpoint } = await service.create('acct_a', { url: `http://rebind.example.com:${receiver.port}/hook` });
   answer = '127.0.0.1'; // the attacker's DNS now points inside
   await service.emit('acct_a', 'processing.completed', { job_id: 'job_1', status: 'completed' });
-  await waitFor(async () => [...repository.deliveries.values()][0]?.state === 'failed');
+  await waitFor(() => store.deliveries.all()[0]?.state === 'failed');
   t.equal(receiver.received.length, 0, 'nothing reached 127.0.0.1');
-  const attempts = await service.attempts(endpoint.id);
+  const attempts = service.attempts(endpoint.id);
   t.equal(attempts.length, 4);
   t.ok(attempts.every((a) => a.status === null && /loopback/.test(a.error ?? '')), 'each attempt names the refusal');
 });
@@ -87,12 +79,11 @@ t.test('a 302 to a private address is not followed', async (t) => {
   const outside = await startReceiver(() => ({ status: 302, headers: { location: inside.url } }));
   t.teardown(outside.close);
   // Only the first receiver is admitted; the redirect target is loopback and must stay unreached.
-  const { service, repository } = serviceWith(stubResolver({}), '127.0.0.1/32');
+  const { service, store } = await openWebhookService(t, { resolve: stubResolver({}), allow: '127.0.0.1/32' });
   service.start(1000);
-  t.teardown(() => service.stop());
   await service.create('acct_a', { url: outside.url });
   await service.emit('acct_a', 'processing.completed', { job_id: 'job_1', status: 'completed' });
-  await waitFor(async () => [...repository.deliveries.values()][0]?.state === 'failed');
+  await waitFor(() => store.deliveries.all()[0]?.state === 'failed');
   t.equal(outside.received.length, 4, 'the 3xx counts as a failed attempt and is retried');
   t.equal(inside.received.length, 0, 'the redirect target was never reached');
 });

@@ -1,6 +1,6 @@
 /**
  * An in-memory AdminApi for screen tests: it keeps its own records and works out allowances from
- * the plan table in decisions.md §2, so a plan change made through the UI shows up in what the UI
+ * its `plans` (the server's defaults unless a test changes them), so a plan change made through the UI shows up in what the UI
  * reads back. Switches make it unreachable or without webhook routes.
  */
 import {
@@ -10,6 +10,8 @@ import {
   type AdminDelivery,
   type AdminJob,
   type AdminKey,
+  type AdminPlan,
+  type AdminPlans,
   type AdminReport,
   type AdminStats,
   type AdminWebhook,
@@ -19,15 +21,7 @@ import {
   type PlanName,
 } from '../../client/admin.js';
 import { ApiError, UnreachableError } from '../../client/http.js';
-
-const MONTHLY: Record<PlanName, number | null | 'none'> = {
-  trial: 'none',
-  lite: null,
-  pro: 500,
-  studio: 2000,
-  agency: 5000,
-  enterprise: null,
-};
+import { DEFAULT_PLANS, PLAN_NAMES, TRIAL_CONVERSIONS, planTermsView } from '../../server/plans.js';
 
 interface StoredAccount {
   id: string;
@@ -51,6 +45,7 @@ export class FakeAdmin implements AdminApi {
   reports: AdminReport[] = [];
   webhooks: AdminWebhook[] = [];
   deliveries: AdminDelivery[] = [];
+  plans: AdminPlan[] = PLAN_NAMES.map((name) => ({ name, ...planTermsView(name, DEFAULT_PLANS[name]) }));
   readonly calls: string[] = [];
   private secretCounter = 0;
 
@@ -72,15 +67,15 @@ export class FakeAdmin implements AdminApi {
   }
 
   view(account: StoredAccount): AdminAccount {
-    const trialUsed = Math.min(5, account.trial_used);
-    const monthly = MONTHLY[account.plan];
+    const trialUsed = Math.min(TRIAL_CONVERSIONS, account.trial_used);
+    const monthly = account.plan === 'trial' ? 'none' : this.plans.find((plan) => plan.name === account.plan)!.monthly_allowance;
     return {
       id: account.id,
       name: account.name,
       plan: account.plan,
       created_at: account.created_at,
       allowances: {
-        trial: { total: 5, used: trialUsed, left: 5 - trialUsed },
+        trial: { total: TRIAL_CONVERSIONS, used: trialUsed, left: TRIAL_CONVERSIONS - trialUsed },
         monthly:
           monthly === 'none'
             ? null
@@ -105,6 +100,11 @@ export class FakeAdmin implements AdminApi {
     const jobs: Partial<Record<JobStatus, number>> = {};
     for (const job of this.jobs) jobs[job.status] = (jobs[job.status] ?? 0) + 1;
     return { queue_length: jobs.queued ?? 0, processing: jobs.processing ?? 0, accounts: this.accounts.length, jobs };
+  }
+
+  async listPlans(): Promise<AdminPlans> {
+    await this.gate('listPlans');
+    return { trial_conversions: TRIAL_CONVERSIONS, plans: this.plans };
   }
 
   async listAccounts(): Promise<AdminAccount[]> {

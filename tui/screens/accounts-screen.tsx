@@ -14,7 +14,8 @@ import { useAdmin } from '../hooks/use-admin.js';
 import { useListCursor } from '../hooks/use-list-cursor.js';
 import { useNotice } from '../hooks/use-notice.js';
 import { useScreenKeys } from '../hooks/use-screen-keys.js';
-import { PLAN_OPTIONS } from '../plans.js';
+import { usePlans } from '../hooks/use-plans.js';
+import { planOptions } from '../plans.js';
 
 type Mode =
   | { kind: 'list' }
@@ -62,6 +63,7 @@ export function AccountsScreen(): React.JSX.Element {
   const admin = useAdmin();
   const area = useContext(BodyAreaContext);
   const accounts = useAccounts();
+  const planChoices = planOptions(usePlans().data);
   const list = accounts.data ?? [];
   const [mode, setMode] = useState<Mode>({ kind: 'list' });
   const [cursor] = useListCursor(list.length, { isActive: mode.kind === 'list' });
@@ -118,9 +120,9 @@ export function AccountsScreen(): React.JSX.Element {
         return (
           <Picker
             title={`Plan for ${truncate(account.name, 40)} (now ${account.plan})`}
-            options={PLAN_OPTIONS}
+            options={planChoices}
             width={area.width}
-            initialIndex={PLAN_OPTIONS.findIndex((option) => option.value === account.plan)}
+            initialIndex={planChoices.findIndex((option) => option.value === account.plan)}
             onCancel={() => setMode(backTo(mode.back, account.id))}
             onPick={(plan) =>
               plan === account.plan
@@ -162,7 +164,7 @@ export function AccountsScreen(): React.JSX.Element {
         return (
           <Picker
             title={`Plan for ${truncate(mode.name, 40)} (new accounts usually start on trial)`}
-            options={PLAN_OPTIONS}
+            options={planChoices}
             width={area.width}
             onCancel={() => setMode({ kind: 'list' })}
             onPick={(plan) => {

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Test } from 'tap';
 import { chromium, type BrowserContext } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.VECTORIZE_CHROMIUM ?? '/usr/bin/chromium';
@@ -46,4 +47,13 @@ export async function launchChromium(options: { headless?: boolean; downloadsPat
       await rm(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** A browser for one test that saves downloads into a temp folder; both are gone when the test ends. */
+export async function launchWithDownloads(t: Test): Promise<{ browser: Browser; downloads: string }> {
+  const downloads = await mkdtemp(join(tmpdir(), 'vectorize-downloads-'));
+  t.teardown(() => rm(downloads, { recursive: true, force: true }));
+  const browser = await launchChromium({ downloadsPath: downloads });
+  t.teardown(() => browser.close());
+  return { browser, downloads };
 }

@@ -82,7 +82,7 @@ export async function startFakeV1(options: { rendererDir: string; failNames?: Re
         name: 'Fake',
         plan: 'trial',
         allowances: { trial: { total: 5, used: 5 - trialLeft, left: trialLeft }, monthly: null },
-        limits: { active_jobs: 2 },
+        limits: { active_jobs: 2, manual_settings: false },
       });
     }
     if (url.pathname === '/v1/vectorize' && req.method === 'POST') {

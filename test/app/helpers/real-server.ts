@@ -35,11 +35,11 @@ export async function startRealServer(t: Test) {
     await running.stop();
     await rm(dataDir, { recursive: true, force: true });
   });
-  // Pro, so the manual settings (smoothing) take effect (contract §4: on Trial they fall back to defaults).
+  // Pro, so the manual settings (smoothing) take effect (docs/api.md, "Submitting": on Trial they fall back to defaults).
   const { services } = running.app;
   const account = services.accounts.create('E2E studio', 'pro');
   const { secret } = services.keys.create(account, { name: 'e2e' });
-  return { url: running.url, key: secret, account, services };
+  return { url: running.url, key: secret, account, services, adminToken: running.app.context.adminToken };
 }
 
 /** Drops files on the window the way the OS does: a DataTransfer on a drop event. */
@@ -57,3 +57,10 @@ export async function dropFiles(page: Page, files: Array<{ name: string; type: s
   }, files.map((file) => ({ name: file.name, type: file.type, base64: file.bytes.toString('base64') })));
 }
 
+
+/** Opens the page with the key already in this tab's storage, as if typed once before. */
+export async function openSignedIn(page: Page, server: { url: string; key: string }): Promise<void> {
+  await page.goto(server.url);
+  await page.evaluate((key) => sessionStorage.setItem('vectorize.apiKey', key), server.key);
+  await page.reload();
+}

@@ -1,18 +1,18 @@
 import t from 'tap';
-import { ERROR_CODES } from '../../../engine/errors.js';
+import { API_ERROR_CODES } from '../../../server/http-errors.js';
 import { ApiError, UnreachableError } from '../../../client/http.js';
 import { describeError, plainWords, toPlainError } from '../../../app/renderer/errors.js';
 
 t.test('every code of the error vocabulary has its own plain words', async (t) => {
   const generic = plainWords('no_such_code');
   const seen = new Set<string>();
-  for (const code of ERROR_CODES) {
+  for (const code of API_ERROR_CODES) {
     const words = plainWords(code);
     t.not(words, generic, code);
     t.notMatch(words, /_/, `${code} is explained, not repeated`);
     seen.add(words);
   }
-  t.equal(seen.size, ERROR_CODES.length, 'no two codes share the same words');
+  t.equal(seen.size, API_ERROR_CODES.length, 'no two codes share the same words');
 });
 
 t.test('details make the words precise', async (t) => {

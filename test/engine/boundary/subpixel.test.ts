@@ -53,3 +53,33 @@ t.test('a hard edge (no anti-aliasing) keeps its exact pixel cracks', async (t) 
   t.equal(inner.length, 1);
   t.equal(inner[0].points, inner[0].cracks);
 });
+
+t.test('line art: an ink edge on transparent paper lands on the true line by the ink coverage', async (t) => {
+  for (const degrees of [8, 30, 45, 70, 120]) {
+    const width = 48, height = 40, cx = 23.3, cy = 19.6;
+    const nx = -Math.sin((degrees * Math.PI) / 180), ny = Math.cos((degrees * Math.PI) / 180);
+    const side = (x: number, y: number) => (x - cx) * nx + (y - cy) * ny; // > 0: ink
+    const coverage = new Uint8Array(width * height);
+    const labels = new Int32Array(width * height);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        let ink = 0;
+        for (let j = 0; j < 16; j++) for (let i = 0; i < 16; i++) if (side(x + (i + 0.5) / 16, y + (j + 0.5) / 16) > 0) ink++;
+        coverage[y * width + x] = Math.round((255 * ink) / 256);
+        labels[y * width + x] = ink >= 128 ? 1 : 0;
+      }
+    }
+    const graph = buildBoundaryGraph(labels, width, height, 2, NO_CONTEXT);
+    // the paper (region 0) is transparent and its pixels' colour says nothing: only the coverage does
+    placeSubpixelEdges(graph, { width, height, rgb: new Uint8Array(3 * width * height).fill(255) }, { labels, regionCount: 2, transparent: Uint8Array.from([1, 0]), coverage });
+    const inner = graph.chains.filter((c) => c.left >= 0 && c.right >= 0);
+    t.equal(inner.length, 1, `${degrees}°: one chain between ink and paper`);
+    let worst = 0, onCrack = 0;
+    for (let i = 0; i < inner[0].points.length; i += 2) {
+      worst = Math.max(worst, Math.abs(side(inner[0].points[i], inner[0].points[i + 1])));
+      if (Number.isInteger(inner[0].points[i]) && Number.isInteger(inner[0].points[i + 1])) onCrack++;
+    }
+    t.ok(worst <= 0.2, `${degrees}°: every point within 0.2 px of the line (worst ${worst.toFixed(3)})`);
+    t.ok(onCrack < inner[0].points.length / 8, `${degrees}°: the points leave the pixel corners`);
+  }
+});

@@ -9,14 +9,14 @@ import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import t, { type Test } from 'tap';
 import { decodeFile, decodeImage, probeImage } from '../../../engine/decode/index.js';
-import { type ErrorCode, VectorizeError } from '../../../engine/errors.js';
+import { type EngineErrorCode, VectorizeError } from '../../../engine/errors.js';
 import { ENGINE_MAX_PIXELS } from '../../../engine/types.js';
 import { randomPalette, seededRandom, writeBmp } from '../helpers/bmp-writer.js';
 
 const random = seededRandom(4242);
 
 /** Runs `attempt`, asserts it fails with a VectorizeError of `code`, and returns that error. */
-async function expectCode(t: Test, attempt: () => Promise<unknown>, code: ErrorCode, label: string): Promise<VectorizeError | undefined> {
+async function expectCode(t: Test, attempt: () => Promise<unknown>, code: EngineErrorCode, label: string): Promise<VectorizeError | undefined> {
   let outcome: unknown;
   try {
     await attempt();
@@ -230,7 +230,7 @@ t.test('BMP headers that lie', async (t) => {
 });
 
 t.test('mutated and truncated files only ever fail with typed errors', async (t) => {
-  const allowed = new Set<ErrorCode>(['unreadable_file', 'unsupported_format', 'megapixels_exceeded', 'empty_file']);
+  const allowed = new Set<EngineErrorCode>(['unreadable_file', 'unsupported_format', 'megapixels_exceeded', 'empty_file']);
   const v5 = writeBmp({ version: 'v5', width: 6, height: 5, bitsPerPixel: 32, compression: 'bitfields', masks: { red: 0xff0000, green: 0xff00, blue: 0xff, alpha: 0xff000000 }, values: Array.from({ length: 30 }, () => Math.floor(random() * 2 ** 32)) });
   const rle4 = writeBmp({ width: 9, height: 4, bitsPerPixel: 4, compression: 'rle4', palette: palette16, indices: Array.from({ length: 36 }, (_, i) => (i % 9 < 4 ? 5 : Math.floor(random() * 16))) });
   const png = await sharp(Uint8Array.from({ length: 6 * 5 * 4 }, () => Math.floor(random() * 256)), { raw: { width: 6, height: 5, channels: 4 } }).png().toBuffer();

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { fitBoundaryChain, type ChainFitSettings } from '../../../engine/fit/chain.js';
+import { fitBoundaryChain, simplifiedPolyline, type ChainFitSettings } from '../../../engine/fit/chain.js';
 import type { FittedPath } from '../../../engine/fit/index.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { DEFAULT_TRACE_OPTIONS, type ImageClass } from '../../../engine/types.js';
@@ -124,4 +124,22 @@ t.test('exactCracks (true pixel art) writes the crack polyline', async (t) => {
   const path = fitBoundaryChain(chain, true, false, { ...chainSettings('clipart'), exactCracks: true });
   t.ok(path.segments.every((s) => s.kind === 'L' && Number.isInteger(s.x) && Number.isInteger(s.y)), 'on pixel corners');
   t.ok(longestStaircase(path) >= 2, 'the pixel steps are kept');
+});
+
+t.test('a simplified polyline keeps only the vertices it needs and stays within its tolerance', async (t) => {
+  // the sub-pixel points of a 1-px diagonal line (one point a crack, moved by the coverage): out
+  // along one side of a thin sliver, back along the other, each side wobbling by a quarter pixel
+  const points: number[] = [];
+  for (let i = 0; i < 20; i++) points.push(i + 0.5, i, i + 1.25, i + 0.5);
+  for (let i = 20; i > 0; i--) points.push(i, i + 1, i - 0.75, i + 0.5);
+  const ring = Float64Array.from(points);
+  const path = simplifiedPolyline(ring, true, 0.5);
+  t.ok(path.segments.length <= 6, `a few lines, not the stairs (${path.segments.length})`);
+  t.equal(longestStaircase(path), 0);
+  const line = samplePath(path);
+  let worst = 0;
+  for (let i = 0; i < ring.length; i += 2) worst = Math.max(worst, distanceToPolyline(ring[i], ring[i + 1], line));
+  t.ok(worst <= 0.5 + 1e-9, `every point within half a pixel (${worst.toFixed(3)})`);
+  const open = simplifiedPolyline(Float64Array.from([0, 0, 1, 0.1, 2, 0, 3, 2, 4, 4]), false, 0.5);
+  t.same(open, { start: { x: 0, y: 0 }, segments: [{ kind: 'L', x: 2, y: 0 }, { kind: 'L', x: 4, y: 4 }] }, 'an open chain keeps its ends and its corner');
 });

@@ -61,6 +61,26 @@ t.test('a radial ramp is fitted as radial, centred where it was made', async (t)
   t.ok(dist(rgb(fill.stops[0].color), [250, 240, 60]) < 15, `centre colour ${fill.stops[0].color}`);
 });
 
+t.test('a quarter ring of a cone-shaded ramp: radial around the true centre, its stops over the radii it covers', async (t) => {
+  // colour linear in the distance from (10, 10); the region is the ring 40..52 px out, one quadrant
+  const w = 70, h = 70, cx = 10, cy = 10;
+  const img = image(w, h, (x, y) => {
+    const f = Math.hypot(x - cx, y - cy) / 60;
+    return [250 - 200 * f, 240 - 180 * f, 60 + 100 * f];
+  });
+  const ring: number[] = [];
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+    const d = Math.hypot(x + 0.5 - cx, y + 0.5 - cy);
+    if (d >= 40 && d < 52) ring.push(y * w + x);
+  }
+  const fill = fitGradient(img, Int32Array.from(ring), { maxResidual: 1 });
+  if (!fill || fill.type !== 'radial') return t.fail(`expected radial, got ${fill?.type}`);
+  t.ok(Math.hypot(fill.cx - cx, fill.cy - cy) < 2, `centre (${fill.cx}, ${fill.cy})`);
+  t.ok(fill.stops[0].offset > 0.7, `the first stop sits at the ring's inner radius (${fill.stops[0].offset})`);
+  const inner = [250 - (200 * 40) / 60, 240 - (180 * 40) / 60, 60 + (100 * 40) / 60];
+  t.ok(dist(rgb(fill.stops[0].color), inner) < 8, `inner colour ${fill.stops[0].color}`);
+});
+
 t.test('only the given pixels count', async (t) => {
   // left half ramps, right half is a different flat colour that must not leak into the fit
   const w = 60, h = 40;

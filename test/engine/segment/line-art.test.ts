@@ -131,6 +131,57 @@ t.test('a shaded, speckled page of glyphs is one ink on transparent paper, every
   t.equal(countMatches(pathData, /[Mm]/g), rings, 'one outline per glyph and per hole');
   t.equal(countMatches(pathData, /[zZ]/g), rings, 'every outline is closed');
   t.notMatch(result.svg, /class="u"|stroke=/, 'no stroke-only shapes');
+  // Smooth: the round glyphs (o, the arch of n, the dots) are curves, and no outline walks pixel stairs.
+  for (const outline of pathData.split(/(?=[Mm])/)) t.ok(longestUnitStepRun(outline) <= 3, `no stairs in ${outline.slice(0, 40)}…`);
+  t.ok(countMatches(pathData, /c/g) + countMatches(result.svg, /<(circle|ellipse)/g) >= 2 * 8, 'the round glyphs are drawn with curves');
+});
+
+/**
+ * The longest run of unit axis steps (h/v/l of exactly one pixel along an axis) in relative path
+ * data: pixel stairs.
+ */
+function longestUnitStepRun(d: string): number {
+  const tokens = d.match(/[a-zA-Z]|-?(?:\d*\.\d+|\d+)/g) ?? [];
+  const arity: Record<string, number> = { m: 2, l: 2, h: 1, v: 1, c: 6, a: 7, z: 0, M: 2 };
+  let command = '', run = 0, longest = 0;
+  for (let i = 0; i < tokens.length; ) {
+    if (/[a-zA-Z]/.test(tokens[i])) {
+      command = tokens[i++];
+      if (command === 'z') run = 0;
+      continue;
+    }
+    const n = arity[command] ?? 1;
+    const v = tokens.slice(i, i + n).map(Number);
+    const unit = (command === 'h' || command === 'v') ? Math.abs(v[0]) === 1 : command === 'l' && Math.abs(v[0]) + Math.abs(v[1]) === 1 && v[0] * v[1] === 0;
+    run = unit ? run + 1 : 0;
+    longest = Math.max(longest, run);
+    i += n;
+    if (command === 'M' || command === 'm') command = command === 'M' ? 'L' : 'l';
+  }
+  return longest;
+}
+
+t.test('a 1-bit circle traced as a blueprint is a curve, not stairs', async (t) => {
+  const image = raster(64, 64, (x, y) => (Math.hypot(x + 0.5 - 32, y + 0.5 - 32) <= 20 ? [0, 0, 0] : [255, 255, 255]));
+  const result = await vectorize(await png(image), { imageType: 'blueprint' });
+  const pathData = [...result.svg.matchAll(/ d="([^"]*)"/g)].map((m) => m[1]).join(' ');
+  const curves = countMatches(pathData, /[ca]/g) + countMatches(result.svg, /<(circle|ellipse)/g);
+  t.ok(curves >= 1, `drawn with curves or as a circle (${result.svg.length} bytes)`);
+  t.ok(longestUnitStepRun(pathData) <= 1, 'no pixel stairs');
+  t.ok(result.stats.nodes <= 12, `a handful of nodes, not one per pixel step (${result.stats.nodes})`);
+});
+
+t.test('ink pixels touching only at a corner are one mark with one outline, no junction', async (t) => {
+  // a 1-px staircase line: each pixel meets the next only at a corner
+  const image = raster(40, 40, (x, y) => (x >= 8 && x < 32 && y === x ? [0, 0, 0] : [255, 255, 255]));
+  const seg = segmentPage(image);
+  const ink = seg.labels[10 * 40 + 10];
+  t.notOk(seg.transparent[ink]);
+  t.equal(seg.labels[20 * 40 + 20], ink, 'the whole line is one ink region');
+  const result = await vectorize(await png(image), { imageType: 'scan' });
+  const pathData = [...result.svg.matchAll(/ d="([^"]*)"/g)].map((m) => m[1]).join(' ');
+  t.equal(countMatches(pathData, /[Mm]/g), 1, 'one outline');
+  t.ok(result.stats.nodes <= 8, `a thin bar of a few nodes, not one per pixel (${result.stats.nodes})`);
 });
 
 t.test('smoothing off keeps every speck; maximum still keeps the dots and full stops', async (t) => {

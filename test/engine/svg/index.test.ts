@@ -16,6 +16,24 @@ t.test('paths are written relative, on a 0.1 px grid, with h/v for axis-aligned 
   t.equal(w.segments, 5);
 });
 
+t.test('a last line back to the start is left to z; a curve back to it is not', async (t) => {
+  const square = new PathWriter();
+  square.append({ start: { x: 0, y: 0 }, segments: [{ kind: 'L', x: 4, y: 0 }, { kind: 'L', x: 4, y: 3 }, { kind: 'L', x: 0, y: 3 }, { kind: 'L', x: 0, y: 0 }] }, false);
+  square.close();
+  square.append({ start: { x: 6, y: 0 }, segments: [{ kind: 'L', x: 8, y: 0 }, { kind: 'L', x: 8, y: 2 }, { kind: 'L', x: 6, y: 0 }] }, false);
+  square.close();
+  t.equal(square.toString(), 'M0 0h4v3h-4zm6 0h2v2z');
+  t.equal(square.segments, 7, 'the lines written and the two closes');
+  const rounded = new PathWriter();
+  rounded.append({ start: { x: 0, y: 0 }, segments: [{ kind: 'L', x: 4, y: 0 }, { kind: 'C', x1: 5, y1: 2, x2: 2, y2: 4, x: 0, y: 0 }] }, false);
+  rounded.close();
+  t.equal(rounded.toString(), 'M0 0h4c1 2-2 4-4 0z');
+  const lone = new PathWriter();
+  lone.append({ start: { x: 0, y: 0 }, segments: [{ kind: 'L', x: 2, y: 0 }, { kind: 'L', x: 0, y: 0 }] }, false);
+  lone.close();
+  t.equal(lone.toString(), 'M0 0h2z', 'a ring keeps at least one segment of its own');
+});
+
 /** Follows M/l/h/v through a d string (implicit repetition included) to the pen's last position. */
 function penEnd(d: string): [number, number] {
   const tokens = d.match(/[a-zA-Z]|-?(?:\d*\.\d+|\d+)/g) ?? [];

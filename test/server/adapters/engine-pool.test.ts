@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fitWorkersPerTrace, workerPool } from '../../../server/adapters/engine-pool.js';
+import { fitWorkersPerTrace, RECYCLE_AFTER_MEGAPIXELS, workerPool } from '../../../server/adapters/engine-pool.js';
 import type { EngineTask } from '../../../server/adapters/engine.js';
 import { DEFAULT_TRACE_OPTIONS } from '../../../engine/types.js';
 
@@ -35,4 +35,27 @@ t.test('the pool tells each engine worker how many fitting threads it may use', 
   };
   t.equal(await traceWith(2, 1), 2, 'an explicit number is passed through');
   t.equal(await traceWith(undefined, 64), fitWorkersPerTrace(64), 'by default the pool size decides (64 traces: none)');
+});
+
+const THREAD_PROBE_ENGINE = fileURLToPath(new URL('../../fixtures/server/thread-probe-engine.mjs', import.meta.url));
+
+t.test('a worker is reused after small images and replaced after a large one, which hands its memory back', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'vectorize-pool-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const pool = workerPool({ size: 1, engineModule: THREAD_PROBE_ENGINE });
+  t.teardown(() => pool.close());
+  let jobs = 0;
+  const threadAfter = async (megapixels: number) => {
+    const inputPath = join(dir, `in-${jobs}`);
+    const outputPath = join(dir, `out-${jobs}.svg`);
+    writeFileSync(inputPath, String(megapixels));
+    await pool.run({ jobId: `job_${jobs++}`, inputPath, outputPath, options: DEFAULT_TRACE_OPTIONS, maxPixels: 1e8 }, () => {}).done;
+    return Number(/data-thread="(\d+)"/.exec(readFileSync(outputPath, 'utf8'))?.[1]);
+  };
+  const small = await threadAfter(1);
+  t.equal(await threadAfter(RECYCLE_AFTER_MEGAPIXELS - 0.5), small, 'below the threshold the same worker traces again');
+  t.equal(await threadAfter(RECYCLE_AFTER_MEGAPIXELS), small, 'the large image is traced on the reused worker');
+  const fresh = await threadAfter(1);
+  t.not(fresh, small, 'the next job gets a fresh worker');
+  t.equal(await threadAfter(1), fresh);
 });

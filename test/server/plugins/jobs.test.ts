@@ -1,4 +1,4 @@
-/** Contract §3: every row of the states table, the fields each state shows, DELETE and listing. */
+/** docs/api.md, "Jobs and their states": every row of the states table, the fields each state shows, DELETE and listing. */
 import t from 'tap';
 import { harness, settle, waitFor, statusOf } from '../helpers.js';
 

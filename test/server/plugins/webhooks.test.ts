@@ -2,7 +2,6 @@ import t from 'tap';
 import { harness, settle, waitFor, errorOf } from '../helpers.js';
 import { startReceiver } from '../webhooks/fixtures.js';
 import { verifySignature } from '../../../server/webhooks/signature.js';
-import type { WebhookService } from '../../../server/webhooks/service.js';
 
 const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
 // The receivers listen on 127.0.0.1, admitted the way an operator admits a LAN receiver.
@@ -10,7 +9,7 @@ const env = { VECTORIZE_WEBHOOK_ALLOW_CIDRS: '127.0.0.1/32', VECTORIZE_WEBHOOK_B
 
 async function setup(t: { teardown(fn: () => unknown): void }) {
   const h = await harness(t, { env, adminToken: ADMIN_TOKEN });
-  const service = (h.app.server.plugins as unknown as { webhooks: { service: WebhookService } }).webhooks.service;
+  const service = h.app.services.webhooks;
   service.start(20);
   t.teardown(() => service.stop());
   const post = (secret: string, url: string, payload: unknown) =>

@@ -1,29 +1,51 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DeliveryAttempt, DeliveryRecord, WebhookRecord, WebhookRepository } from '../../../server/webhooks/service.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openLowdbStore } from '../../../server/adapters/lowdb-store.js';
+import { systemClock } from '../../../server/adapters/clock.js';
+import { secretBox, type SecretBox } from '../../../server/adapters/secret-box.js';
+import { webhookService } from '../../../server/services/webhooks.js';
+import { AddressPolicy } from '../../../server/webhooks/address-policy.js';
+import { WebhookSender, systemResolver, type Resolver } from '../../../server/webhooks/sender.js';
 
-/** Map-backed repository with the same contract as the store's implementation. */
-export class MemoryWebhookRepository implements WebhookRepository {
-  webhooks = new Map<string, WebhookRecord>();
-  deliveries = new Map<string, DeliveryRecord>();
+export interface WebhookServiceOptions {
+  /** The store file; a fresh temp dir's db.json when omitted (reuse one to model a restart). */
+  file?: string;
+  resolve?: Resolver;
+  /** VECTORIZE_WEBHOOK_ALLOW_CIDRS; the receivers listen on 127.0.0.1, admitted as an operator would. */
+  allow?: string;
+  backoffMs?: number;
+  secrets?: SecretBox;
+}
 
-  async insertWebhook(record: WebhookRecord) { this.webhooks.set(record.id, structuredClone(record)); }
-  async listWebhooks(filter: { accountId?: string } = {}) {
-    return [...this.webhooks.values()].filter((w) => filter.accountId === undefined || w.account_id === filter.accountId).map((w) => structuredClone(w));
+/** The webhooks service over a real lowdb store in a temp dir, with wall-clock time. */
+export async function openWebhookService(t: { teardown(fn: () => unknown): void }, options: WebhookServiceOptions = {}) {
+  let file = options.file;
+  if (!file) {
+    const dir = mkdtempSync(join(tmpdir(), 'vectorize-webhooks-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    file = join(dir, 'db.json');
   }
-  async getWebhook(id: string) { const w = this.webhooks.get(id); return w && structuredClone(w); }
-  async deleteWebhook(id: string) { this.webhooks.delete(id); }
-  async insertDeliveries(records: DeliveryRecord[]) { for (const r of records) this.deliveries.set(r.id, structuredClone(r)); }
-  // Like the store: a delivery's state moves, its log only grows through appendAttempt.
-  async updateDelivery(record: DeliveryRecord) {
-    const existing = this.deliveries.get(record.id);
-    if (existing) Object.assign(existing, { state: record.state, attempts: record.attempts, next_attempt_at: record.next_attempt_at });
-  }
-  async pendingDeliveries() { return [...this.deliveries.values()].filter((d) => d.state === 'pending').map((d) => structuredClone(d)); }
-  async appendAttempt(attempt: DeliveryAttempt) { this.deliveries.get(attempt.delivery_id)?.log.push(attempt); }
-  async listDeliveries(webhookId: string) {
-    return [...this.deliveries.values()].filter((d) => d.webhook_id === webhookId).reverse().map((d) => structuredClone(d));
-  }
+  const store = await openLowdbStore(file, { writeDelayMs: 1 });
+  const resolve = options.resolve ?? systemResolver;
+  const policy = new AddressPolicy(options.allow ?? '127.0.0.1/32');
+  const secrets = options.secrets ?? secretBox([randomBytes(32)]);
+  const service = webhookService({
+    store, clock: systemClock, secrets, policy, resolve, backoffMs: options.backoffMs ?? 5,
+    sender: new WebhookSender({ policy, resolve, timeoutMs: 2000 }),
+  });
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await service.stop();
+    await store.close();
+  };
+  t.teardown(close);
+  return { store, service, secrets, file, close };
 }
 
 export interface ReceivedRequest {

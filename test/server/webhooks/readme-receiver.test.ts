@@ -5,19 +5,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import t from 'tap';
-import { AddressPolicy } from '../../../server/webhooks/address-policy.js';
-import { WebhookSender, systemResolver } from '../../../server/webhooks/sender.js';
-import { WebhookService } from '../../../server/webhooks/service.js';
 import { signBody } from '../../../server/webhooks/signature.js';
-import { MemoryWebhookRepository } from './fixtures.js';
+import { openWebhookService } from './fixtures.js';
 import { waitFor } from '../helpers.js';
 
-// The README's receiver is what integrators copy: run it as written against real deliveries.
+// The receiver in docs/webhooks.md is what integrators copy: run it as written against real deliveries.
 async function loadReadmeReceiver() {
-  const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('## Webhooks'));
+  const section = await readFile(new URL('../../../docs/webhooks.md', import.meta.url), 'utf8');
   const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!code) throw new Error('README has no receiver example under ## Webhooks');
+  if (!code) throw new Error('docs/webhooks.md has no receiver example');
   const file = path.join(await mkdtemp(path.join(tmpdir(), 'vectorize-readme-')), 'webhook-receiver.mjs');
   await writeFile(file, code);
   return (await import(pathToFileURL(file).href)) as {
@@ -32,25 +28,18 @@ async function listen(server: Server) {
 
 t.test('the README receiver accepts signed deliveries once, and refuses forged, stale and replayed ones', async (t) => {
   const { createReceiver } = await loadReadmeReceiver();
-  const policy = new AddressPolicy('127.0.0.1/32');
-  const repository = new MemoryWebhookRepository();
-  const service = new WebhookService({
-    repository, policy, resolve: systemResolver, backoffMs: 5,
-    sender: new WebhookSender({ policy, resolve: systemResolver }),
-  });
+  const { service, store } = await openWebhookService(t);
   const handled: unknown[] = [];
   // The secret exists only once the endpoint does; the receiver's address is filled in after.
-  const endpoint = await service.create('acct_a', { url: 'http://127.0.0.1:9/' });
-  const secret = endpoint.secret;
+  const { webhook: endpoint, secret } = await service.create('acct_a', { url: 'http://127.0.0.1:9/' });
   const receiver = createReceiver({ secret, onEvent: (e) => { handled.push(e); } });
   const realUrl = await listen(receiver);
   t.teardown(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
-  repository.webhooks.set(endpoint.id, { ...endpoint, url: realUrl });
+  store.webhooks.update(endpoint.id, { url: realUrl });
 
   service.start(1000);
-  t.teardown(() => service.stop());
   await service.emit('acct_a', 'processing.completed', { job_id: 'job_1', status: 'completed' });
-  await waitFor(() => handled.length === 1 && [...repository.deliveries.values()][0]?.state === 'delivered');
+  await waitFor(() => handled.length === 1 && store.deliveries.all()[0]?.state === 'delivered');
 
   const body = JSON.stringify({ id: 'evt_0000000000000000', event: 'processing.completed', created_at: new Date().toISOString(), data: { job_id: 'job_2', status: 'completed' } });
   const post = (payload: string, signature: string) => fetch(realUrl, { method: 'POST', body: payload, headers: { 'x-service-signature': signature } });

@@ -1,0 +1,46 @@
+/** The busy-pixel budget: which images are traced smaller, by how much, and at what display size. */
+import t from 'tap';
+import { randomBytes } from 'node:crypto';
+import { atDisplaySize, busyPixels, withinBusyBudget } from '../../engine/budget.js';
+import type { DecodedRaster } from '../../engine/decode/index.js';
+
+function raster(width: number, height: number, data: Uint8Array): DecodedRaster {
+  return { format: 'png', channels: 3, lossy: false, width, height, data };
+}
+
+t.test('busy pixels are those with a jump to the right or lower neighbour', async (t) => {
+  t.equal(busyPixels(raster(4, 4, new Uint8Array(48).fill(90))), 0, 'a flat image has none');
+  const edge = new Uint8Array(48).fill(0);
+  for (let y = 0; y < 4; y++) for (let x = 2; x < 4; x++) edge.fill(255, (y * 4 + x) * 3, (y * 4 + x) * 3 + 3);
+  t.equal(busyPixels(raster(4, 4, edge)), 4, 'a vertical edge: the column left of it');
+  const ramp = new Uint8Array(48);
+  for (let p = 0; p < 16; p++) ramp.fill((p % 4) * 20, p * 3, p * 3 + 3);
+  t.equal(busyPixels(raster(4, 4, ramp)), 0, 'steps of 20 are not jumps');
+});
+
+t.test('an image within the budget is traced as it is; a busier one is scaled down to fit', async (t) => {
+  const photoLike = raster(100, 100, new Uint8Array(30_000).fill(128));
+  const kept = await withinBusyBudget(photoLike, 1000);
+  t.equal(kept.image, photoLike, 'not busy: the same raster, not a copy');
+  const small = raster(20, 20, new Uint8Array(randomBytes(1200)));
+  t.equal((await withinBusyBudget(small, 1000)).image, small, 'no more pixels than the budget: never examined');
+
+  const noise = raster(200, 100, new Uint8Array(randomBytes(60_000)));
+  const busy = busyPixels(noise);
+  t.ok(busy > 15_000, `noise is busy almost everywhere (${busy} of 20000)`);
+  const { image, display } = await withinBusyBudget(noise, 2000);
+  t.same(display, { width: 200, height: 100 }, 'the display size is the original');
+  t.ok(image.width < 200 && image.height < 100, `traced at ${image.width}×${image.height}`);
+  t.ok(Math.abs(image.width / image.height - 2) < 0.1, 'the aspect ratio is kept');
+  t.ok(busyPixels(image) <= 2000, 'the copy fits the budget');
+  t.equal(image.data.length, image.width * image.height * 3);
+});
+
+t.test('the SVG keeps the original display size; its viewBox is the traced size', async (t) => {
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 60 30" width="60" height="30"><path d="M0 0"/></svg>';
+  t.equal(
+    atDisplaySize(svg, { width: 60, height: 30 }, { width: 200, height: 100 }),
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 60 30" width="200" height="100"><path d="M0 0"/></svg>',
+  );
+  t.equal(atDisplaySize(svg, { width: 60, height: 30 }, { width: 60, height: 30 }), svg, 'traced at full size: unchanged');
+});
