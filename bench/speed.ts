@@ -193,31 +193,18 @@ for (const image of images) {
   }
   rows.push(row);
   const mp = image.megapixels;
-  const timings = names.map((n) => `${n} ${fmt(row.wall[n])} ms (${fmt(row.wall[n] / mp)} ms/MP, cpu ${fmt(row.cpu[n])})`);
-  console.error(`${image.id.padEnd(28)} ${timings.join('  ')}`);
+  console.error(`${image.id.padEnd(28)} ${names.map((n) => `${n} ${fmt(row.wall[n])} ms (${fmt(row.wall[n] / mp)} ms/MP, cpu ${fmt(row.cpu[n])})`).join('  ')}`);
 }
 
-const ratioCell = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : '–');
 const lines: string[] = [];
-const warmth = args.cold ? 'cold: no warm-up pass' : 'after one warm-up pass over all images';
-lines.push(`Trace speed, ${rounds} rounds alternating in one process (median per image, ${warmth}), ${new Date().toISOString().slice(0, 10)}`);
+lines.push(`Trace speed, ${rounds} rounds alternating in one process (median per image, ${args.cold ? 'cold: no warm-up pass' : 'after one warm-up pass over all images'}), ${new Date().toISOString().slice(0, 10)}`);
 lines.push('');
 lines.push('| image | MP | ours ms | ours cpu ms | ours ms/MP | VTracer ms | VTracer cpu ms | VTracer ms/MP | ours/VTracer |');
 lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   const mp = r.image.megapixels;
-  const cells = [
-    r.image.id,
-    mp.toFixed(2),
-    fmt(r.wall.ours),
-    fmt(r.cpu.ours),
-    fmt(r.wall.ours / mp),
-    fmt(r.wall.vtracer),
-    fmt(r.cpu.vtracer),
-    fmt(r.wall.vtracer / mp),
-    ratioCell(r.wall.ours / r.wall.vtracer),
-  ];
-  lines.push(`| ${cells.join(' | ')} |`);
+  const ratio = r.wall.ours / r.wall.vtracer;
+  lines.push(`| ${r.image.id} | ${mp.toFixed(2)} | ${fmt(r.wall.ours)} | ${fmt(r.cpu.ours)} | ${fmt(r.wall.ours / mp)} | ${fmt(r.wall.vtracer)} | ${fmt(r.cpu.vtracer)} | ${fmt(r.wall.vtracer / mp)} | ${Number.isFinite(ratio) ? ratio.toFixed(2) : '–'} |`);
 }
 lines.push('');
 lines.push('| class | images | ours ms/MP | VTracer ms/MP | ours/VTracer (wall) | ours/VTracer (cpu) |');
@@ -229,6 +216,6 @@ for (const cls of classes) {
   const ours = perMp('ours', 'wall');
   const vt = perMp('vtracer', 'wall');
   const cpuRatio = perMp('ours', 'cpu') / perMp('vtracer', 'cpu');
-  lines.push(`| ${[cls, of.length, fmt(ours), fmt(vt), ratioCell(ours / vt), ratioCell(cpuRatio)].join(' | ')} |`);
+  lines.push(`| ${cls} | ${of.length} | ${fmt(ours)} | ${fmt(vt)} | ${Number.isFinite(ours / vt) ? (ours / vt).toFixed(2) : '–'} | ${Number.isFinite(cpuRatio) ? cpuRatio.toFixed(2) : '–'} |`);
 }
 console.log(lines.join('\n'));

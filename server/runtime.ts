@@ -74,7 +74,7 @@ export async function startServer(config: Readonly<Config>, out: NodeJS.Writable
     });
     void retention.sweep().catch((error: Error) => log.error('sweep failed', { err: error.message }));
     const classifier = await app.context.classifier();
-    log.info('listening', { url, workers: config.workers, data_dir: config.dataDir, classifier: classifier.provider, version: app.context.version });
+    log.info('listening', { url, workers: config.workers, data_dir: config.dataDir, store: config.databaseUrl ? 'postgres' : 'lowdb', classifier: classifier.provider, version: app.context.version });
     if (app.context.store.accounts.count() === 0) {
       log.info('no accounts yet: create one with `vectorize accounts create NAME --plan pro`, then `vectorize keys create --account acct_…`');
     }
@@ -87,6 +87,8 @@ export async function startServer(config: Readonly<Config>, out: NodeJS.Writable
         stopping ??= (async () => {
           await task?.stop();
           await app!.stop();
+          // PostgreSQL's pool and change feed would keep the process alive.
+          await store.close();
           rmSync(serverInfoPath(config.dataDir), { force: true });
           rmSync(adminTokenPath(config.dataDir), { force: true });
           lock.release();

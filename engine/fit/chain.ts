@@ -4,6 +4,7 @@
  * parallel (engine/parallel) run exactly the same code as the main thread.
  */
 import { chainMidpoints, fitChain, type FitSettings, type FittedPath, type Segment } from './index.js';
+import { dotEllipse } from './dot.js';
 import { ellipsePath, fitEllipse } from './ellipse.js';
 import { scratchFloat64, scratchSlots } from '../scratch.js';
 import { hypot } from '../hypot.js';
@@ -34,6 +35,11 @@ export function fitBoundaryChain(points: Float64Array, closed: boolean, onFrame:
   if (closed && settings.fit.smoothing !== 'off') {
     const ellipse = fitEllipse(chainMidpoints(points, true), 0.5 + settings.fit.tolerance / 2, 0.25 + settings.fit.tolerance / 4);
     if (ellipse !== null) return ellipsePath(ellipse, ringArea2(points) > 0);
+    // line art: a ring of a few pixels is a dot, not the triangle a curve fit makes of it
+    if (settings.guardChains && points.length < 4 * MIN_GUARD_PIECE) {
+      const dot = dotEllipse(points, settings.fit.tolerance);
+      if (dot !== null) return ellipsePath(dot, ringArea2(points) > 0);
+    }
   }
   return settings.guardChains ? guardedFit(points, closed, settings.fit, settings.guardSlack) : fitChain(points, closed, settings.fit);
 }

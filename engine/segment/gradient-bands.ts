@@ -116,16 +116,24 @@ export function joinGradientBands(image: RasterImage, regions: BandSegmentation,
   };
 
   let joined = 0;
+  // Two groups refused once are refused again until one of them grows (several boundary pairs
+  // can lead to the same two groups): judged by their total size when refused.
+  const refused = new Map<number, number>();
   for (const { key } of soft) {
     let a = find(Math.floor(key / regionCount)), b = find(key % regionCount);
     if (a === b) continue;
     const total = size[a] + size[b];
+    const groups = a < b ? a * regionCount + b : b * regionCount + a;
+    if (refused.get(groups) === total) continue;
     const before = (size[a] * ownResidual(a) + size[b] * ownResidual(b)) / total;
     // the larger keeps its id; equal sizes keep the lower (determinism)
     if (size[b] > size[a] || (size[b] === size[a] && b < a)) [a, b] = [b, a];
     const group = members[a].concat(members[b]);
     const after = paintOf(group, total);
-    if (!(after <= before + settings.residualSlack && after <= settings.maxResidual)) continue;
+    if (!(after <= before + settings.residualSlack && after <= settings.maxResidual)) {
+      refused.set(groups, total);
+      continue;
+    }
     parent[b] = a;
     members[a] = group;
     members[b] = [];

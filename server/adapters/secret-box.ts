@@ -59,9 +59,21 @@ export function secretBox(keys: Buffer[]): SecretBox {
   };
 }
 
-/** Reads <dataDir>/secrets.key, creating it (0600) with a fresh key on first use. */
+/**
+ * The box over <dataDir>/secrets.key, read when a secret is first sealed or opened and created then
+ * (0600) with a fresh key if absent: a data dir that never had a webhook holds no key.
+ */
 export function openSecretBox(dataDir: string): SecretBox {
-  const path = secretKeyPath(dataDir);
+  let box: SecretBox | undefined;
+  const load = () => (box ??= readKeyFile(secretKeyPath(dataDir)));
+  return {
+    seal: (plain, context) => load().seal(plain, context),
+    open: (sealed, context) => load().open(sealed, context),
+    isCurrent: (sealed) => load().isCurrent(sealed),
+  };
+}
+
+function readKeyFile(path: string): SecretBox {
   try {
     // 'wx': two nodes starting at once on a shared data dir must not both write a key.
     writeFileSync(path, `${randomBytes(KEY_BYTES).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });

@@ -143,3 +143,13 @@ t.test('a simplified polyline keeps only the vertices it needs and stays within 
   const open = simplifiedPolyline(Float64Array.from([0, 0, 1, 0.1, 2, 0, 3, 2, 4, 4]), false, 0.5);
   t.same(open, { start: { x: 0, y: 0 }, segments: [{ kind: 'L', x: 2, y: 0 }, { kind: 'L', x: 4, y: 4 }] }, 'an open chain keeps its ends and its corner');
 });
+
+t.test('line art: a dot of a few pixels is drawn round, a short dash of the same size is not', async (t) => {
+  const dot = boundaryChain(rasterise(20, 20, (x, y) => Math.hypot(x - 10, y - 10) <= 2.4));
+  const path = fitBoundaryChain(dot, true, false, chainSettings('scan'));
+  t.same(path.segments.map((s) => s.kind), ['A', 'A'], 'two half-ellipse arcs');
+  const arc = path.segments[0] as Extract<FittedPath['segments'][number], { kind: 'A' }>;
+  t.ok(Math.abs(arc.rx - arc.ry) < 0.3 && Math.abs(Math.PI * arc.rx * arc.ry - 16) < 2, `a circle of the dot's area (rx ${arc.rx.toFixed(2)}, ry ${arc.ry.toFixed(2)})`);
+  const dash = boundaryChain(rasterise(20, 20, (x, y) => x >= 5 && x < 13 && y >= 9 && y < 11));
+  t.notOk(fitBoundaryChain(dash, true, false, chainSettings('scan')).segments.some((s) => s.kind === 'A'), 'an 8 x 2 dash keeps its corners');
+});

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,8 +16,9 @@ t.test('the key file is created 0600 whatever the umask, once, and reopened with
   const previous = process.umask(0);
   t.teardown(() => process.umask(previous));
   const first = openSecretBox(dir);
-  t.equal(statSync(secretKeyPath(dir)).mode & 0o777, 0o600);
+  t.notOk(existsSync(secretKeyPath(dir)), 'no key until a secret is sealed');
   const sealed = first.seal('whsec_abc', 'whk_1');
+  t.equal(statSync(secretKeyPath(dir)).mode & 0o777, 0o600);
   const keyBefore = readFileSync(secretKeyPath(dir), 'utf8');
   const again = openSecretBox(dir);
   t.equal(readFileSync(secretKeyPath(dir), 'utf8'), keyBefore, 'an existing key is never replaced');
@@ -56,7 +57,7 @@ t.test('rotation: a new first key seals, older keys still open, isCurrent tells 
 t.test('a damaged key file stops with a message naming it', async (t) => {
   const dir = tempDir(t);
   writeFileSync(secretKeyPath(dir), 'not-a-key\n');
-  t.throws(() => openSecretBox(dir), { message: new RegExp(`${secretKeyPath(dir)}: key 1 is not 32 bytes`) });
+  t.throws(() => openSecretBox(dir).seal('whsec_x', 'whk_1'), { message: new RegExp(`${secretKeyPath(dir)}: key 1 is not 32 bytes`) });
   writeFileSync(secretKeyPath(dir), '# empty\n');
-  t.throws(() => openSecretBox(dir), /holds no key/);
+  t.throws(() => openSecretBox(dir).open('v1.x.y.z.w', 'whk_1'), /holds no key/);
 });
