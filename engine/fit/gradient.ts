@@ -82,8 +82,8 @@ function choosePaint(image: RasterImage, pixelIndices: Int32Array, maxResidual: 
 // ----------------------------------------------------------------------------------------------
 
 /**
- * The samples' numbers live in five scratch slots (../scratch.ts): a region's samples are read only
- * inside its fitGradient call, and five new arrays per region cost more than the fit on a drawing
+ * The samples' numbers live in seven scratch slots (../scratch.ts): a region's samples are read only
+ * inside its fitGradient call, and new arrays per region cost more than the fit on a drawing
  * of many small ramps (paint stage 1.5x on the corpus's calculator).
  */
 const SAMPLE = scratchSlots('gradient samples', Float64Array, ['x', 'y', 'r', 'g', 'b', 'gx', 'gy']);
