@@ -32,7 +32,20 @@ export type SaveResult = { saved: string[]; canceled: boolean };
 
 export type SaveAllMode = 'folder' | 'each';
 
-export const MENU_COMMANDS = ['open', 'open-folder', 'save', 'save-all', 'save-all-each', 'rerun', 'zoom-in', 'zoom-out', 'zoom-fit', 'help', 'next', 'previous'] as const;
+export const MENU_COMMANDS = [
+  'open',
+  'open-folder',
+  'save',
+  'save-all',
+  'save-all-each',
+  'rerun',
+  'zoom-in',
+  'zoom-out',
+  'zoom-fit',
+  'help',
+  'next',
+  'previous',
+] as const;
 export type MenuCommand = (typeof MENU_COMMANDS)[number];
 
 export interface DesktopBridge {

@@ -136,7 +136,9 @@ export function runDesktopApp(electron: ElectronApi, options: DesktopOptions = {
     });
 
     const send = (command: MenuCommand): void => mainWindow?.webContents.send(CHANNELS.menuCommand, command);
-    electron.Menu.setApplicationMenu(electron.Menu.buildFromTemplate(menuTemplate(send, { platform: process.platform, appName: app.getName(), devTools })));
+    electron.Menu.setApplicationMenu(
+      electron.Menu.buildFromTemplate(menuTemplate(send, { platform: process.platform, appName: app.getName(), devTools })),
+    );
 
     mainWindow = new electron.BrowserWindow(windowOptions(preload, devTools));
     hardenWebContents(mainWindow.webContents, origin);

@@ -21,7 +21,10 @@ export interface EmbeddedServerOptions {
   dataDir: string;
   vault: KeyVault;
   /** Replaced in tests; defaults to server/runtime.ts startServer with a loopback config. */
-  start?: (env: Record<string, string>, log: NodeJS.WritableStream) => Promise<Pick<Running, 'url' | 'stop'> & { app: { services: Pick<Services, 'accounts' | 'keys'> } }>;
+  start?: (
+    env: Record<string, string>,
+    log: NodeJS.WritableStream,
+  ) => Promise<Pick<Running, 'url' | 'stop'> & { app: { services: Pick<Services, 'accounts' | 'keys'> } }>;
   log?: NodeJS.WritableStream;
   /** Extra environment for the server config (VECTORIZE_PLANS_FILE, VECTORIZE_LOG_LEVEL …). */
   env?: Record<string, string | undefined>;
@@ -54,7 +57,10 @@ export function embeddedEnv(dataDir: string, extra: Record<string, string | unde
 }
 
 /** The app's key: the stored one while the server still accepts it, else a new one (and account if gone). */
-export async function ensureAppKey(services: Pick<Services, 'accounts' | 'keys'>, vault: KeyVault): Promise<{ accountId: string; secret: string }> {
+export async function ensureAppKey(
+  services: Pick<Services, 'accounts' | 'keys'>,
+  vault: KeyVault,
+): Promise<{ accountId: string; secret: string }> {
   const stored = await vault.read();
   if (stored?.secret) {
     const key = services.keys.authenticate(stored.secret);

@@ -53,7 +53,13 @@ function checkFile(value: unknown): SvgFile {
 export function registerBridgeHandlers(deps: BridgeDeps): () => void {
   const read = deps.readImages ?? readImages;
   const write = deps.writeFile ?? ((path: string, data: string) => writeFile(path, data, 'utf8'));
-  const exists = deps.exists ?? ((path: string) => access(path).then(() => true, () => false));
+  const exists =
+    deps.exists ??
+    ((path: string) =>
+      access(path).then(
+        () => true,
+        () => false,
+      ));
   let saveDir = deps.defaultSaveDir;
 
   const handle = (channel: string, handler: (...args: unknown[]) => unknown): void => {
@@ -121,7 +127,11 @@ export function registerBridgeHandlers(deps: BridgeDeps): () => void {
       return { saved, canceled: false };
     }
     const window = deps.window();
-    const options = { title: 'Save all SVGs into a folder', defaultPath: saveDir, properties: ['openDirectory' as const, 'createDirectory' as const] };
+    const options = {
+      title: 'Save all SVGs into a folder',
+      defaultPath: saveDir,
+      properties: ['openDirectory' as const, 'createDirectory' as const],
+    };
     const result = window ? await deps.dialog.showOpenDialog(window, options) : await deps.dialog.showOpenDialog(options);
     const dir = result.filePaths[0];
     if (result.canceled || !dir) return { saved, canceled: true };
@@ -136,6 +146,7 @@ export function registerBridgeHandlers(deps: BridgeDeps): () => void {
   });
 
   return () => {
-    for (const channel of [CHANNELS.getApiKey, CHANNELS.openImages, CHANNELS.saveSvg, CHANNELS.saveAll]) deps.ipcMain.removeHandler(channel);
+    for (const channel of [CHANNELS.getApiKey, CHANNELS.openImages, CHANNELS.saveSvg, CHANNELS.saveAll])
+      deps.ipcMain.removeHandler(channel);
   };
 }

@@ -5,7 +5,10 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import type { MenuCommand } from './bridge.js';
 
-export function menuTemplate(send: (command: MenuCommand) => void, options: { platform: string; appName: string; devTools: boolean }): MenuItemConstructorOptions[] {
+export function menuTemplate(
+  send: (command: MenuCommand) => void,
+  options: { platform: string; appName: string; devTools: boolean },
+): MenuItemConstructorOptions[] {
   const mac = options.platform === 'darwin';
   const item = (label: string, command: MenuCommand, accelerator?: string): MenuItemConstructorOptions => ({
     label,
@@ -16,7 +19,15 @@ export function menuTemplate(send: (command: MenuCommand) => void, options: { pl
   if (mac) {
     template.push({
       label: options.appName,
-      submenu: [{ role: 'about' }, { type: 'separator' }, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, { type: 'separator' }, { role: 'quit' }],
+      submenu: [
+        { role: 'about' },
+        { type: 'separator' },
+        { role: 'hide' },
+        { role: 'hideOthers' },
+        { role: 'unhide' },
+        { type: 'separator' },
+        { role: 'quit' },
+      ],
     });
   }
   template.push(
@@ -33,7 +44,18 @@ export function menuTemplate(send: (command: MenuCommand) => void, options: { pl
       ],
     },
     // Standard roles so copy and paste work in the key field and the menus read as on any app.
-    { label: '&Edit', submenu: [{ role: 'undo' }, { role: 'redo' }, { type: 'separator' }, { role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'selectAll' }] },
+    {
+      label: '&Edit',
+      submenu: [
+        { role: 'undo' },
+        { role: 'redo' },
+        { type: 'separator' },
+        { role: 'cut' },
+        { role: 'copy' },
+        { role: 'paste' },
+        { role: 'selectAll' },
+      ],
+    },
     {
       label: '&View',
       submenu: [

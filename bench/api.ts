@@ -40,7 +40,12 @@ async function makeImages(count: number): Promise<Buffer[]> {
       <circle cx="${size * 0.4}" cy="${size * 0.45}" r="${size * 0.28}" fill="hsl(${hue},70%,45%)"/>
       <rect x="${size * 0.5}" y="${size * 0.15}" width="${size * 0.35}" height="${size * 0.5}" fill="hsl(${(hue + 120) % 360},60%,35%)"/>
       <path d="M${size * 0.1} ${size * 0.9} L${size * 0.5} ${size * 0.6} L${size * 0.9} ${size * 0.9} Z" fill="#222"/></svg>`;
-    images.push(await sharp({ create: { width: size, height: size, channels: 3, background: '#fafafa' } }).composite([{ input: Buffer.from(shapes) }]).png().toBuffer());
+    images.push(
+      await sharp({ create: { width: size, height: size, channels: 3, background: '#fafafa' } })
+        .composite([{ input: Buffer.from(shapes) }])
+        .png()
+        .toBuffer(),
+    );
   }
   return images;
 }
@@ -50,14 +55,25 @@ async function main() {
   const plans = join(dataDir, 'plans.json');
   // The bench account must not trip the per-account guards it is not measuring.
   writeFileSync(plans, JSON.stringify({ enterprise: { activeJobs: 1000, dailyFuse: 100000 } }));
-  const env = { ...process.env, VECTORIZE_DATA_DIR: dataDir, PORT: '0', VECTORIZE_LOG_LEVEL: 'warn', VECTORIZE_PLANS_FILE: plans, VECTORIZE_MIN_FREE_BYTES: '0' };
+  const env = {
+    ...process.env,
+    VECTORIZE_DATA_DIR: dataDir,
+    PORT: '0',
+    VECTORIZE_LOG_LEVEL: 'warn',
+    VECTORIZE_PLANS_FILE: plans,
+    VECTORIZE_MIN_FREE_BYTES: '0',
+  };
   const admin = await openAdminAccess(env);
   const account = await admin.createAccount('bench', 'enterprise');
   const { secret } = await admin.createKey(account.id, 'bench', 'api');
   await admin.close();
 
   const script = `import(${JSON.stringify(join(root, 'cli/main.ts'))}).then((m) => m.main(['serve']));`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, env, stdio: ['ignore', 'ignore', 'ignore'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'ignore', 'ignore'],
+  });
   const cleanup = () => {
     if (child.exitCode === null) child.kill('SIGTERM');
   };
@@ -75,7 +91,8 @@ async function main() {
     if (!url) throw new Error('server did not start');
     const token = readFileSync(join(dataDir, 'admin.token'), 'utf8').trim();
     const auth = { authorization: `Bearer ${secret}` };
-    const adminGet = async (path: string) => (await fetch(`${url}/admin/v1${path}`, { headers: { authorization: `Bearer ${token}` } })).json() as Promise<Record<string, unknown>>;
+    const adminGet = async (path: string) =>
+      (await fetch(`${url}/admin/v1${path}`, { headers: { authorization: `Bearer ${token}` } })).json() as Promise<Record<string, unknown>>;
     const stats0 = await adminGet('/stats');
 
     const images = await makeImages(OVERHEAD_JOBS);
@@ -89,13 +106,23 @@ async function main() {
       const body = (await res.json()) as { id?: string };
       return { status: res.status, ms, id: body.id };
     };
-    const job = async (id: string) => (await (await fetch(`${url}/v1/jobs/${id}`, { headers: auth })).json()) as { status: string; created_at: string; completed_at?: string };
+    const job = async (id: string) =>
+      (await (await fetch(`${url}/v1/jobs/${id}`, { headers: auth })).json()) as {
+        status: string;
+        created_at: string;
+        completed_at?: string;
+      };
 
     // 1. Per-job overhead over the bare engine.
-    const { vectorize } = (await import('../engine/index.js')) as { vectorize: (b: Uint8Array, o: typeof DEFAULT_TRACE_OPTIONS, h: object) => Promise<unknown> };
+    const { vectorize } = (await import('../engine/index.js')) as {
+      vectorize: (b: Uint8Array, o: typeof DEFAULT_TRACE_OPTIONS, h: object) => Promise<unknown>;
+    };
     const options = { ...DEFAULT_TRACE_OPTIONS, imageType: 'clipart' as const };
     await vectorize(new Uint8Array(images[0]), options, {}); // warm-up: module load, JIT
-    await (async () => { const w = await submit(images[0], 'warm.png'); while ((await job(w.id!)).status !== 'completed') await sleep(10); })();
+    await (async () => {
+      const w = await submit(images[0], 'warm.png');
+      while ((await job(w.id!)).status !== 'completed') await sleep(10);
+    })();
     const overhead: number[] = [];
     const bareAll: number[] = [];
     const apiAll: number[] = [];
@@ -136,14 +163,16 @@ async function main() {
       }
     })();
     const started = performance.now();
-    await Promise.all(Array.from({ length: CLIENTS }, async (_, c) => {
-      for (let i = 0; i < PER_CLIENT; i++) {
-        const r = await submit(images[(c + i) % images.length], `c${c}-${i}.png`);
-        latencies.push(r.ms);
-        statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-        if (r.id) ids.push(r.id);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async (_, c) => {
+        for (let i = 0; i < PER_CLIENT; i++) {
+          const r = await submit(images[(c + i) % images.length], `c${c}-${i}.png`);
+          latencies.push(r.ms);
+          statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+          if (r.id) ids.push(r.id);
+        }
+      }),
+    );
     const acceptedIn = performance.now() - started;
     for (;;) {
       const s = (await adminGet('/stats')) as { queue_length: number; processing: number };
@@ -153,7 +182,11 @@ async function main() {
     const drainedIn = performance.now() - started;
     watching = false;
     await watcher;
-    const final = (await adminGet('/stats')) as { event_loop_delay_ms: { max: number; p99: number }; jobs: Record<string, number>; workers: number };
+    const final = (await adminGet('/stats')) as {
+      event_loop_delay_ms: { max: number; p99: number };
+      jobs: Record<string, number>;
+      workers: number;
+    };
     maxLoop = Math.max(maxLoop, final.event_loop_delay_ms.max);
     const fiveXX = [...statuses].filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0);
 
@@ -180,7 +213,9 @@ async function main() {
       `server event-loop delay max while tracing: ${f(maxLoop)} ms, p99 ${f(final.event_loop_delay_ms.p99)} ms ` +
         `(${maxLoop < 100 ? 'OK' : 'OVER'} the 100 ms budget); ` +
         `same server idle: max ${f(idle.event_loop_delay_ms.max)} ms, p99 ${f(idle.event_loop_delay_ms.p99)} ms; ` +
-        `load average ${loadavg().map((n) => n.toFixed(1)).join(' ')}`,
+        `load average ${loadavg()
+          .map((n) => n.toFixed(1))
+          .join(' ')}`,
     );
     if (fiveXX > 0 || maxLoop >= 100) process.exitCode = 1;
   } finally {

@@ -62,7 +62,9 @@ try {
   console.log(`  throughput ratio: ${(separate / batch).toFixed(1)}×`);
 
   for (const imageType of ['clipart', 'auto']) {
-    const walls = Array.from({ length: repeat }, (_, i) => timed([quarter, '-o', join(dir, `quarter-${imageType}-${i}.svg`), '--image-type', imageType]));
+    const walls = Array.from({ length: repeat }, (_, i) =>
+      timed([quarter, '-o', join(dir, `quarter-${imageType}-${i}.svg`), '--image-type', imageType]),
+    );
     const wallList = walls.map((w) => w.toFixed(2)).join(', ');
     console.log(`one 0.25 MP image, --image-type ${imageType}: median ${median(walls).toFixed(2)} s wall (${wallList})`);
   }

@@ -21,12 +21,18 @@ export function compileEngine(cacheName: string): string {
   const outDir = path.dirname(compiledEnginePath(cacheName));
   mkdirSync(outDir, { recursive: true });
   const config = path.join(outDir, 'tsconfig.json');
-  writeFileSync(config, JSON.stringify({
-    extends: path.join(ROOT, 'tsconfig.json'),
-    compilerOptions: { rootDir: ROOT, outDir, sourceMap: false, noEmitOnError: false },
-    include: [path.join(ROOT, 'engine')],
-  }));
-  const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--noCheck'], { cwd: ROOT, encoding: 'utf8' });
+  writeFileSync(
+    config,
+    JSON.stringify({
+      extends: path.join(ROOT, 'tsconfig.json'),
+      compilerOptions: { rootDir: ROOT, outDir, sourceMap: false, noEmitOnError: false },
+      include: [path.join(ROOT, 'engine')],
+    }),
+  );
+  const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--noCheck'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   if (tsc.status !== 0) throw new Error(`tsc failed:\n${tsc.stdout}${tsc.stderr}`);
   return compiledEnginePath(cacheName);
 }

@@ -59,7 +59,9 @@ interface Row {
 const rows: Row[] = [];
 
 // --- corpus ---
-const manifest = JSON.parse(await readFile(join(args.corpus, 'manifest.json'), 'utf8')) as { images: Array<{ id: string; file: string; format: string }> };
+const manifest = JSON.parse(await readFile(join(args.corpus, 'manifest.json'), 'utf8')) as {
+  images: Array<{ id: string; file: string; format: string }>;
+};
 for (const entry of manifest.images) {
   const bytes = await readFile(join(args.corpus, entry.file));
   const decoded = await decodeImage(bytes);
@@ -68,7 +70,9 @@ for (const entry of manifest.images) {
   let peer: number;
   let peerLabel = 'sharp raw';
   if (decoded.format === 'bmp') {
-    const png = await sharp(decoded.data, { raw: { width: decoded.width, height: decoded.height, channels: 4 } }).png().toBuffer();
+    const png = await sharp(decoded.data, { raw: { width: decoded.width, height: decoded.height, channels: 4 } })
+      .png()
+      .toBuffer();
     peer = await time(() => peerDecode(png));
     peerLabel = 'sharp raw, same pixels as PNG';
   } else {
@@ -106,8 +110,12 @@ function bmpFile(bitsPerPixel: number, compression: number, palette: Uint8Array,
 let seed = 12345;
 const noise = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 24) & 15;
 const rgb = new Uint8Array(WIDTH * HEIGHT * 3);
-for (let y = 0, i = 0; y < HEIGHT; y++) for (let x = 0; x < WIDTH; x++, i += 3) rgb.set([(x >> 4) + noise(), (y >> 4) + noise(), ((x + y) >> 5) + noise()], i);
-const tiffOf = (channels: 3 | 4, pixels: Uint8Array) => sharp(pixels, { raw: { width: WIDTH, height: HEIGHT, channels } }).tiff({ compression: 'none' }).toBuffer();
+for (let y = 0, i = 0; y < HEIGHT; y++)
+  for (let x = 0; x < WIDTH; x++, i += 3) rgb.set([(x >> 4) + noise(), (y >> 4) + noise(), ((x + y) >> 5) + noise()], i);
+const tiffOf = (channels: 3 | 4, pixels: Uint8Array) =>
+  sharp(pixels, { raw: { width: WIDTH, height: HEIGHT, channels } })
+    .tiff({ compression: 'none' })
+    .toBuffer();
 
 const bgr24 = new Uint8Array(WIDTH * HEIGHT * 3); // width*3 is a multiple of 4: no row padding
 for (let i = 0; i < rgb.length; i += 3) bgr24.set([rgb[i + 2], rgb[i + 1], rgb[i]], i);
@@ -150,7 +158,14 @@ const synthetic: Array<[string, Uint8Array, Uint8Array]> = [
 for (const [name, bmp, tiff] of synthetic) {
   const ours = await time(() => decodeImage(bmp));
   const peer = await time(() => peerDecode(tiff));
-  rows.push({ name, format: 'bmp', megapixels: (WIDTH * HEIGHT) / 1e6, ours, peer, peerLabel: 'sharp raw, same pixels as uncompressed TIFF' });
+  rows.push({
+    name,
+    format: 'bmp',
+    megapixels: (WIDTH * HEIGHT) / 1e6,
+    ours,
+    peer,
+    peerLabel: 'sharp raw, same pixels as uncompressed TIFF',
+  });
 }
 
 // --- bad files ---
@@ -166,14 +181,23 @@ const ihdr = Buffer.alloc(13);
 ihdr.writeUInt32BE(10_000, 0);
 ihdr.writeUInt32BE(6_000, 4);
 ihdr.set([8, 6, 0, 0, 0], 8);
-const pngBomb = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(Buffer.alloc(64))), pngChunk('IEND', new Uint8Array(0))]);
+const pngBomb = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  pngChunk('IHDR', ihdr),
+  pngChunk('IDAT', deflateSync(Buffer.alloc(64))),
+  pngChunk('IEND', new Uint8Array(0)),
+]);
 const bmpBomb = bmpFile(24, 0, new Uint8Array(0), new Uint8Array(100));
 new DataView(bmpBomb.buffer).setInt32(18, 10_000, true);
 new DataView(bmpBomb.buffer).setInt32(22, 6_000, true);
 const refuse = (bytes: Uint8Array, code: string) => () =>
   decodeImage(bytes).then(
-    () => { throw new Error(`a bad file decoded (expected ${code})`); },
-    (error: { code?: string }) => { if (error.code !== code) throw error; },
+    () => {
+      throw new Error(`a bad file decoded (expected ${code})`);
+    },
+    (error: { code?: string }) => {
+      if (error.code !== code) throw error;
+    },
   );
 const corpusFile = (id: string) => readFile(join(args.corpus, manifest.images.find((entry) => entry.id === id)!.file));
 const bigPng = await corpusFile('clip-inkscape-gallardo');
@@ -195,13 +219,24 @@ const badTimes: Array<[string, string, number]> = [];
 for (const [name, bytes, code] of badFiles) badTimes.push([name, code, await time(refuse(bytes, code))]);
 
 // --- report ---
-console.log(`\nDecode speed, median of ${repeat} runs (node ${process.version}, sharp ${sharp.versions.sharp}, libvips ${sharp.versions.vips})\n`);
+console.log(
+  `\nDecode speed, median of ${repeat} runs (node ${process.version}, sharp ${sharp.versions.sharp}, libvips ${sharp.versions.vips})\n`,
+);
 console.log('| image | format | MP | ours ms | ours ms/MP | peer ms | ours / peer | peer |');
 console.log('|---|---|---|---|---|---|---|---|');
 for (const row of rows) {
   const ratio = row.peer ? (row.ours / row.peer).toFixed(2) : 'n/a';
   const peer = row.peer === null ? 'n/a' : fmt(row.peer);
-  const cells = [row.name, row.format, row.megapixels.toFixed(2), fmt(row.ours), fmt(row.ours / row.megapixels), peer, ratio, row.peerLabel];
+  const cells = [
+    row.name,
+    row.format,
+    row.megapixels.toFixed(2),
+    fmt(row.ours),
+    fmt(row.ours / row.megapixels),
+    peer,
+    ratio,
+    row.peerLabel,
+  ];
   console.log(`| ${cells.join(' | ')} |`);
 }
 const corpusRows = rows.filter((row) => !row.name.startsWith('16 MP'));

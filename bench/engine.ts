@@ -68,11 +68,16 @@ env.VECTORIZE_BENCH_IMAGE_TYPE = values.auto ? 'auto' : 'class';
 env.VECTORIZE_BENCH_TRACE_STYLE = values['trace-style'];
 if (!values.cold) {
   // The images the harness is about to measure (its selection: --class, --ids), for the adapter's untimed pass.
-  const manifest = JSON.parse(readFileSync(path.join(BENCH_DIR, 'corpus', 'manifest.json'), 'utf8')) as { images: { id: string; file: string; class: string }[] };
-  const classes = values.class?.split(','), ids = values.ids?.split(',');
-  env.VECTORIZE_BENCH_WARMUP = JSON.stringify(manifest.images
-    .filter((m) => (!classes || classes.includes(m.class)) && (!ids || ids.includes(m.id)))
-    .map((m) => ({ file: path.join(BENCH_DIR, 'corpus', m.file), class: m.class })));
+  const manifest = JSON.parse(readFileSync(path.join(BENCH_DIR, 'corpus', 'manifest.json'), 'utf8')) as {
+    images: { id: string; file: string; class: string }[];
+  };
+  const classes = values.class?.split(','),
+    ids = values.ids?.split(',');
+  env.VECTORIZE_BENCH_WARMUP = JSON.stringify(
+    manifest.images
+      .filter((m) => (!classes || classes.includes(m.class)) && (!ids || ids.includes(m.id)))
+      .map((m) => ({ file: path.join(BENCH_DIR, 'corpus', m.file), class: m.class })),
+  );
 }
 
 if (!values.source) {
@@ -104,11 +109,17 @@ function measure(args: string[], what: string): void {
 
 if (values.peers.includes('potrace-cli') && spawnSync('potrace', ['--version']).status !== 0) {
   console.error('potrace is not installed (apt-get install -y potrace); leaving potrace-cli out');
-  values.peers = values.peers.split(',').filter((p) => p !== 'potrace-cli').join(',');
+  values.peers = values.peers
+    .split(',')
+    .filter((p) => p !== 'potrace-cli')
+    .join(',');
 }
 
 const parts: string[] = [];
-measure(['--module', path.join(ROOT, 'bench', 'measure-adapter.ts'), '--label', label, '--out', path.join(runDir, label), ...selection], `${label}: our engine, in-process`);
+measure(
+  ['--module', path.join(ROOT, 'bench', 'measure-adapter.ts'), '--label', label, '--out', path.join(runDir, label), ...selection],
+  `${label}: our engine, in-process`,
+);
 parts.push(path.join(runDir, label, 'results.json'));
 if (values.peers) {
   measure(['--tracer', values.peers, '--out', path.join(runDir, 'peers'), ...selection], `peers: ${values.peers}`);

@@ -17,9 +17,14 @@ import { pathToFileURL } from 'node:url';
 
 type Engine = typeof import('../engine/index.js') & typeof import('../engine/options.js');
 const compiled = process.env.VECTORIZE_BENCH_ENGINE;
-const { vectorize, parseTraceOptions } = (compiled
-  ? { ...(await import(pathToFileURL(path.join(compiled, 'index.js')).href)), ...(await import(pathToFileURL(path.join(compiled, 'options.js')).href)) }
-  : { ...(await import('../engine/index.js')), ...(await import('../engine/options.js')) }) as Engine;
+const { vectorize, parseTraceOptions } = (
+  compiled
+    ? {
+        ...(await import(pathToFileURL(path.join(compiled, 'index.js')).href)),
+        ...(await import(pathToFileURL(path.join(compiled, 'options.js')).href)),
+      }
+    : { ...(await import('../engine/index.js')), ...(await import('../engine/options.js')) }
+) as Engine;
 
 export async function trace(inputPath: string, info: { class: string }): Promise<string> {
   const imageType = process.env.VECTORIZE_BENCH_IMAGE_TYPE ?? 'class';

@@ -49,7 +49,10 @@ const { values: args } = parseArgs({
 const rounds = Math.max(1, Number(args.rounds));
 
 /** Unless --source, the compiled engine, as the server runs it (./compile-engine.ts says why). */
-async function loadEngine(): Promise<{ vectorize: typeof import('../engine/index.js').vectorize; parseTraceOptions: typeof import('../engine/options.js').parseTraceOptions }> {
+async function loadEngine(): Promise<{
+  vectorize: typeof import('../engine/index.js').vectorize;
+  parseTraceOptions: typeof import('../engine/options.js').parseTraceOptions;
+}> {
   if (args.source) return { ...(await import('../engine/index.js')), ...(await import('../engine/options.js')) };
   // --memory's child reuses what its parent compiled.
   const engineDir = args['memory-child'] ? compiledEnginePath('vectorize-speed') : compileEngine('vectorize-speed');
@@ -66,13 +69,23 @@ if (args['memory-child']) {
   const t0 = performance.now();
   const result = await vectorize(input, parseTraceOptions({ image_type: args['memory-child'].endsWith('noise.png') ? 'scan' : 'photo' }));
   const ms = performance.now() - t0;
-  console.log(JSON.stringify({ ms: Math.round(ms), maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024), bytes: result.stats.bytes }));
+  console.log(
+    JSON.stringify({ ms: Math.round(ms), maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024), bytes: result.stats.bytes }),
+  );
   process.exit(0);
 }
 const classes = new Set(args.class.split(','));
 const ids = args.ids ? new Set(args.ids.split(',')) : null;
 
-interface ManifestImage { id: string; file: string; class: string; split: string; width: number; height: number; megapixels: number }
+interface ManifestImage {
+  id: string;
+  file: string;
+  class: string;
+  split: string;
+  width: number;
+  height: number;
+  megapixels: number;
+}
 let manifest: { images: ManifestImage[] };
 try {
   manifest = JSON.parse(readFileSync(path.join(args.corpus, 'manifest.json'), 'utf8'));
@@ -86,17 +99,26 @@ if (args.memory) {
   const photo = manifest.images.filter((m) => m.class === 'photo' && m.split === 'public').sort((a, b) => b.megapixels - a.megapixels)[0];
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vectorize-speed-'));
   const big = path.join(dir, '16mp.jpg');
-  await sharp(readFileSync(path.join(args.corpus, photo.file))).resize(5120, 3200, { fit: 'fill' }).jpeg({ quality: 90 }).toFile(big);
+  await sharp(readFileSync(path.join(args.corpus, photo.file)))
+    .resize(5120, 3200, { fit: 'fill' })
+    .jpeg({ quality: 90 })
+    .toFile(big);
   // 4000×4000 random RGB as a PNG: 50.7 MB, under the 50 MiB upload limit, allowed on every plan.
   const noise = path.join(dir, 'noise.png');
-  await sharp(randomBytes(4000 * 4000 * 3), { raw: { width: 4000, height: 4000, channels: 3 } }).png({ compressionLevel: 1 }).toFile(noise);
+  await sharp(randomBytes(4000 * 4000 * 3), { raw: { width: 4000, height: 4000, channels: 3 } })
+    .png({ compressionLevel: 1 })
+    .toFile(noise);
   const cases = [
     { file: big, label: `16 MP photo (${photo.id} scaled to 5120×3200)` },
     { file: noise, label: '16 MP pure noise (4000×4000 PNG, 50.7 MB)' },
   ];
   try {
     for (const { file, label } of cases) {
-      const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--memory-child', file, ...(args.source ? ['--source'] : [])], { cwd: ROOT, encoding: 'utf8' });
+      const child = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', fileURLToPath(import.meta.url), '--memory-child', file, ...(args.source ? ['--source'] : [])],
+        { cwd: ROOT, encoding: 'utf8' },
+      );
       if (child.status !== 0) {
         console.error(child.stderr);
         process.exit(1);
@@ -118,16 +140,33 @@ const { vectorizeRaw } = require('@neplex/vectorizer') as {
   vectorizeRaw(data: Buffer, size: { width: number; height: number }, config: Record<string, number>): Promise<string>;
 };
 const VTRACER_CONFIG = {
-  colorMode: 0, hierarchical: 0, filterSpeckle: 4, colorPrecision: 6, layerDifference: 16, mode: 2,
-  cornerThreshold: 60, lengthThreshold: 4.0, maxIterations: 10, spliceThreshold: 45, pathPrecision: 2,
+  colorMode: 0,
+  hierarchical: 0,
+  filterSpeckle: 4,
+  colorPrecision: 6,
+  layerDifference: 16,
+  mode: 2,
+  cornerThreshold: 60,
+  lengthThreshold: 4.0,
+  maxIterations: 10,
+  spliceThreshold: 45,
+  pathPrecision: 2,
 };
 async function decodeRgba(file: string): Promise<{ width: number; height: number; rgba: Buffer }> {
   const buf = readFileSync(file);
-  const { data, info } = await sharp(buf, { failOn: 'none' }).flatten({ background: '#ffffff' }).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(buf, { failOn: 'none' })
+    .flatten({ background: '#ffffff' })
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const n = info.width * info.height;
   const rgba = Buffer.alloc(n * 4);
   for (let i = 0; i < n; i++) {
-    rgba[4 * i] = data[3 * i]; rgba[4 * i + 1] = data[3 * i + 1]; rgba[4 * i + 2] = data[3 * i + 2]; rgba[4 * i + 3] = 255;
+    rgba[4 * i] = data[3 * i];
+    rgba[4 * i + 1] = data[3 * i + 1];
+    rgba[4 * i + 2] = data[3 * i + 2];
+    rgba[4 * i + 3] = 255;
   }
   return { width: info.width, height: info.height, rgba };
 }
@@ -161,7 +200,11 @@ function median(values: number[]): number {
 }
 const fmt = (v: number) => (Number.isFinite(v) ? Math.round(v).toString() : '–');
 
-interface Row { image: ManifestImage; wall: Record<string, number>; cpu: Record<string, number> }
+interface Row {
+  image: ManifestImage;
+  wall: Record<string, number>;
+  cpu: Record<string, number>;
+}
 const rows: Row[] = [];
 if (args.save) mkdirSync(args.save, { recursive: true });
 if (!args.cold) {
@@ -193,18 +236,24 @@ for (const image of images) {
   }
   rows.push(row);
   const mp = image.megapixels;
-  console.error(`${image.id.padEnd(28)} ${names.map((n) => `${n} ${fmt(row.wall[n])} ms (${fmt(row.wall[n] / mp)} ms/MP, cpu ${fmt(row.cpu[n])})`).join('  ')}`);
+  console.error(
+    `${image.id.padEnd(28)} ${names.map((n) => `${n} ${fmt(row.wall[n])} ms (${fmt(row.wall[n] / mp)} ms/MP, cpu ${fmt(row.cpu[n])})`).join('  ')}`,
+  );
 }
 
 const lines: string[] = [];
-lines.push(`Trace speed, ${rounds} rounds alternating in one process (median per image, ${args.cold ? 'cold: no warm-up pass' : 'after one warm-up pass over all images'}), ${new Date().toISOString().slice(0, 10)}`);
+lines.push(
+  `Trace speed, ${rounds} rounds alternating in one process (median per image, ${args.cold ? 'cold: no warm-up pass' : 'after one warm-up pass over all images'}), ${new Date().toISOString().slice(0, 10)}`,
+);
 lines.push('');
 lines.push('| image | MP | ours ms | ours cpu ms | ours ms/MP | VTracer ms | VTracer cpu ms | VTracer ms/MP | ours/VTracer |');
 lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   const mp = r.image.megapixels;
   const ratio = r.wall.ours / r.wall.vtracer;
-  lines.push(`| ${r.image.id} | ${mp.toFixed(2)} | ${fmt(r.wall.ours)} | ${fmt(r.cpu.ours)} | ${fmt(r.wall.ours / mp)} | ${fmt(r.wall.vtracer)} | ${fmt(r.cpu.vtracer)} | ${fmt(r.wall.vtracer / mp)} | ${Number.isFinite(ratio) ? ratio.toFixed(2) : '–'} |`);
+  lines.push(
+    `| ${r.image.id} | ${mp.toFixed(2)} | ${fmt(r.wall.ours)} | ${fmt(r.cpu.ours)} | ${fmt(r.wall.ours / mp)} | ${fmt(r.wall.vtracer)} | ${fmt(r.cpu.vtracer)} | ${fmt(r.wall.vtracer / mp)} | ${Number.isFinite(ratio) ? ratio.toFixed(2) : '–'} |`,
+  );
 }
 lines.push('');
 lines.push('| class | images | ours ms/MP | VTracer ms/MP | ours/VTracer (wall) | ours/VTracer (cpu) |');
@@ -216,6 +265,8 @@ for (const cls of classes) {
   const ours = perMp('ours', 'wall');
   const vt = perMp('vtracer', 'wall');
   const cpuRatio = perMp('ours', 'cpu') / perMp('vtracer', 'cpu');
-  lines.push(`| ${cls} | ${of.length} | ${fmt(ours)} | ${fmt(vt)} | ${Number.isFinite(ours / vt) ? (ours / vt).toFixed(2) : '–'} | ${Number.isFinite(cpuRatio) ? cpuRatio.toFixed(2) : '–'} |`);
+  lines.push(
+    `| ${cls} | ${of.length} | ${fmt(ours)} | ${fmt(vt)} | ${Number.isFinite(ours / vt) ? (ours / vt).toFixed(2) : '–'} | ${Number.isFinite(cpuRatio) ? cpuRatio.toFixed(2) : '–'} |`,
+  );
 }
 console.log(lines.join('\n'));

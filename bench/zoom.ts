@@ -55,7 +55,12 @@ if (!image) {
 }
 const z = Number(values.z);
 const crop = values.crop ? values.crop.split(',').map(Number) : [0, 0, image.width, image.height];
-if (crop.length !== 4 || crop.some((v) => !Number.isInteger(v) || v < 0) || crop[0] + crop[2] > image.width || crop[1] + crop[3] > image.height) {
+if (
+  crop.length !== 4 ||
+  crop.some((v) => !Number.isInteger(v) || v < 0) ||
+  crop[0] + crop[2] > image.width ||
+  crop[1] + crop[3] > image.height
+) {
   console.error(`--crop x,y,w,h must be whole input pixels inside ${image.width}×${image.height}`);
   process.exit(2);
 }
@@ -70,18 +75,35 @@ const input = readFileSync(file);
 
 /** An SVG rendered at z× the input's width on white, cut to the crop. */
 async function renderCropped(svg: string): Promise<Buffer> {
-  const rendered = new Resvg(svg, { fitTo: { mode: 'width', value: image!.width * z }, background: 'white', font: { loadSystemFonts: false } }).render();
+  const rendered = new Resvg(svg, {
+    fitTo: { mode: 'width', value: image!.width * z },
+    background: 'white',
+    font: { loadSystemFonts: false },
+  }).render();
   return sharp(rendered.asPng()).extract(region).png().toBuffer();
 }
 
-const original = await sharp(input).flatten({ background: '#ffffff' }).extract({ left: cx, top: cy, width: cw, height: ch })
-  .resize(cw * z, ch * z, { kernel: 'nearest' }).png().toBuffer();
+const original = await sharp(input)
+  .flatten({ background: '#ffffff' })
+  .extract({ left: cx, top: cy, width: cw, height: ch })
+  .resize(cw * z, ch * z, { kernel: 'nearest' })
+  .png()
+  .toBuffer();
 const ours = values.svg
   ? readFileSync(values.svg, 'utf8')
   : (await vectorize(new Uint8Array(input), parseTraceOptions({ image_type: image.class }))).svg;
 const peer = await vtracer(await sharp(input).flatten({ background: '#ffffff' }).png().toBuffer(), {
-  colorMode: 0, hierarchical: 0, mode: 2, filterSpeckle: 4, colorPrecision: 6, layerDifference: 16,
-  cornerThreshold: 60, lengthThreshold: 4, maxIterations: 10, spliceThreshold: 45, pathPrecision: 2,
+  colorMode: 0,
+  hierarchical: 0,
+  mode: 2,
+  filterSpeckle: 4,
+  colorPrecision: 6,
+  layerDifference: 16,
+  cornerThreshold: 60,
+  lengthThreshold: 4,
+  maxIterations: 10,
+  spliceThreshold: 45,
+  pathPrecision: 2,
 });
 const gtPath = image.gt_svg ? path.join(CORPUS, image.gt_svg) : null;
 const panels: Array<[string, Buffer]> = [['original', original]];

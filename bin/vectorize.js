@@ -3,6 +3,11 @@
 import { main } from '../dist/cli/main.js';
 
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
-  (error) => { process.stderr.write(`vectorize: ${error?.message ?? error}\n`); process.exitCode = 1; },
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    process.stderr.write(`vectorize: ${error?.message ?? error}\n`);
+    process.exitCode = 1;
+  },
 );

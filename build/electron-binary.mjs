@@ -46,7 +46,11 @@ if (!packageDir || process.env.ELECTRON_SKIP_BINARY_DOWNLOAD || binaryPresent())
 // electron's own installer (it checks the cache and the checksums); its output is kept for the one line below.
 const run = spawnSync(process.execPath, [join(packageDir, 'install.js')], { encoding: 'utf8', timeout: 10 * 60_000 });
 if (run.status === 0 && binaryPresent()) process.exit(0);
-const reason = `${run.stderr ?? ''}\n${run.error?.message ?? ''}`.split('\n').map((line) => line.trim()).find((line) => /error|failed|timed? ?out/i.test(line)) ?? `exit ${run.status}`;
+const reason =
+  `${run.stderr ?? ''}\n${run.error?.message ?? ''}`
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => /error|failed|timed? ?out/i.test(line)) ?? `exit ${run.status}`;
 process.stdout.write(
   `vectorize: Electron's binary was not downloaded (${reason.slice(0, 120)}); ` +
     `only \`npm run app:dev\` and packaging need it: ${HOW_TO_GET_IT}.\n`,

@@ -14,5 +14,8 @@ const svg = await readFile(join(here, 'icon.svg'));
 await mkdir(join(here, 'icons'), { recursive: true });
 await sharp(svg, { density: 192 }).resize(1024, 1024).png().toFile(join(here, 'icon.png'));
 for (const size of [16, 32, 48, 64, 128, 256, 512]) {
-  await sharp(svg, { density: Math.max(72, size / 2) }).resize(size, size).png({ compressionLevel: 9 }).toFile(join(here, 'icons', `${size}x${size}.png`));
+  await sharp(svg, { density: Math.max(72, size / 2) })
+    .resize(size, size)
+    .png({ compressionLevel: 9 })
+    .toFile(join(here, 'icons', `${size}x${size}.png`));
 }

@@ -14,9 +14,15 @@ export type CommandRunner = (args: string[], io: CommandIo) => Promise<number>;
 
 export const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: CommandRunner }> }> = {
   serve: { summary: 'run the /v1 API server (HOST, PORT, VECTORIZE_DATA_DIR)', load: () => import('./commands/serve.js') },
-  convert: { summary: 'trace images or folders to SVG with the engine: convert IN… [-o OUT] [--jobs N] [--detail …]', load: () => import('./commands/convert.js') },
+  convert: {
+    summary: 'trace images or folders to SVG with the engine: convert IN… [-o OUT] [--jobs N] [--detail …]',
+    load: () => import('./commands/convert.js'),
+  },
   classify: { summary: "print the engine's image type for a file: classify IN", load: () => import('./commands/classify.js') },
-  accounts: { summary: 'manage accounts: accounts create NAME --plan PLAN | list | set-plan ID PLAN', load: () => import('./commands/accounts.js') },
+  accounts: {
+    summary: 'manage accounts: accounts create NAME --plan PLAN | list | set-plan ID PLAN',
+    load: () => import('./commands/accounts.js'),
+  },
   keys: { summary: 'manage API keys: keys create --account ID [--name N] | list | revoke ID', load: () => import('./commands/keys.js') },
   tui: { summary: 'open the admin terminal UI against the running server', load: () => import('./commands/tui.js') },
 };
@@ -24,15 +30,26 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<{ r
 export function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   const lines = Object.entries(COMMANDS).map(([name, { summary }]) => `  ${name.padEnd(width)}  ${summary}`);
-  return ['Usage: vectorize <command> [options]', '', 'Commands:', ...lines, '', 'Run `vectorize <command> --help` for its options.', ''].join('\n');
+  return [
+    'Usage: vectorize <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Run `vectorize <command> --help` for its options.',
+    '',
+  ].join('\n');
 }
 
-export async function main(argv: string[], io: CommandIo = {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  stdin: process.stdin,
-  env: process.env,
-}): Promise<number> {
+export async function main(
+  argv: string[],
+  io: CommandIo = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+  },
+): Promise<number> {
   endQuietlyWhenOutputCloses(io.stdout);
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {

@@ -186,7 +186,6 @@ export const ADMIN_PREFIX = '/admin/v1';
 /** Jobs fetched per poll: the whole live queue of a LAN box, plus the most recent finished ones. */
 const JOBS_PAGE = 200;
 
-
 export interface AdminClientOptions extends Omit<HttpClientOptions, 'token'> {
   /** The contents of `<dataDir>/admin.token`. */
   adminToken: string;
@@ -288,9 +287,7 @@ export class AdminClient implements AdminApi {
   }
 
   async sendTestEvent(webhookId: string): Promise<void> {
-    await this.webhookRoute(() =>
-      this.http.json(`${ADMIN_PREFIX}/webhooks/${encodeURIComponent(webhookId)}/test`, { method: 'POST' }),
-    );
+    await this.webhookRoute(() => this.http.json(`${ADMIN_PREFIX}/webhooks/${encodeURIComponent(webhookId)}/test`, { method: 'POST' }));
   }
 
   /**

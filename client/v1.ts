@@ -168,7 +168,10 @@ export class V1Client {
 
   /** Flags a job's result for the server's admins (201 with the report; they read it in the TUI). */
   reportJob(id: string, report: { reason: string; message?: string }): Promise<JobReport> {
-    return this.http.json<JobReport>(`/v1/jobs/${encodeURIComponent(id)}/report`, { method: 'POST', json: { reason: report.reason, message: report.message ?? '' } });
+    return this.http.json<JobReport>(`/v1/jobs/${encodeURIComponent(id)}/report`, {
+      method: 'POST',
+      json: { reason: report.reason, message: report.message ?? '' },
+    });
   }
 
   account(signal?: AbortSignal): Promise<Account> {

@@ -46,7 +46,10 @@ export function busyPixels(image: { width: number; height: number; data: Uint8Ar
  * until its busy pixels fit MAX_BUSY_PIXELS. Only an image with more pixels than the budget is
  * examined at all.
  */
-export async function withinBusyBudget(image: DecodedRaster, maxBusy = MAX_BUSY_PIXELS): Promise<{ image: DecodedRaster; display: { width: number; height: number } }> {
+export async function withinBusyBudget(
+  image: DecodedRaster,
+  maxBusy = MAX_BUSY_PIXELS,
+): Promise<{ image: DecodedRaster; display: { width: number; height: number } }> {
   const display = { width: image.width, height: image.height };
   const pixels = image.width * image.height;
   if (pixels <= maxBusy) return { image, display };
@@ -60,7 +63,10 @@ export async function withinBusyBudget(image: DecodedRaster, maxBusy = MAX_BUSY_
     .resize(width, height, { fit: 'fill' })
     .raw({ depth: 'uchar' })
     .toBuffer({ resolveWithObject: true });
-  return { image: { ...image, width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) }, display };
+  return {
+    image: { ...image, width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) },
+    display,
+  };
 }
 
 /** The traced SVG at the original's display size: the root's width and height, not its viewBox. */

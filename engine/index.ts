@@ -86,7 +86,13 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
   step = stage('classify');
   const mode: ImageClass = opts.imageType === 'auto' ? (await classifyImage(toRgba(image))).class : opts.imageType;
   step.done();
-  const base = { mode, width: display.width, height: display.height, megapixels: (display.width * display.height) / 1e6, format: image.format };
+  const base = {
+    mode,
+    width: display.width,
+    height: display.height,
+    megapixels: (display.width * display.height) / 1e6,
+    format: image.format,
+  };
 
   if (opts.traceStyle === 'centerline') {
     step = stage('segment');
@@ -94,7 +100,11 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
     step.done();
     const write = stage('write');
     write.done();
-    return { ...base, svg: atDisplaySize(traced.svg, image, display), stats: { bytes: Buffer.byteLength(traced.svg), paths: traced.paths, nodes: traced.nodes, ms } };
+    return {
+      ...base,
+      svg: atDisplaySize(traced.svg, image, display),
+      stats: { bytes: Buffer.byteLength(traced.svg), paths: traced.paths, nodes: traced.nodes, ms },
+    };
   }
 
   const settings = engineSettingsFor(opts, mode, { lossy: image.lossy });

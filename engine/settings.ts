@@ -169,9 +169,7 @@ export function engineSettingsFor(options: TraceOptions, mode: ImageClass, input
       // flattening what the bands painted (clean.cjs: a cap of 6 gives storm 6.4x the artist's nodes
       // instead of 7.0x, but calculator's 4x PSNR falls 0.2 dB).
       gradientBands:
-        gradientsOn && mode === 'clipart'
-          ? { maxStep: 8, maxHardShare: 0.05, hardStep: 24, residualSlack: 2, maxResidual: 5 }
-          : null,
+        gradientsOn && mode === 'clipart' ? { maxStep: 8, maxHardShare: 0.05, hardStep: 24, residualSlack: 2, maxResidual: 5 } : null,
     },
     lineArt: lineArt
       ? {

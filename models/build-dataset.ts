@@ -24,7 +24,21 @@ import { makeThumbnail } from '../engine/classify/features.js';
 import type { ImageClass, RgbaImage } from '../engine/types.js';
 import { seededRandom } from './lib/mlp.js';
 import { loadRendered, pdfPageList, renderBatch, type SvgJob } from './dataset/load.js';
-import { BENCH_EXCLUDED, CACHE, DATASET_PATH, MODELS_DIR, PACKAGES, PKGS, THUMBS_PATH, WORK, ensurePackages, isBenchFile, listFiles, sample, seedOf } from './dataset/packages.js';
+import {
+  BENCH_EXCLUDED,
+  CACHE,
+  DATASET_PATH,
+  MODELS_DIR,
+  PACKAGES,
+  PKGS,
+  THUMBS_PATH,
+  WORK,
+  ensurePackages,
+  isBenchFile,
+  listFiles,
+  sample,
+  seedOf,
+} from './dataset/packages.js';
 import { SYNTHETIC, checkGraphsDisjoint, checkSplits, sources, type Source, type Split } from './dataset/sources.js';
 
 export { DATASET_PATH, THUMBS_PATH };
@@ -53,15 +67,21 @@ async function buildSource(source: Source, log: (line: string) => void): Promise
   let thumbBytes = 0;
   const started = Date.now();
   const root = source.package === SYNTHETIC ? join(WORK, SYNTHETIC) : join(PKGS, source.package);
-  let candidates = source.items ? source.items() : listFiles(source.package).filter((p) => source.match(p) && !isBenchFile(source.package, p));
+  let candidates = source.items
+    ? source.items()
+    : listFiles(source.package).filter((p) => source.match(p) && !isBenchFile(source.package, p));
   // A PDF source expands into its pages.
   if (source.class === 'scan') candidates = candidates.flatMap((p) => pdfPageList(source.package, p, source.limit, source.pageSeed));
   const files = sample(candidates, source.limit, seedOf(source.id));
-  let made = 0, skipped = 0;
-  const name0 = (file: string) => file.includes('#') ? `${relative(root, file.split('#')[0]).replace(/^(\.\.\/)+/, '')}#${file.split('#')[1]}` : file;
+  let made = 0,
+    skipped = 0;
+  const name0 = (file: string) =>
+    file.includes('#') ? `${relative(root, file.split('#')[0]).replace(/^(\.\.\/)+/, '')}#${file.split('#')[1]}` : file;
   if (source.svg) {
     // Replays each file's loading random stream exactly as the loop below will.
-    const jobs = files.map((file) => source.svg!(join(root, file), seededRandom(seedOf(source.id, name0(file), 'load')))).filter((j): j is SvgJob => j !== null);
+    const jobs = files
+      .map((file) => source.svg!(join(root, file), seededRandom(seedOf(source.id, name0(file), 'load'))))
+      .filter((j): j is SvgJob => j !== null);
     renderBatch(jobs);
   }
   for (const file of files) {
@@ -77,13 +97,26 @@ async function buildSource(source: Source, log: (line: string) => void): Promise
       if (skipped <= 3) log(`  skip ${name}: ${(error as Error).message.split('\n')[0]}`);
       continue;
     }
-    if (!base || base.width < 8 || base.height < 8) { skipped++; continue; }
+    if (!base || base.width < 8 || base.height < 8) {
+      skipped++;
+      continue;
+    }
     for (let variant = 0; variant < source.variants; variant++) {
       const random = seededRandom(seedOf(source.id, name, variant));
       try {
         const image = await source.augment(base, random, variant);
         const thumb = makeThumbnail(image);
-        rows.push({ split: source.split, class: source.class, source: source.id, package: source.package, file: name, variant, width: thumb.width, height: thumb.height, offset: thumbBytes });
+        rows.push({
+          split: source.split,
+          class: source.class,
+          source: source.id,
+          package: source.package,
+          file: name,
+          variant,
+          width: thumb.width,
+          height: thumb.height,
+          offset: thumbBytes,
+        });
         thumbs.push(thumb.rgb);
         thumbBytes += thumb.rgb.length;
         made++;
@@ -94,12 +127,28 @@ async function buildSource(source: Source, log: (line: string) => void): Promise
       }
     }
   }
-  log(`${source.split.padEnd(7)} ${source.class.padEnd(9)} ${source.id.padEnd(22)} ${String(files.length).padStart(4)} files -> ${String(made).padStart(4)} samples (${skipped} skipped) ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  log(
+    `${source.split.padEnd(7)} ${source.class.padEnd(9)} ${source.id.padEnd(22)} ${String(files.length).padStart(4)} files -> ${String(made).padStart(4)} samples (${skipped} skipped) ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   return { rows, thumbnails: Buffer.concat(thumbs) };
 }
 
 /** The files whose code decides what a build makes: a change to any of them starts a new source cache. */
-const BUILD_CODE = ['build-dataset.ts', 'dataset/augment.ts', 'dataset/augment-scan.ts', 'dataset/gradient-art.ts', 'dataset/heldout.ts', 'dataset/image-ops.ts', 'dataset/load.ts', 'dataset/packages.ts', 'dataset/sources.ts', 'lib/dxf.ts', 'lib/mlp.ts', 'lib/render-svg.ts', '../engine/classify/features.ts'];
+const BUILD_CODE = [
+  'build-dataset.ts',
+  'dataset/augment.ts',
+  'dataset/augment-scan.ts',
+  'dataset/gradient-art.ts',
+  'dataset/heldout.ts',
+  'dataset/image-ops.ts',
+  'dataset/load.ts',
+  'dataset/packages.ts',
+  'dataset/sources.ts',
+  'lib/dxf.ts',
+  'lib/mlp.ts',
+  'lib/render-svg.ts',
+  '../engine/classify/features.ts',
+];
 
 /**
  * Where each finished source is kept, so that a build stopped part-way (they take a quarter of an
@@ -165,7 +214,10 @@ export function mergeDatasets(cached: Dataset, fresh: Dataset, only: Set<string>
   ].sort((a, b) => order.indexOf(a.r.source) - order.indexOf(b.r.source));
   const rows: DatasetRow[] = [];
   let offset = 0;
-  for (const { r, bytes } of merged) { rows.push({ ...r, offset }); offset += bytes.length; }
+  for (const { r, bytes } of merged) {
+    rows.push({ ...r, offset });
+    offset += bytes.length;
+  }
   return { rows, thumbnails: Buffer.concat(merged.map((m) => m.bytes)) };
 }
 

@@ -12,7 +12,14 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeImage } from '../engine/decode/index.js';
-import { classifyImage, configureClassifier, extractFeatures, getClassifierInfo, onnxRuntimeSessionFactory, type ClassifierSession } from '../engine/classify/index.js';
+import {
+  classifyImage,
+  configureClassifier,
+  extractFeatures,
+  getClassifierInfo,
+  onnxRuntimeSessionFactory,
+  type ClassifierSession,
+} from '../engine/classify/index.js';
 import { IMAGE_CLASSES, type ImageClass } from '../engine/types.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -29,7 +36,9 @@ const median = (values: number[]) => {
 
 const corpus = resolve(arg('--corpus', join(HERE, '..', '..', 'shared', 'bench', 'corpus')));
 const repeat = Number(arg('--repeat', '20'));
-const manifest = JSON.parse(readFileSync(join(corpus, 'manifest.json'), 'utf8')) as { images: Array<{ id: string; file: string; class: ImageClass; width: number; height: number }> };
+const manifest = JSON.parse(readFileSync(join(corpus, 'manifest.json'), 'utf8')) as {
+  images: Array<{ id: string; file: string; class: ImageClass; width: number; height: number }>;
+};
 
 // Times session.run alone by wrapping the real adapter: the model's own latency.
 const modelMs: number[] = [];
@@ -70,7 +79,10 @@ for (const entry of manifest.images) {
   const stats = perClass.get(entry.class)!;
   stats.total++;
   const ok = result.class === entry.class;
-  if (ok) { stats.correct++; correct++; }
+  if (ok) {
+    stats.correct++;
+    correct++;
+  }
   const scores = IMAGE_CLASSES.map((c) => `${c} ${result.scores[c].toFixed(3)}`).join(', ');
   const verdict = `${ok ? 'ok  ' : 'MISS'} ${entry.id.padEnd(28)} ${entry.class.padEnd(9)} -> ${result.class.padEnd(9)}`;
   console.log(`${verdict} [${scores}] ${entry.width}x${entry.height} median ${median(times).toFixed(2)} ms`);

@@ -63,7 +63,9 @@ export function trainClassifier(rows: LabelledRow[], options: ClassifierTrainOpt
   const x = rows.map((r) => Float32Array.from(r.features));
   const y = rows.map((r) => IMAGE_CLASSES.indexOf(r.class));
   const { members = 1, ...single } = options;
-  const nets = Array.from({ length: members }, (_, k) => trainMlp(x, y, IMAGE_CLASSES.length, { ...single, seed: options.seed + k, classWeights: classWeights(rows) }));
+  const nets = Array.from({ length: members }, (_, k) =>
+    trainMlp(x, y, IMAGE_CLASSES.length, { ...single, seed: options.seed + k, classWeights: classWeights(rows) }),
+  );
   const model = members === 1 ? nets[0] : mergeMlps(nets);
   const onnx = mlpToOnnx(model, {
     producer: 'vectorize models/train.ts',
@@ -118,7 +120,11 @@ async function main(): Promise<void> {
   const dataset = {
     rows: (JSON.parse(readFileSync(DATASET_PATH, 'utf8')) as { rows: DatasetRow[] }).rows.map((row) => ({
       ...row,
-      features: featuresOfThumbnail({ width: row.width, height: row.height, rgb: thumbnails.subarray(row.offset, row.offset + row.width * row.height * 3) }),
+      features: featuresOfThumbnail({
+        width: row.width,
+        height: row.height,
+        rgb: thumbnails.subarray(row.offset, row.offset + row.width * row.height * 3),
+      }),
     })),
   };
   const train = dataset.rows.filter((r) => r.split === 'train');
@@ -126,20 +132,34 @@ async function main(): Promise<void> {
   const started = Date.now();
   const { model, onnx } = trainClassifier(train, {
     ...TRAIN_OPTIONS,
-    onEpoch: (epoch, loss) => { if (epoch % 10 === 9) console.log(`epoch ${epoch + 1}: loss ${loss.toFixed(4)}`); },
+    onEpoch: (epoch, loss) => {
+      if (epoch % 10 === 9) console.log(`epoch ${epoch + 1}: loss ${loss.toFixed(4)}`);
+    },
   });
   const trainSeconds = (Date.now() - started) / 1000;
   writeFileSync(MODEL_PATH, onnx);
   writeReference(model);
 
   const matrix = confusion(model, heldout);
-  const perClass = Object.fromEntries(IMAGE_CLASSES.map((c, i) => {
-    const n = matrix[i].reduce((a, b) => a + b, 0);
-    return [c, { correct: matrix[i][i], total: n, accuracy: n ? matrix[i][i] / n : null }];
-  }));
-  const bySource = new Map<string, { class: ImageClass; split: string; package: string; files: Set<string>; samples: number; correct: number }>();
+  const perClass = Object.fromEntries(
+    IMAGE_CLASSES.map((c, i) => {
+      const n = matrix[i].reduce((a, b) => a + b, 0);
+      return [c, { correct: matrix[i][i], total: n, accuracy: n ? matrix[i][i] / n : null }];
+    }),
+  );
+  const bySource = new Map<
+    string,
+    { class: ImageClass; split: string; package: string; files: Set<string>; samples: number; correct: number }
+  >();
   for (const row of dataset.rows) {
-    const entry = bySource.get(row.source) ?? { class: row.class, split: row.split, package: row.package, files: new Set<string>(), samples: 0, correct: 0 };
+    const entry = bySource.get(row.source) ?? {
+      class: row.class,
+      split: row.split,
+      package: row.package,
+      files: new Set<string>(),
+      samples: 0,
+      correct: 0,
+    };
     entry.files.add(row.file);
     entry.samples++;
     const p = predict(model, row.features);
@@ -161,14 +181,25 @@ async function main(): Promise<void> {
       train: new Set(train.map((r) => r.package)).size,
       heldout: new Set(heldout.map((r) => r.package)).size,
     },
-    sources: [...bySource].map(([id, e]) => ({ id, class: e.class, split: e.split, package: e.package, files: e.files.size, samples: e.samples, accuracy: e.correct / e.samples })),
+    sources: [...bySource].map(([id, e]) => ({
+      id,
+      class: e.class,
+      split: e.split,
+      package: e.package,
+      files: e.files.size,
+      samples: e.samples,
+      accuracy: e.correct / e.samples,
+    })),
   };
   writeFileSync(METRICS_PATH, `${JSON.stringify(metrics, null, 1)}\n`);
-  console.log(`model ${onnx.length} bytes, trained in ${trainSeconds.toFixed(1)} s; train accuracy ${(metrics.trainAccuracy * 100).toFixed(1)}%`);
+  console.log(
+    `model ${onnx.length} bytes, trained in ${trainSeconds.toFixed(1)} s; train accuracy ${(metrics.trainAccuracy * 100).toFixed(1)}%`,
+  );
   console.log(`held-out accuracy ${(metrics.heldout.accuracy * 100).toFixed(1)}% (${heldout.length} samples)`);
   for (const c of IMAGE_CLASSES) console.log(`  ${c.padEnd(9)} ${perClass[c].correct}/${perClass[c].total}`);
   console.log(`confusion (rows true ${IMAGE_CLASSES.join(',')}; columns predicted): ${JSON.stringify(matrix)}`);
-  for (const s of metrics.sources) console.log(`  ${s.split.padEnd(7)} ${s.class.padEnd(9)} ${s.id.padEnd(22)} ${(s.accuracy * 100).toFixed(1)}% of ${s.samples}`);
+  for (const s of metrics.sources)
+    console.log(`  ${s.split.padEnd(7)} ${s.class.padEnd(9)} ${s.id.padEnd(22)} ${(s.accuracy * 100).toFixed(1)}% of ${s.samples}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -57,7 +57,8 @@ async function viaServer(dataDir: string): Promise<AdminAccess> {
     listAccounts: async () => (await call<{ accounts: AccountView[] }>('GET', '/accounts')).accounts,
     createAccount: (name, plan) => call('POST', '/accounts', { name, plan }),
     setPlan: (id, plan) => call('PUT', `/accounts/${encodeURIComponent(id)}/plan`, { plan }),
-    listKeys: async (accountId) => (await call<{ keys: KeyView[] }>('GET', `/keys${accountId ? `?account_id=${encodeURIComponent(accountId)}` : ''}`)).keys,
+    listKeys: async (accountId) =>
+      (await call<{ keys: KeyView[] }>('GET', `/keys${accountId ? `?account_id=${encodeURIComponent(accountId)}` : ''}`)).keys,
     createKey: (accountId, name, scope) => call('POST', '/keys', { account_id: accountId, ...(name === undefined ? {} : { name }), scope }),
     revokeKey: (id) => call('DELETE', `/keys/${encodeURIComponent(id)}`),
     close: async () => undefined,

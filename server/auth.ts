@@ -40,10 +40,14 @@ export function registerApiAuth(server: Server, deps: { keys: KeyService; accoun
       const account = deps.accounts.get(key.account_id);
       const plan = deps.accounts.limits(account);
       if (!plan.api && key.scope === 'api') {
-        throw new VectorizeError('forbidden', `The ${account.plan} plan does not include API access; use the desktop app or a plan with API access (Pro and above).`, {
-          plan: account.plan,
-          scope: key.scope,
-        });
+        throw new VectorizeError(
+          'forbidden',
+          `The ${account.plan} plan does not include API access; use the desktop app or a plan with API access (Pro and above).`,
+          {
+            plan: account.plan,
+            scope: key.scope,
+          },
+        );
       }
       return h.authenticated({ credentials: { user: { account, key } } });
     },

@@ -119,12 +119,17 @@ const ENV_SCHEMA = Joi.object<EnvVariables, true>({
   VECTORIZE_DATA_DIR: Joi.string().default('./data'),
   VECTORIZE_WORKERS: strict.wholeNumber().min(1).max(256).default(Math.max(1, availableParallelism())),
   VECTORIZE_QUEUE_MAX: strict.wholeNumber().min(1).default(1000),
-  VECTORIZE_MIN_FREE_BYTES: strict.wholeNumber().min(0).default(1024 ** 3),
+  VECTORIZE_MIN_FREE_BYTES: strict
+    .wholeNumber()
+    .min(0)
+    .default(1024 ** 3),
   VECTORIZE_PLANS_FILE: Joi.string(),
   VECTORIZE_WEBHOOK_ALLOW_CIDRS: Joi.string().custom(cidrList),
   VECTORIZE_WEBHOOK_BACKOFF_MS: strict.wholeNumber().min(0).default(30_000),
   VECTORIZE_DEVICE: Joi.string().valid('auto', 'cpu', 'cuda').default('auto'),
-  VECTORIZE_LOG_LEVEL: Joi.string().valid(...LOG_LEVELS).default('info'),
+  VECTORIZE_LOG_LEVEL: Joi.string()
+    .valid(...LOG_LEVELS)
+    .default('info'),
   VECTORIZE_PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   VECTORIZE_DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
   VECTORIZE_ENGINE_MODULE: Joi.string(),
@@ -208,7 +213,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     minFreeBytes: vars.VECTORIZE_MIN_FREE_BYTES,
     plans: Object.freeze(Object.fromEntries(Object.entries(plans).map(([k, v]) => [k, Object.freeze(v)]))) as Config['plans'],
     plansFile: vars.VECTORIZE_PLANS_FILE ?? null,
-    webhookAllowCidrs: Object.freeze((vars.VECTORIZE_WEBHOOK_ALLOW_CIDRS ?? '').split(',').map((part) => part.trim()).filter(Boolean)),
+    webhookAllowCidrs: Object.freeze(
+      (vars.VECTORIZE_WEBHOOK_ALLOW_CIDRS ?? '')
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    ),
     webhookBackoffMs: vars.VECTORIZE_WEBHOOK_BACKOFF_MS,
     device: vars.VECTORIZE_DEVICE,
     logLevel: vars.VECTORIZE_LOG_LEVEL,

@@ -64,14 +64,33 @@ function lingeringClose(socket: Socket): void {
 function parserRefusal(code: string | undefined): { status: number; reason: string; error: VectorizeError } {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, reason: 'Request Header Fields Too Large', error: new VectorizeError('invalid_parameter', 'The request headers are larger than 16 KiB.', { field: 'headers' }) };
+      return {
+        status: 431,
+        reason: 'Request Header Fields Too Large',
+        error: new VectorizeError('invalid_parameter', 'The request headers are larger than 16 KiB.', { field: 'headers' }),
+      };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
     case 'HPE_TIMEOUT':
-      return { status: 408, reason: 'Request Timeout', error: new VectorizeError('invalid_parameter', 'The request did not arrive in time.', { field: 'request' }) };
+      return {
+        status: 408,
+        reason: 'Request Timeout',
+        error: new VectorizeError('invalid_parameter', 'The request did not arrive in time.', { field: 'request' }),
+      };
     case 'HPE_INVALID_EOF_STATE':
-      return { status: 400, reason: 'Bad Request', error: new VectorizeError('invalid_parameter', 'The request body ended before its declared length.', { field: 'body' }) };
+      return {
+        status: 400,
+        reason: 'Bad Request',
+        error: new VectorizeError('invalid_parameter', 'The request body ended before its declared length.', { field: 'body' }),
+      };
     default:
-      return { status: 400, reason: 'Bad Request', error: new VectorizeError('invalid_parameter', 'The request is not valid HTTP/1.1.', { field: 'request', parser: code ?? 'unknown' }) };
+      return {
+        status: 400,
+        reason: 'Bad Request',
+        error: new VectorizeError('invalid_parameter', 'The request is not valid HTTP/1.1.', {
+          field: 'request',
+          parser: code ?? 'unknown',
+        }),
+      };
   }
 }
 
@@ -96,7 +115,11 @@ function onClientError(error: Error & { code?: string }, socket: Socket, log: Lo
     }
     // The body stopped short: this request alone gets the 400. hapi, still waiting for the body, sees
     // the abort when the socket closes and drops its own lifecycle.
-    res.writeHead(refusal.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    res.writeHead(refusal.status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
     res.end(body);
     return;
   }

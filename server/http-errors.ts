@@ -81,7 +81,11 @@ export function validationFailAction(_request: Request, _h: ResponseToolkit, err
   throw new VectorizeError('invalid_parameter', message, { field });
 }
 
-function fromBoom(response: { output: { statusCode: number; headers: Record<string, unknown> }; message: string; data?: unknown }): VectorizeError {
+function fromBoom(response: {
+  output: { statusCode: number; headers: Record<string, unknown> };
+  message: string;
+  data?: unknown;
+}): VectorizeError {
   let status = response.output.statusCode;
   // A streamed (chunked) multipart body cut off at maxBytes surfaces as subtext's 400 "Invalid
   // multipart payload format" wrapping the 413: the client sent too much, say so.
@@ -128,8 +132,7 @@ export function toErrorBody(error: EngineError<string>) {
 export function registerErrorMapping(server: Server, log: Logger): void {
   server.ext('onPreResponse', (request, h) => {
     const response = request.response as unknown as
-      | (Error & { isBoom?: boolean; output: { statusCode: number; headers: Record<string, unknown> }; data?: unknown })
-      | null;
+      (Error & { isBoom?: boolean; output: { statusCode: number; headers: Record<string, unknown> }; data?: unknown }) | null;
     if (!response || !(response as { isBoom?: boolean }).isBoom) return h.continue;
     let error: EngineError<string>;
     if (isVectorizeError(response)) error = response;

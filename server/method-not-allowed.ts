@@ -23,10 +23,19 @@ export function registerMethodNotAllowed(server: Server): void {
     if (!response?.isBoom || response.output?.statusCode !== 404 || request.route.method !== ('_special' as string)) return h.continue;
     const allowed = allowedMethods(server, request.path);
     if (allowed.length === 0) return h.continue;
-    const error = new VectorizeError('method_not_allowed', `${request.method.toUpperCase()} is not offered on ${request.path}; use ${allowed.join(', ')}.`, {
-      method: request.method.toUpperCase(),
-      allowed,
-    });
-    return h.response(toErrorBody(error)).code(statusOf(error.code)).type('application/json').header('Allow', allowed.join(', ')).takeover();
+    const error = new VectorizeError(
+      'method_not_allowed',
+      `${request.method.toUpperCase()} is not offered on ${request.path}; use ${allowed.join(', ')}.`,
+      {
+        method: request.method.toUpperCase(),
+        allowed,
+      },
+    );
+    return h
+      .response(toErrorBody(error))
+      .code(statusOf(error.code))
+      .type('application/json')
+      .header('Allow', allowed.join(', '))
+      .takeover();
   });
 }

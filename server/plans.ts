@@ -1,7 +1,7 @@
 /**
  * Plans and retention (docs/api.md, "Plans"). The table is the default; VECTORIZE_PLANS_FILE may
  * override any cell (server/config.ts), so services read limits from Config, never from here.
- */import { HOUR_MS as HOUR } from './limits.js';
+ */ import { HOUR_MS as HOUR } from './limits.js';
 
 export const PLAN_NAMES = ['trial', 'lite', 'pro', 'studio', 'agency', 'enterprise'] as const;
 export type PlanName = (typeof PLAN_NAMES)[number];
@@ -43,13 +43,67 @@ export interface PlanLimits {
 }
 
 export const DEFAULT_PLANS: Readonly<Record<PlanName, Readonly<PlanLimits>>> = Object.freeze({
-  trial: { api: true, monthlyAllowance: 0, maxRetention: '24h', batchGroup: 1, maxMegapixels: 16, activeJobs: 2, dailyFuse: 10, highDetail: true },
+  trial: {
+    api: true,
+    monthlyAllowance: 0,
+    maxRetention: '24h',
+    batchGroup: 1,
+    maxMegapixels: 16,
+    activeJobs: 2,
+    dailyFuse: 10,
+    highDetail: true,
+  },
   // Lite is the desktop-app plan: browser (app-scope key) use only, not metered monthly by default.
-  lite: { api: false, monthlyAllowance: null, maxRetention: '3d', batchGroup: 1, maxMegapixels: 16, activeJobs: 2, dailyFuse: 50, highDetail: true },
-  pro: { api: true, monthlyAllowance: 500, maxRetention: '7d', batchGroup: 30, maxMegapixels: 32, activeJobs: 10, dailyFuse: 200, highDetail: true },
-  studio: { api: true, monthlyAllowance: 2000, maxRetention: '10d', batchGroup: 50, maxMegapixels: 64, activeJobs: 20, dailyFuse: 800, highDetail: true },
-  agency: { api: true, monthlyAllowance: 5000, maxRetention: '10d', batchGroup: 100, maxMegapixels: 100, activeJobs: 50, dailyFuse: 2000, highDetail: true },
-  enterprise: { api: true, monthlyAllowance: null, maxRetention: '10d', batchGroup: 100, maxMegapixels: 100, activeJobs: 100, dailyFuse: 10_000, highDetail: true },
+  lite: {
+    api: false,
+    monthlyAllowance: null,
+    maxRetention: '3d',
+    batchGroup: 1,
+    maxMegapixels: 16,
+    activeJobs: 2,
+    dailyFuse: 50,
+    highDetail: true,
+  },
+  pro: {
+    api: true,
+    monthlyAllowance: 500,
+    maxRetention: '7d',
+    batchGroup: 30,
+    maxMegapixels: 32,
+    activeJobs: 10,
+    dailyFuse: 200,
+    highDetail: true,
+  },
+  studio: {
+    api: true,
+    monthlyAllowance: 2000,
+    maxRetention: '10d',
+    batchGroup: 50,
+    maxMegapixels: 64,
+    activeJobs: 20,
+    dailyFuse: 800,
+    highDetail: true,
+  },
+  agency: {
+    api: true,
+    monthlyAllowance: 5000,
+    maxRetention: '10d',
+    batchGroup: 100,
+    maxMegapixels: 100,
+    activeJobs: 50,
+    dailyFuse: 2000,
+    highDetail: true,
+  },
+  enterprise: {
+    api: true,
+    monthlyAllowance: null,
+    maxRetention: '10d',
+    batchGroup: 100,
+    maxMegapixels: 100,
+    activeJobs: 100,
+    dailyFuse: 10_000,
+    highDetail: true,
+  },
 });
 
 /** Plans whose manual fields (detail, gradients, smoothing, trace_style) take effect. */

@@ -17,7 +17,11 @@ function answerWith500(): string | undefined {
     if (res.headersSent) res.destroy();
     else {
       const body = JSON.stringify(toErrorBody(new VectorizeError('internal_error', 'Something went wrong on our side.')));
-      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+      res.writeHead(500, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        connection: 'close',
+      });
       res.end(body);
     }
   }

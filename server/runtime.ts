@@ -66,7 +66,13 @@ export async function startServer(config: Readonly<Config>, out: NodeJS.Writable
     app = await createApp({ config, store, pool, prober: await engineProber(), log, adminToken });
     await app.start();
     const url = app.server.info.uri.replace('0.0.0.0', '127.0.0.1');
-    const info: ServerInfoFile = { pid: process.pid, host: config.host, port: app.server.info.port as number, url, started_at: new Date().toISOString() };
+    const info: ServerInfoFile = {
+      pid: process.pid,
+      host: config.host,
+      port: app.server.info.port as number,
+      url,
+      started_at: new Date().toISOString(),
+    };
     writeFileSync(serverInfoPath(config.dataDir), `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
     const retention = app.services.retention;
     task = cron.schedule(config.sweepCron, () => {
@@ -74,9 +80,18 @@ export async function startServer(config: Readonly<Config>, out: NodeJS.Writable
     });
     void retention.sweep().catch((error: Error) => log.error('sweep failed', { err: error.message }));
     const classifier = await app.context.classifier();
-    log.info('listening', { url, workers: config.workers, data_dir: config.dataDir, store: config.databaseUrl ? 'postgres' : 'lowdb', classifier: classifier.provider, version: app.context.version });
+    log.info('listening', {
+      url,
+      workers: config.workers,
+      data_dir: config.dataDir,
+      store: config.databaseUrl ? 'postgres' : 'lowdb',
+      classifier: classifier.provider,
+      version: app.context.version,
+    });
     if (app.context.store.accounts.count() === 0) {
-      log.info('no accounts yet: create one with `vectorize accounts create NAME --plan pro`, then `vectorize keys create --account acct_…`');
+      log.info(
+        'no accounts yet: create one with `vectorize accounts create NAME --plan pro`, then `vectorize keys create --account acct_…`',
+      );
     }
     let stopping: Promise<void> | undefined;
     const running: Running = {

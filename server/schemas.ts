@@ -21,9 +21,16 @@ export const JobSchema = Joi.object({
   status: Joi.string().valid(...JOB_STATUSES),
   progress: Joi.number().integer().min(0).max(100),
   queue_position: Joi.number().integer().min(1).description('Present while queued; 1 = next to start.'),
-  mode: Joi.string().valid(...IMAGE_CLASSES).allow(null).description('The class the engine used; null until known.'),
-  retention: Joi.string().valid(...RETENTIONS).description('Effective retention, after clamping to the plan maximum.'),
-  requested_retention: Joi.string().valid(...RETENTIONS).description('Present when the request asked for more than the plan keeps.'),
+  mode: Joi.string()
+    .valid(...IMAGE_CLASSES)
+    .allow(null)
+    .description('The class the engine used; null until known.'),
+  retention: Joi.string()
+    .valid(...RETENTIONS)
+    .description('Effective retention, after clamping to the plan maximum.'),
+  requested_retention: Joi.string()
+    .valid(...RETENTIONS)
+    .description('Present when the request asked for more than the plan keeps.'),
   megapixels: Joi.number(),
   width: Joi.number().integer(),
   height: Joi.number().integer(),
@@ -73,7 +80,9 @@ export const AccountSchema = Joi.object({
       used: Joi.number(),
       left: Joi.number().allow(null),
       reset_at: Joi.string().isoDate(),
-    }).allow(null).label('MonthlyAllowance'),
+    })
+      .allow(null)
+      .label('MonthlyAllowance'),
   }).label('Allowances'),
   limits: Joi.object().unknown(true).label('PlanLimits'),
 }).label('Account');
@@ -95,7 +104,9 @@ export const KeySchema = Joi.object({
   last_used_at: Joi.string().isoDate().allow(null),
 }).label('Key');
 
-export const CreatedKeySchema = KeySchema.keys({ secret: Joi.string().description('The whole key, shown only in this answer.') }).label('CreatedKey');
+export const CreatedKeySchema = KeySchema.keys({ secret: Joi.string().description('The whole key, shown only in this answer.') }).label(
+  'CreatedKey',
+);
 
 export const ReportSchema = Joi.object({
   id: Joi.string(),
@@ -149,12 +160,15 @@ export const WebhookPayloadOptions = { allow: 'application/json', maxBytes: 16 *
 /** The fields of a webhook registration, shared by /v1/webhooks and its admin twin. */
 export const CreateWebhookPayload = {
   url: Joi.string().max(2048).required().description('http(s) URL whose every address is public (or allow-listed by the operator)'),
-  events: Joi.array().items(Joi.string().valid(...WEBHOOK_EVENTS)).min(1).unique().description('Event kinds to receive; all when omitted'),
+  events: Joi.array()
+    .items(Joi.string().valid(...WEBHOOK_EVENTS))
+    .min(1)
+    .unique()
+    .description('Event kinds to receive; all when omitted'),
   description: Joi.string().trim().max(200).allow(''),
 };
 
-export const IdParam = (prefix: string) =>
-  Joi.object({ id: Joi.string().max(80).required().description(`${prefix}_… identifier`) });
+export const IdParam = (prefix: string) => Joi.object({ id: Joi.string().max(80).required().description(`${prefix}_… identifier`) });
 
 /** Codes every authenticated /v1 route can answer. */
 export const AUTH_CODES: ApiErrorCode[] = ['unauthorized', 'forbidden', 'invalid_parameter'];

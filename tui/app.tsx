@@ -49,7 +49,12 @@ export function App(props: { client: AdminApi; initialScreen?: ScreenId }): Reac
 function Shell(props: { initialScreen: ScreenId }): React.JSX.Element {
   const { exit } = useApp();
   const { columns, rows } = useTerminalSize();
-  const [screenIndex, setScreenIndex] = useState(() => Math.max(0, SCREENS.findIndex((screen) => screen.id === props.initialScreen)));
+  const [screenIndex, setScreenIndex] = useState(() =>
+    Math.max(
+      0,
+      SCREENS.findIndex((screen) => screen.id === props.initialScreen),
+    ),
+  );
   const layers = useRef<HintLayer[]>([]);
   const [topLayer, setTopLayer] = useState<HintLayer | undefined>();
   const chrome = useMemo<Chrome>(

@@ -10,7 +10,8 @@ export function planNote(plan: PlanName, terms: AdminPlans): string {
   const reported = terms.plans.find((entry) => entry.name === plan);
   if (!reported) return '';
   // The trial has no month: it lives on the one-time conversions every account gets.
-  if (plan === 'trial') return `${formatCount(terms.trial_conversions)} conversions once${reported.api ? ', API until spent' : ', app only'}`;
+  if (plan === 'trial')
+    return `${formatCount(terms.trial_conversions)} conversions once${reported.api ? ', API until spent' : ', app only'}`;
   const allowance = reported.monthly_allowance === null ? 'not metered monthly' : `${formatCount(reported.monthly_allowance)} a month`;
   return `${allowance}, ${reported.api ? 'API' : 'browser/desktop app only, no API'}`;
 }

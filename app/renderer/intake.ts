@@ -17,7 +17,11 @@ export function fromOpened(files: OpenedFile[]): PickedFile[] {
 }
 
 /** Wires the pickers and the window's drop; returns the "open" command for menus and shortcuts. */
-export function bindIntake(options: { bridge: DesktopBridge | undefined; add: AddFiles; onError: (error: unknown) => void }): (folder: boolean) => Promise<void> {
+export function bindIntake(options: {
+  bridge: DesktopBridge | undefined;
+  add: AddFiles;
+  onError: (error: unknown) => void;
+}): (folder: boolean) => Promise<void> {
   const { bridge, add, onError } = options;
   const fileInput = $<HTMLInputElement>('file-input');
   const folderInput = $<HTMLInputElement>('folder-input');

@@ -140,10 +140,12 @@ export class QueueView {
     box.hidden = skipped.length === 0;
     if (skipped.length === 0) return;
     const shown = skipped.slice(0, SKIPPED_SHOWN);
-    $('skipped-title').textContent = `Skipped ${skipped.length} file${skipped.length === 1 ? '' : 's'} that ${skipped.length === 1 ? 'is' : 'are'} not PNG, JPEG, WebP, AVIF or BMP:`;
+    $('skipped-title').textContent =
+      `Skipped ${skipped.length} file${skipped.length === 1 ? '' : 's'} that ${skipped.length === 1 ? 'is' : 'are'} not PNG, JPEG, WebP, AVIF or BMP:`;
     const list = $('skipped-list');
     list.replaceChildren(...shown.map((name) => Object.assign(document.createElement('li'), { textContent: name, title: name })));
-    if (skipped.length > shown.length) list.append(Object.assign(document.createElement('li'), { textContent: `… and ${skipped.length - shown.length} more` }));
+    if (skipped.length > shown.length)
+      list.append(Object.assign(document.createElement('li'), { textContent: `… and ${skipped.length - shown.length} more` }));
   }
 
   private select(id: string | null): void {
@@ -231,7 +233,8 @@ export class QueueView {
     $<HTMLButtonElement>('save').disabled = !item?.svg;
     const rerun = $<HTMLButtonElement>('rerun');
     rerun.disabled = !item || !canRerun(item);
-    rerun.title = item && !item.file ? 'The page keeps no copy of a file after a reload: open it again to re-run' : 'Re-run with these settings (R)';
+    rerun.title =
+      item && !item.file ? 'The page keeps no copy of a file after a reload: open it again to re-run' : 'Re-run with these settings (R)';
     $<HTMLButtonElement>('save-all').disabled = this.results().length === 0;
     this.onShow(item);
     const compare = $<HTMLButtonElement>('compare-previous');
@@ -249,7 +252,8 @@ export class QueueView {
     if (original && !original.probed) return;
     // Comparing with the previous run puts that SVG where the original is, under the same slider.
     const left = this.comparingPrevious ? this.previousFor(item) : (original?.url ?? null);
-    for (const label of document.querySelectorAll('.original-label')) label.textContent = this.comparingPrevious ? 'Previous SVG' : 'Original';
+    for (const label of document.querySelectorAll('.original-label'))
+      label.textContent = this.comparingPrevious ? 'Previous SVG' : 'Original';
     this.viewer.show(left, this.vectorFor(item), original?.width ?? item.width ?? 0, original?.height ?? item.height ?? 0, keepView);
   }
 
@@ -261,15 +265,22 @@ export class QueueView {
     set('stat-mode', item?.mode ?? '—');
     const original = item ? this.originals.get(item.id) : undefined;
     const width = original?.width || item?.width;
-    const size = [item?.file ? formatBytes(item.file.size) : '', width ? `${width}×${original?.height || item?.height}` : ''].filter(Boolean).join(' · ');
+    const size = [item?.file ? formatBytes(item.file.size) : '', width ? `${width}×${original?.height || item?.height}` : '']
+      .filter(Boolean)
+      .join(' · ');
     set('stat-original', size || '—');
-    set('stat-previous', item?.previous ? `${formatBytes(item.previous.stats.bytes)} · ${formatCount(item.previous.stats.nodes)} nodes` : '—');
+    set(
+      'stat-previous',
+      item?.previous ? `${formatBytes(item.previous.stats.bytes)} · ${formatCount(item.previous.stats.nodes)} nodes` : '—',
+    );
     $('stat-previous-row').hidden = !item?.previous;
     set('stat-bytes', item?.stats ? formatBytes(item.stats.bytes) : '—');
     set('stat-paths', item?.stats ? formatCount(item.stats.paths) : '—');
     set('stat-nodes', item?.stats ? formatCount(item.stats.nodes) : '—');
     $('infobar').textContent = item
-      ? [item.path, item.stats ? `${formatBytes(item.stats.bytes)} · ${formatCount(item.stats.nodes)} nodes` : describeState(item)].join(' — ')
+      ? [item.path, item.stats ? `${formatBytes(item.stats.bytes)} · ${formatCount(item.stats.nodes)} nodes` : describeState(item)].join(
+          ' — ',
+        )
       : '';
   }
 

@@ -163,7 +163,18 @@ export class ConversionQueue {
       // Canceled and expired jobs have nothing to show; a retention=none result would be deleted by the download.
       if (known.has(job.id) || job.status === 'canceled' || job.status === 'expired' || job.retention === 'none') continue;
       const name = job.file_name || job.id;
-      const item: QueueItem = { id: localId(), name, path: name, jobId: job.id, width: job.width, height: job.height, state: 'queued', progress: 0, settings: settingsOf(job), runs: 1 };
+      const item: QueueItem = {
+        id: localId(),
+        name,
+        path: name,
+        jobId: job.id,
+        width: job.width,
+        height: job.height,
+        state: 'queued',
+        progress: 0,
+        settings: settingsOf(job),
+        runs: 1,
+      };
       restored.push(item);
       this.items.push(item);
       this.applyJob(item, job);
@@ -286,15 +297,17 @@ export class ConversionQueue {
   private async follow(item: QueueItem, job: Job, signal: AbortSignal): Promise<void> {
     const live = (): boolean => !signal.aborted;
     try {
-      if (job.status !== 'completed') job = await this.client.waitForJob(job.id, {
-        signal,
-        onUpdate: (update) => {
-          if (live()) this.applyJob(item, update);
-        },
-      });
+      if (job.status !== 'completed')
+        job = await this.client.waitForJob(job.id, {
+          signal,
+          onUpdate: (update) => {
+            if (live()) this.applyJob(item, update);
+          },
+        });
       if (!live()) return;
       if (job.status !== 'completed') {
-        const code = job.error?.code ?? (job.status === 'canceled' ? 'canceled' : job.status === 'expired' ? 'result_expired' : 'internal_error');
+        const code =
+          job.error?.code ?? (job.status === 'canceled' ? 'canceled' : job.status === 'expired' ? 'result_expired' : 'internal_error');
         return this.fail(item, { code, words: plainWords(code, job.error?.details ?? {}) });
       }
       const svg = await this.client.downloadSvg(job.id, signal);

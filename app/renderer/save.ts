@@ -50,7 +50,10 @@ export class Saver {
     const names = archiveNames(withResult.map((item) => item.path.replace(/[^/\\]*$/, svgNameFor(item.name))));
     const encoder = new TextEncoder();
     const now = new Date();
-    const zip = await zipFiles(withResult.map((item, index) => ({ name: names[index], data: encoder.encode(item.svg) })), now);
+    const zip = await zipFiles(
+      withResult.map((item, index) => ({ name: names[index], data: encoder.encode(item.svg) })),
+      now,
+    );
     download(zip, `vectorize-${now.toISOString().slice(0, 10)}.zip`);
   }
 }

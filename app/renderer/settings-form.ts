@@ -53,7 +53,9 @@ export class SettingsForm {
       if (field instanceof HTMLSelectElement || field instanceof HTMLInputElement) field.disabled = centerline;
     }
     $('settings-hint').textContent = [
-      centerline ? 'Centerline traces one stroke per line; detail, smoothing, gradients and seams do not apply.' : 'Settings apply to new files and to re-runs.',
+      centerline
+        ? 'Centerline traces one stroke per line; detail, smoothing, gradients and seams do not apply.'
+        : 'Settings apply to new files and to re-runs.',
       this.planNote,
     ]
       .filter(Boolean)

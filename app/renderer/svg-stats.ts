@@ -49,7 +49,10 @@ export function svgStats(svg: string): SvgStats {
   let nodes = 0;
   for (const match of svg.matchAll(PATH_D)) nodes += countPathSegments(match[2] ?? match[3] ?? '');
   for (const match of svg.matchAll(POINTS)) {
-    const numbers = (match[3] ?? match[4] ?? '').trim().split(/[\s,]+/).filter(Boolean).length;
+    const numbers = (match[3] ?? match[4] ?? '')
+      .trim()
+      .split(/[\s,]+/)
+      .filter(Boolean).length;
     const points = Math.floor(numbers / 2);
     nodes += match[1] === 'polygon' ? points : Math.max(0, points - 1);
   }

@@ -62,7 +62,11 @@ export class CompareViewer {
 
   constructor(elements: ViewerElements) {
     this.el = elements;
-    this.splitPane = this.makePane(elements.stage.querySelector('[data-pane=split]') as HTMLElement, elements.originalImage, elements.vectorImage);
+    this.splitPane = this.makePane(
+      elements.stage.querySelector('[data-pane=split]') as HTMLElement,
+      elements.originalImage,
+      elements.vectorImage,
+    );
     this.leftPane = this.makePane(elements.sideOriginal, null, null);
     this.rightPane = this.makePane(elements.sideVector, null, null);
     this.bindPointer();
@@ -164,7 +168,9 @@ export class CompareViewer {
       const pane = this.splitPane.root;
       const cut = Math.round(pane.clientWidth * this.split);
       const vectorOnly = this.el.stage.classList.contains('vector-only');
-      this.splitPane.vector.style.clipPath = vectorOnly ? 'none' : `inset(0 0 0 ${Math.max(0, cut - (pane.clientWidth / 2 - this.centerX * this.zoom))}px)`;
+      this.splitPane.vector.style.clipPath = vectorOnly
+        ? 'none'
+        : `inset(0 0 0 ${Math.max(0, cut - (pane.clientWidth / 2 - this.centerX * this.zoom))}px)`;
       this.el.splitHandle.style.left = `${cut}px`;
     }
   }

@@ -118,7 +118,15 @@ export async function zipFiles(entries: ZipEntry[], modified = new Date()): Prom
     // Tiny or incompressible data is stored as is: deflate would only add bytes.
     const [method, body] = deflated.length < entry.data.length ? [METHOD_DEFLATE, deflated] : [METHOD_STORE, entry.data];
     const crc = crc32(entry.data);
-    const fields = { method, time: stamp.time, date: stamp.date, crc, compressed: body.length, size: entry.data.length, nameLength: name.length };
+    const fields = {
+      method,
+      time: stamp.time,
+      date: stamp.date,
+      crc,
+      compressed: body.length,
+      size: entry.data.length,
+      nameLength: name.length,
+    };
     const local = new DataView(new ArrayBuffer(30));
     local.setUint32(0, 0x04034b50, true);
     writeCommonFields(local, 4, fields);

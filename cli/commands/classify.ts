@@ -24,7 +24,12 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
       return 0;
     }
     if (positionals.length !== 1) {
-      throw new VectorizeError('invalid_parameter', positionals.length === 0 ? 'no input file given; see `vectorize classify --help`' : `expected one input file, got ${positionals.length}`);
+      throw new VectorizeError(
+        'invalid_parameter',
+        positionals.length === 0
+          ? 'no input file given; see `vectorize classify --help`'
+          : `expected one input file, got ${positionals.length}`,
+      );
     }
     const bytes = await readInput(positionals[0]);
     const { decodeImage, classifyImage } = await import('../../engine/index.js');

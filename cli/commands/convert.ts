@@ -119,7 +119,9 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
     const plan = await planBatch(positionals, outDir, force);
     const report = new BatchReport(io.stdout, (io.stdout as NodeJS.WriteStream).isTTY === true);
     report.start(plan.images.length, plan.skipped, plan.missing);
-    await runBatch(plan.images, { options, maxPixels, jobs, force, onClassifierUsed: classifierUsed }, (image, outcome) => report.result(image, outcome));
+    await runBatch(plan.images, { options, maxPixels, jobs, force, onClassifierUsed: classifierUsed }, (image, outcome) =>
+      report.result(image, outcome),
+    );
     return report.finish();
   } catch (error) {
     return fail(io, 'convert', error);
@@ -160,34 +162,57 @@ export async function sayProvider(io: CommandIo, verbose: boolean): Promise<void
 
 export function providerLine(info: ClassifierInfo): { text: string; expected: boolean } {
   const cudaFailed = info.provider === 'cpu' && (info.requested === 'cuda' || /unavailable/.test(info.fallbackReason ?? ''));
-  if (cudaFailed) return { text: `classifier: cpu (CUDA failed: ${(info.fallbackReason ?? '').replace(/; using CPU$/, '').slice(0, 120)})`, expected: false };
+  if (cudaFailed)
+    return {
+      text: `classifier: cpu (CUDA failed: ${(info.fallbackReason ?? '').replace(/; using CPU$/, '').slice(0, 120)})`,
+      expected: false,
+    };
   return { text: `classifier: ${info.provider}`, expected: info.provider === 'cpu' };
 }
 
 function wholeNumber(option: string, value: string | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
   const n = /^\d{1,4}$/.test(value) ? Number(value) : NaN;
-  if (!(n >= min && n <= max)) throw new VectorizeError('invalid_parameter', `--${option} must be a whole number from ${min} to ${max}; got ${JSON.stringify(value)}`, { field: option });
+  if (!(n >= min && n <= max))
+    throw new VectorizeError(
+      'invalid_parameter',
+      `--${option} must be a whole number from ${min} to ${max}; got ${JSON.stringify(value)}`,
+      { field: option },
+    );
   return n;
 }
 
 async function isFolder(file: string): Promise<boolean> {
-  return stat(file).then((s) => s.isDirectory(), () => false);
+  return stat(file).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 }
 
 /** -o for one input: a file path, or an existing folder (then NAME.svg inside it). */
 async function singleOutput(input: string, output: string, force: boolean): Promise<string> {
   const target = output.endsWith('/') || (await isFolder(output)) ? path.join(output, `${path.parse(input).name}.svg`) : output;
   const folder = path.dirname(target);
-  if (!(await isFolder(folder))) throw new VectorizeError('invalid_parameter', `the folder ${folder} does not exist (for -o ${output})`, { field: 'output' });
-  if (!force && (await stat(target).then(() => true, () => false))) throw new VectorizeError('invalid_parameter', `${target} already exists; --force overwrites it`, { field: 'output' });
+  if (!(await isFolder(folder)))
+    throw new VectorizeError('invalid_parameter', `the folder ${folder} does not exist (for -o ${output})`, { field: 'output' });
+  if (
+    !force &&
+    (await stat(target).then(
+      () => true,
+      () => false,
+    ))
+  )
+    throw new VectorizeError('invalid_parameter', `${target} already exists; --force overwrites it`, { field: 'output' });
   return target;
 }
 
 /** -o for a batch is a folder, made if missing; a file there is a mistake. */
 async function batchOutputFolder(output: string): Promise<string> {
   const found = await stat(output).catch(() => null);
-  if (found && !found.isDirectory()) throw new VectorizeError('invalid_parameter', `-o ${output} is a file; with several inputs or a folder, OUT is a folder`, { field: 'output' });
+  if (found && !found.isDirectory())
+    throw new VectorizeError('invalid_parameter', `-o ${output} is a file; with several inputs or a folder, OUT is a folder`, {
+      field: 'output',
+    });
   if (!found) {
     try {
       await mkdir(output, { recursive: true });

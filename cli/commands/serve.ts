@@ -39,7 +39,10 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
   return new Promise<number>((resolve) => {
     const shutdown = (signal: string) => {
       running.log.info('shutting down', { signal });
-      running.stop().then(() => resolve(0), () => resolve(1));
+      running.stop().then(
+        () => resolve(0),
+        () => resolve(1),
+      );
     };
     process.once('SIGINT', () => shutdown('SIGINT'));
     process.once('SIGTERM', () => shutdown('SIGTERM'));

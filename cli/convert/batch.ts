@@ -11,9 +11,7 @@ import { VectorizeError, isVectorizeError } from '../../engine/errors.js';
 import type { TraceOptions } from '../../engine/types.js';
 import type { PlannedImage } from './inputs.js';
 
-export type Outcome =
-  | { status: 'converted'; ms: number; bytes: number }
-  | { status: 'failed'; code: string; message: string };
+export type Outcome = { status: 'converted'; ms: number; bytes: number } | { status: 'failed'; code: string; message: string };
 
 export interface BatchSettings {
   options: TraceOptions;
@@ -24,7 +22,11 @@ export interface BatchSettings {
   onClassifierUsed?: () => Promise<void> | void;
 }
 
-export async function runBatch(images: PlannedImage[], settings: BatchSettings, onResult: (image: PlannedImage, outcome: Outcome) => void): Promise<void> {
+export async function runBatch(
+  images: PlannedImage[],
+  settings: BatchSettings,
+  onResult: (image: PlannedImage, outcome: Outcome) => void,
+): Promise<void> {
   const lanes = Math.max(1, Math.min(settings.jobs, images.length));
   const trace = lanes > 1 ? await pooledTracer(settings, lanes) : await inProcessTracer(settings);
   let next = 0;
@@ -82,13 +84,16 @@ async function pooledTracer(settings: BatchSettings, size: number): Promise<Trac
   return {
     async run(image) {
       const imageType = classify ? await classify(image.input) : settings.options.imageType;
-      const outcome = await pool.run({
-        jobId: String(++jobNumber),
-        inputPath: path.resolve(image.input),
-        outputPath: path.resolve(image.output),
-        options: { ...settings.options, imageType },
-        maxPixels: settings.maxPixels,
-      }, () => {}).done;
+      const outcome = await pool.run(
+        {
+          jobId: String(++jobNumber),
+          inputPath: path.resolve(image.input),
+          outputPath: path.resolve(image.output),
+          options: { ...settings.options, imageType },
+          maxPixels: settings.maxPixels,
+        },
+        () => {},
+      ).done;
       return outcome.bytes;
     },
     close: () => pool.close(),

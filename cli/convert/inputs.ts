@@ -90,7 +90,14 @@ async function walk(root: string, excluded: string | null): Promise<string[]> {
       // Symlinked folders are not followed: a link back up the tree would never end.
       if (entry.isDirectory()) {
         if (path.resolve(root, child) !== excluded) await visit(child);
-      } else if (entry.isFile() || (entry.isSymbolicLink() && (await stat(path.join(root, child)).then((s) => s.isFile(), () => false)))) {
+      } else if (
+        entry.isFile() ||
+        (entry.isSymbolicLink() &&
+          (await stat(path.join(root, child)).then(
+            (s) => s.isFile(),
+            () => false,
+          )))
+      ) {
         found.push(child);
       }
     }
@@ -136,5 +143,8 @@ function assignOutputs(images: Array<{ input: string; label: string; relative: s
 }
 
 async function exists(file: string): Promise<boolean> {
-  return stat(file).then(() => true, () => false);
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
 }

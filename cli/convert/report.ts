@@ -28,7 +28,10 @@ export class BatchReport {
   private started = 0;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly out: NodeJS.WritableStream, private readonly tty: boolean) {}
+  constructor(
+    private readonly out: NodeJS.WritableStream,
+    private readonly tty: boolean,
+  ) {}
 
   start(total: number, skipped: Skipped[], missing: Missing[]): void {
     this.total = total;
@@ -36,7 +39,10 @@ export class BatchReport {
     for (const entry of missing) this.fail(entry.label, 'missing_file', entry.message);
     for (const entry of skipped) {
       this.totals.skipped.push(entry);
-      if (!this.tty) this.out.write(`skipped ${entry.label}: ${entry.reason === 'exists' ? `${entry.output} exists (--force overwrites it)` : 'not an image'}\n`);
+      if (!this.tty)
+        this.out.write(
+          `skipped ${entry.label}: ${entry.reason === 'exists' ? `${entry.output} exists (--force overwrites it)` : 'not an image'}\n`,
+        );
     }
     if (this.tty && total > 0) {
       this.draw();
@@ -62,7 +68,11 @@ export class BatchReport {
     if (this.tty && this.total > 0) this.out.write('\r\u001b[K');
     const { converted, skipped, failures } = this.totals;
     const seconds = (performance.now() - this.started) / 1000;
-    const parts = [`converted ${converted}`, `skipped ${skipped.length}${countsOf(skipped.map((s) => SKIP_WORDS[s.reason]))}`, `failed ${failures.length}${countsOf(failures.map((f) => f.code))}`];
+    const parts = [
+      `converted ${converted}`,
+      `skipped ${skipped.length}${countsOf(skipped.map((s) => SKIP_WORDS[s.reason]))}`,
+      `failed ${failures.length}${countsOf(failures.map((f) => f.code))}`,
+    ];
     this.out.write(`${parts.join(', ')} in ${seconds.toFixed(1)} s\n`);
     return failures.length === 0 ? 0 : 1;
   }

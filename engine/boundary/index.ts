@@ -75,7 +75,9 @@ const DEGREE = Uint8Array.from({ length: 16 }, (_, m) => (m & 1) + ((m >> 1) & 1
 const LOWEST = Uint8Array.from({ length: 16 }, (_, m) => (m & 1 ? 0 : m & 2 ? 1 : m & 4 ? 2 : m & 8 ? 3 : 0));
 
 function traceChains(labels: Int32Array, width: number, height: number, context: StageContext): Chain[] {
-  const W = width, H = height, V = W + 1;
+  const W = width,
+    H = height,
+    V = W + 1;
   const label = (x: number, y: number): number => (x < 0 || y < 0 || x >= W || y >= H ? -1 : labels[y * W + x]);
   // Every vertex (pixel corner) as a 4-bit mask of the boundary cracks leaving it (bit d = direction
   // d), and a second mask of those not traced yet; a walk clears a crack's bit at both its ends.
@@ -84,20 +86,33 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
   const cracks = new Uint8Array((vertices + 3) & ~3);
   let boundaryCracks = 2 * (W + H); // the frame's
   for (let x = 0; x < W; x++) {
-    cracks[x] |= 1; cracks[x + 1] |= 4; // top border, east and west
+    cracks[x] |= 1;
+    cracks[x + 1] |= 4; // top border, east and west
     const b = H * V + x;
-    cracks[b] |= 1; cracks[b + 1] |= 4;
+    cracks[b] |= 1;
+    cracks[b + 1] |= 4;
   }
   for (let y = 0; y < H; y++) {
-    const row = y * W, v = y * V;
-    cracks[v] |= 2; cracks[v + V] |= 8; // left border, south and north
-    cracks[v + W] |= 2; cracks[v + W + V] |= 8;
+    const row = y * W,
+      v = y * V;
+    cracks[v] |= 2;
+    cracks[v + V] |= 8; // left border, south and north
+    cracks[v + W] |= 2;
+    cracks[v + W + V] |= 8;
     for (let x = 1; x < W; x++) {
-      if (labels[row + x - 1] !== labels[row + x]) { cracks[v + x] |= 2; cracks[v + x + V] |= 8; boundaryCracks++; }
+      if (labels[row + x - 1] !== labels[row + x]) {
+        cracks[v + x] |= 2;
+        cracks[v + x + V] |= 8;
+        boundaryCracks++;
+      }
     }
     if (y > 0) {
       for (let x = 0; x < W; x++) {
-        if (labels[row - W + x] !== labels[row + x]) { cracks[v + x] |= 1; cracks[v + x + 1] |= 4; boundaryCracks++; }
+        if (labels[row - W + x] !== labels[row + x]) {
+          cracks[v + x] |= 1;
+          cracks[v + x + 1] |= 4;
+          boundaryCracks++;
+        }
       }
     }
   }
@@ -107,18 +122,26 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
   const STEP = [1, V, -1, -V];
   const rightOf = (x: number, y: number, d: number): number => {
     switch (d) {
-      case 0: return label(x, y);
-      case 2: return label(x - 1, y - 1);
-      case 1: return label(x - 1, y);
-      default: return label(x, y - 1);
+      case 0:
+        return label(x, y);
+      case 2:
+        return label(x - 1, y - 1);
+      case 1:
+        return label(x - 1, y);
+      default:
+        return label(x, y - 1);
     }
   };
   const leftOf = (x: number, y: number, d: number): number => {
     switch (d) {
-      case 0: return label(x, y - 1);
-      case 2: return label(x - 1, y);
-      case 1: return label(x, y);
-      default: return label(x - 1, y - 1);
+      case 0:
+        return label(x, y - 1);
+      case 2:
+        return label(x - 1, y);
+      case 1:
+        return label(x, y);
+      default:
+        return label(x - 1, y - 1);
     }
   };
 
@@ -133,10 +156,15 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
   const ends: number[] = [];
 
   const walk = (sx: number, sy: number, startDir: number, closedLoop: boolean): void => {
-    let x = sx, y = sy, d = startDir, len = used, area2 = 0;
+    let x = sx,
+      y = sy,
+      d = startDir,
+      len = used,
+      area2 = 0;
     let v = sy * V + sx;
     const sv = v;
-    const right = rightOf(x, y, d), left = leftOf(x, y, d);
+    const right = rightOf(x, y, d),
+      left = leftOf(x, y, d);
     for (;;) {
       if (len + 4 > buffer.length) {
         const bigger = new Float64Array(buffer.length * 2);
@@ -149,9 +177,11 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
       untraced[v] &= ~(1 << d);
       v += STEP[d];
       untraced[v] &= ~(1 << back);
-      const nx = x + DX[d], ny = y + DY[d];
+      const nx = x + DX[d],
+        ny = y + DY[d];
       area2 += x * ny - nx * y;
-      x = nx; y = ny;
+      x = nx;
+      y = ny;
       const mask = cracks[v];
       if (closedLoop ? v === sv : DEGREE[mask] !== 2) break;
       // Degree 2: continue along the other boundary crack (never straight back).
@@ -172,7 +202,8 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
     if (crackWords[w] === 0) continue;
     for (let v = 4 * w, end = Math.min(v + 4, vertices); v < end; v++) {
       if (DEGREE[cracks[v]] < 3) continue;
-      const y = (v / V) | 0, x = v - y * V;
+      const y = (v / V) | 0,
+        x = v - y * V;
       for (let d = 0; d < 4; d++) if (untraced[v] & (1 << d)) walk(x, y, d, false);
     }
   }
@@ -248,7 +279,10 @@ function linkOutlines(chains: Chain[], width: number, height: number, regionCoun
     if (startOf.length < mine.length) startOf = new Float64Array(2 * mine.length);
     const byStart = small ? null : new Map<number, number[]>();
     for (let k = 0; k < mine.length; k++) {
-      if (chains[mine[k] >> 1].closed) { startOf[k] = -1; continue; }
+      if (chains[mine[k] >> 1].closed) {
+        startOf[k] = -1;
+        continue;
+      }
       const v = startVertex(mine[k]);
       startOf[k] = v;
       if (!byStart) continue;
@@ -267,10 +301,11 @@ function linkOutlines(chains: Chain[], width: number, height: number, regionCoun
         for (;;) {
           const v = endVertex(current);
           const inDir = lastDir(current);
-          const candidates = byStart ? byStart.get(v) ?? NO_CANDIDATES : NO_CANDIDATES;
+          const candidates = byStart ? (byStart.get(v) ?? NO_CANDIDATES) : NO_CANDIDATES;
           // Prefer the sharpest right turn: it keeps diagonal pixels of the region apart at a
           // checkerboard corner (4-connectivity), so each ring is a simple outer ring or hole.
-          let chosen = -1, closes = false;
+          let chosen = -1,
+            closes = false;
           for (let t = 0; t < 3; t++) {
             const want = (inDir + TURN_ORDER[t]) & 3;
             const count = byStart ? candidates.length : mine.length;
@@ -278,8 +313,14 @@ function linkOutlines(chains: Chain[], width: number, height: number, regionCoun
               const c = byStart ? candidates[i] : i;
               if (!byStart && startOf[c] !== v) continue;
               if (firstDir(mine[c]) !== want) continue;
-              if (!used[c]) { chosen = c; break; }
-              if (c === k) { closes = true; break; }
+              if (!used[c]) {
+                chosen = c;
+                break;
+              }
+              if (c === k) {
+                closes = true;
+                break;
+              }
             }
             if (chosen >= 0 || closes) break;
           }

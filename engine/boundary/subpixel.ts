@@ -65,8 +65,11 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
   const addJunctionShift = (x: number, y: number, sx: number, sy: number): void => {
     const id = vertexId(x, y);
     const sum = junctionShift.get(id);
-    if (sum) { sum[0] += sx; sum[1] += sy; sum[2]++; }
-    else junctionShift.set(id, [sx, sy, 1]);
+    if (sum) {
+      sum[0] += sx;
+      sum[1] += sy;
+      sum[2]++;
+    } else junctionShift.set(id, [sx, sy, 1]);
   };
 
   for (const chain of graph.chains) {
@@ -88,14 +91,27 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
     // The two colours a crack's pixels mix: each side's own colour just past the window when that
     // pixel is still of its region (a gradient fill's colour changes across the shape, its mean
     // is no match for the edge), else the region's mean.
-    let rr = 0, rg = 0, rb = 0, dr = 0, dg = 0, db = 0, contrast2 = 0, offLine2 = 0;
+    let rr = 0,
+      rg = 0,
+      rb = 0,
+      dr = 0,
+      dg = 0,
+      db = 0,
+      contrast2 = 0,
+      offLine2 = 0;
     const referenceColours = (x: number, y: number, nx: number, ny: number): boolean => {
       const farR = pixelOf(x - SIDE_PIXELS * nx, y - SIDE_PIXELS * ny, right);
       const farL = pixelOf(x + (SIDE_PIXELS + 1) * nx, y + (SIDE_PIXELS + 1) * ny, left);
-      const sr = farR >= 0 ? rgb : mean, so = farR >= 0 ? 3 * farR : 3 * right;
-      const lr = farL >= 0 ? rgb : mean, lo = farL >= 0 ? 3 * farL : 3 * left;
-      rr = sr[so]; rg = sr[so + 1]; rb = sr[so + 2];
-      dr = rr - lr[lo]; dg = rg - lr[lo + 1]; db = rb - lr[lo + 2];
+      const sr = farR >= 0 ? rgb : mean,
+        so = farR >= 0 ? 3 * farR : 3 * right;
+      const lr = farL >= 0 ? rgb : mean,
+        lo = farL >= 0 ? 3 * farL : 3 * left;
+      rr = sr[so];
+      rg = sr[so + 1];
+      rb = sr[so + 2];
+      dr = rr - lr[lo];
+      dg = rg - lr[lo + 1];
+      db = rb - lr[lo + 2];
       contrast2 = dr * dr + dg * dg + db * db;
       offLine2 = OFF_LINE_SHARE * OFF_LINE_SHARE * contrast2;
       return contrast2 >= MIN_CONTRAST * MIN_CONTRAST;
@@ -113,9 +129,13 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
       const l = labels[p];
       if (l !== right && l !== left) return own;
       // α = (c − c_L)·(c_R − c_L) / |c_R − c_L|², written from R's side: 1 − (c_R − c)·d/|d|²
-      const cr = rr - rgb[3 * p], cg = rg - rgb[3 * p + 1], cb = rb - rgb[3 * p + 2];
+      const cr = rr - rgb[3 * p],
+        cg = rg - rgb[3 * p + 1],
+        cb = rb - rgb[3 * p + 2];
       const along = (cr * dr + cg * dg + cb * db) / contrast2;
-      const er = cr - along * dr, eg = cg - along * dg, eb = cb - along * db;
+      const er = cr - along * dr,
+        eg = cg - along * dg,
+        eb = cb - along * db;
       if (er * er + eg * eg + eb * eb > offLine2) return own;
       const alpha = 1 - along;
       return alpha < 0 ? 0 : alpha > 1 ? 1 : alpha;
@@ -126,12 +146,17 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
     let largest = 0;
     for (let i = 0; i < cracks; i++) {
       const j = i + 1 === count ? 0 : i + 1;
-      const x0 = pts[2 * i], y0 = pts[2 * i + 1];
-      const dx = pts[2 * j] - x0, dy = pts[2 * j + 1] - y0;
+      const x0 = pts[2 * i],
+        y0 = pts[2 * i + 1];
+      const dx = pts[2 * j] - x0,
+        dy = pts[2 * j + 1] - y0;
       // the left normal (towards L) is (dy, −dx) on screen; R's pixel lies against it
-      const nx = dy, ny = -dx;
-      const mx = x0 + dx / 2, my = y0 + dy / 2;
-      const rx = Math.floor(mx - nx / 2), ry = Math.floor(my - ny / 2);
+      const nx = dy,
+        ny = -dx;
+      const mx = x0 + dx / 2,
+        my = y0 + dy / 2;
+      const rx = Math.floor(mx - nx / 2),
+        ry = Math.floor(my - ny / 2);
       if (byCoverage) {
         shifts[i] = coverageShift(inkCoverage!, width, height, rx, ry, nx, ny, inkRegion![right] === 1);
         if (Math.abs(shifts[i]) > largest) largest = Math.abs(shifts[i]);
@@ -155,7 +180,8 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
     if (!chain.closed) {
       // the first and last cracks' shift vectors, (dy, −dx)·e
       addJunctionShift(pts[0], pts[1], (pts[3] - pts[1]) * shifts[0], -(pts[2] - pts[0]) * shifts[0]);
-      const a = 2 * count - 4, e = shifts[cracks - 1];
+      const a = 2 * count - 4,
+        e = shifts[cracks - 1];
       addJunctionShift(pts[a + 2], pts[a + 3], (pts[a + 3] - pts[a + 1]) * e, -(pts[a + 2] - pts[a]) * e);
     }
     if (largest < HARD_EDGE_SHIFT) continue;
@@ -163,15 +189,23 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
     // One point per crack, at its middle moved along the normal; an open chain keeps its junctions.
     const out = new Float64Array(2 * cracks + (chain.closed ? 0 : 4));
     let m = 0;
-    if (!chain.closed) { out[m++] = pts[0]; out[m++] = pts[1]; }
+    if (!chain.closed) {
+      out[m++] = pts[0];
+      out[m++] = pts[1];
+    }
     for (let i = 0; i < cracks; i++) {
       const j = i + 1 === count ? 0 : i + 1;
-      const x0 = pts[2 * i], y0 = pts[2 * i + 1];
-      const dx = pts[2 * j] - x0, dy = pts[2 * j + 1] - y0;
+      const x0 = pts[2 * i],
+        y0 = pts[2 * i + 1];
+      const dx = pts[2 * j] - x0,
+        dy = pts[2 * j + 1] - y0;
       out[m++] = x0 + dx / 2 + dy * shifts[i];
       out[m++] = y0 + dy / 2 - dx * shifts[i];
     }
-    if (!chain.closed) { out[m] = pts[2 * count - 2]; out[m + 1] = pts[2 * count - 1]; }
+    if (!chain.closed) {
+      out[m] = pts[2 * count - 2];
+      out[m + 1] = pts[2 * count - 1];
+    }
     chain.points = out;
   }
   moveJunctions(graph, junctionShift, width, height);
@@ -182,8 +216,18 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
  * (R's at (rx, ry), L's one step along the normal): e = α_R + α_L − 1, the window of one pixel a
  * side. A wider window would read across a thin stroke into the paper beyond it.
  */
-function coverageShift(coverage: Uint8Array, width: number, height: number, rx: number, ry: number, nx: number, ny: number, rightIsInk: boolean): number {
-  const lx = rx + nx, ly = ry + ny;
+function coverageShift(
+  coverage: Uint8Array,
+  width: number,
+  height: number,
+  rx: number,
+  ry: number,
+  nx: number,
+  ny: number,
+  rightIsInk: boolean,
+): number {
+  const lx = rx + nx,
+    ly = ry + ny;
   const a = rx >= 0 && ry >= 0 && rx < width && ry < height ? coverage[ry * width + rx] / 255 : rightIsInk ? 1 : 0;
   const b = lx >= 0 && ly >= 0 && lx < width && ly < height ? coverage[ly * width + lx] / 255 : rightIsInk ? 0 : 1;
   // coverage by R: the ink's own when R is the ink, the paper's (1 − ink) when R is the paper
@@ -193,7 +237,8 @@ function coverageShift(coverage: Uint8Array, width: number, height: number, rx: 
 
 /** 1 for the regions that are ink (most of their pixels past the ink threshold, coverage 128). */
 function inkRegions(coverage: Uint8Array, labels: Int32Array, regionCount: number): Uint8Array {
-  const inkPixels = new Int32Array(regionCount), all = new Int32Array(regionCount);
+  const inkPixels = new Int32Array(regionCount),
+    all = new Int32Array(regionCount);
   for (let p = 0; p < labels.length; p++) {
     all[labels[p]]++;
     if (coverage[p] > 128) inkPixels[labels[p]]++;
@@ -220,13 +265,19 @@ function moveJunctions(graph: BoundaryGraph, junctionShift: Map<number, number[]
   const frameEstimate = new Map<number, number[]>();
   for (const chain of graph.chains) {
     if (chain.closed || chain.points === chain.cracks) continue;
-    const p = chain.points, n = p.length >> 1;
+    const p = chain.points,
+      n = p.length >> 1;
     if (n < 4) continue;
     for (const atStart of [true, false]) {
-      const vx = atStart ? p[0] : p[2 * n - 2], vy = atStart ? p[1] : p[2 * n - 1];
+      const vx = atStart ? p[0] : p[2 * n - 2],
+        vy = atStart ? p[1] : p[2 * n - 1];
       if (!onFrame(vx, vy) || ((vx === 0 || vx === width) && (vy === 0 || vy === height))) continue;
-      const near = atStart ? 1 : n - 2, far = atStart ? Math.min(FRAME_REACH, n - 2) : Math.max(n - 1 - FRAME_REACH, 1);
-      const ax = p[2 * near], ay = p[2 * near + 1], dx = p[2 * far] - ax, dy = p[2 * far + 1] - ay;
+      const near = atStart ? 1 : n - 2,
+        far = atStart ? Math.min(FRAME_REACH, n - 2) : Math.max(n - 1 - FRAME_REACH, 1);
+      const ax = p[2 * near],
+        ay = p[2 * near + 1],
+        dx = p[2 * far] - ax,
+        dy = p[2 * far + 1] - ay;
       const vertical = vx === 0 || vx === width; // the frame side runs along y
       const denominator = vertical ? dx : dy;
       if (Math.abs(denominator) < 1e-9) continue;
@@ -235,7 +286,10 @@ function moveJunctions(graph: BoundaryGraph, junctionShift: Map<number, number[]
       if (Math.abs(along) > MAX_SHIFT * 2) continue;
       const id = vy * V + vx;
       const sum = frameEstimate.get(id);
-      if (sum) { sum[0] += along; sum[1]++; } else frameEstimate.set(id, [along, 1]);
+      if (sum) {
+        sum[0] += along;
+        sum[1]++;
+      } else frameEstimate.set(id, [along, 1]);
     }
   }
   const moved = (x: number, y: number): [number, number] | null => {
@@ -254,13 +308,20 @@ function moveJunctions(graph: BoundaryGraph, junctionShift: Map<number, number[]
     if (chain.closed) continue;
     const c = chain.cracks;
     const last = c.length - 2;
-    const start = moved(c[0], c[1]), end = moved(c[last], c[last + 1]);
+    const start = moved(c[0], c[1]),
+      end = moved(c[last], c[last + 1]);
     if (!start && !end) continue;
     // an exact chain still shares its array with the cracks: it gets its own before changing
     if (chain.points === chain.cracks) chain.points = chain.cracks.slice();
     const p = chain.points;
-    if (start) { p[0] = start[0]; p[1] = start[1]; }
-    if (end) { p[p.length - 2] = end[0]; p[p.length - 1] = end[1]; }
+    if (start) {
+      p[0] = start[0];
+      p[1] = start[1];
+    }
+    if (end) {
+      p[p.length - 2] = end[0];
+      p[p.length - 1] = end[1];
+    }
   }
 }
 

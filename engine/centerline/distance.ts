@@ -18,7 +18,10 @@ export function inkDepth(mask: Uint8Array, stride: number, rows: number, cap = 6
   for (let y = 0; y < rows; y++) {
     const row = y * stride;
     let run = 0;
-    for (let x = 0; x < stride; x++) { run = mask[row + x] ? Math.min(run + 1, cap) : 0; g[row + x] = run; }
+    for (let x = 0; x < stride; x++) {
+      run = mask[row + x] ? Math.min(run + 1, cap) : 0;
+      g[row + x] = run;
+    }
     run = 0;
     for (let x = stride - 1; x >= 0; x--) {
       run = mask[row + x] ? Math.min(run + 1, cap) : 0;
@@ -31,10 +34,19 @@ export function inkDepth(mask: Uint8Array, stride: number, rows: number, cap = 6
     if (!h) continue;
     let best = h * h;
     for (let dy = 1; dy * dy < best; dy++) {
-      const up = p - dy * stride, down = p + dy * stride;
+      const up = p - dy * stride,
+        down = p + dy * stride;
       const dd = dy * dy;
-      if (up >= 0) { const v = g[up]; const c = v * v + dd; if (c < best) best = c; }
-      if (down < n) { const v = g[down]; const c = v * v + dd; if (c < best) best = c; }
+      if (up >= 0) {
+        const v = g[up];
+        const c = v * v + dd;
+        if (c < best) best = c;
+      }
+      if (down < n) {
+        const v = g[down];
+        const c = v * v + dd;
+        if (c < best) best = c;
+      }
     }
     out[p] = Math.sqrt(best);
   }

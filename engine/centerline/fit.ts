@@ -8,8 +8,7 @@
 import { hypot } from '../hypot.js';
 
 export type Segment =
-  | { kind: 'L'; x: number; y: number }
-  | { kind: 'C'; x1: number; y1: number; x2: number; y2: number; x: number; y: number };
+  { kind: 'L'; x: number; y: number } | { kind: 'C'; x1: number; y1: number; x2: number; y2: number; x: number; y: number };
 
 export interface FittedChain {
   startX: number;
@@ -37,7 +36,11 @@ export function fitPolyline(points: Float64Array, closed: boolean, tol: FitToler
     // Start a ring at a corner when it has one, so no curve has to bend round the seam.
     const start = corners.length ? corners[0] : 0;
     const rot = new Float64Array(pts.length + 2);
-    for (let k = 0; k <= n; k++) { const s = ((start + k) % n) * 2; rot[k * 2] = pts[s]; rot[k * 2 + 1] = pts[s + 1]; }
+    for (let k = 0; k <= n; k++) {
+      const s = ((start + k) % n) * 2;
+      rot[k * 2] = pts[s];
+      rot[k * 2 + 1] = pts[s + 1];
+    }
     pts = rot;
     const shifted = corners.map((c) => (c - start + n) % n).sort((a, b) => a - b);
     corners.length = 0;
@@ -52,12 +55,14 @@ export function fitPolyline(points: Float64Array, closed: boolean, tol: FitToler
   const segments: Segment[] = [];
   const ringWithoutCorners = closed && corners.length === 2;
   for (let c = 0; c + 1 < corners.length; c++) {
-    const i0 = corners[c], i1 = corners[c + 1];
+    const i0 = corners[c],
+      i1 = corners[c + 1];
     let t0 = tangentAt(pts, i0, i1, true);
     let t1 = tangentAt(pts, i0, i1, false);
     if (ringWithoutCorners) {
       // Smooth ring: the seam tangent comes from both sides of it.
-      const ax = pts[2] - pts[(n - 2) * 2], ay = pts[3] - pts[(n - 2) * 2 + 1];
+      const ax = pts[2] - pts[(n - 2) * 2],
+        ay = pts[3] - pts[(n - 2) * 2 + 1];
       const l = hypot(ax, ay) || 1;
       t0 = [ax / l, ay / l];
       t1 = [-ax / l, -ay / l];
@@ -72,7 +77,9 @@ export function fitPolyline(points: Float64Array, closed: boolean, tol: FitToler
  * each time (an off-heap buffer the collector must sweep) cost more than the arithmetic in them.
  * fitPolyline is synchronous and nothing it calls keeps them, so one set serves every trace.
  */
-let smoothScratch = new Float64Array(1024), cornerScratch = new Float64Array(512), paramScratch = new Float64Array(512);
+let smoothScratch = new Float64Array(1024),
+  cornerScratch = new Float64Array(512),
+  paramScratch = new Float64Array(512);
 /** The cubic being fitted (fitPiece copies what it keeps into a segment before it recurses). */
 const curveScratch = new Float64Array(8);
 
@@ -85,7 +92,8 @@ function smooth(p: Float64Array, closed: boolean): Float64Array {
   out.set(p);
   for (let i = 0; i < n; i++) {
     if (!closed && (i === 0 || i === n - 1)) continue;
-    const a = ((i - 1 + n) % n) * 2, b = ((i + 1) % n) * 2;
+    const a = ((i - 1 + n) % n) * 2,
+      b = ((i + 1) % n) * 2;
     out[i * 2] = 0.25 * p[a] + 0.5 * p[i * 2] + 0.25 * p[b];
     out[i * 2 + 1] = 0.25 * p[a + 1] + 0.5 * p[i * 2 + 1] + 0.25 * p[b + 1];
   }
@@ -100,12 +108,17 @@ function findCorners(p: Float64Array, closed: boolean, degrees: number): number[
   if (cornerScratch.length < n) cornerScratch = new Float64Array(n * 2);
   const cosAt = cornerScratch.fill(1, 0, n);
   for (let i = 0; i < n; i++) {
-    let a = i - reach, b = i + reach;
+    let a = i - reach,
+      b = i + reach;
     if (!closed && (a < 0 || b >= n)) continue;
-    a = (a + n) % n; b = b % n;
-    const ux = p[i * 2] - p[a * 2], uy = p[i * 2 + 1] - p[a * 2 + 1];
-    const vx = p[b * 2] - p[i * 2], vy = p[b * 2 + 1] - p[i * 2 + 1];
-    const lu = hypot(ux, uy), lv = hypot(vx, vy);
+    a = (a + n) % n;
+    b = b % n;
+    const ux = p[i * 2] - p[a * 2],
+      uy = p[i * 2 + 1] - p[a * 2 + 1];
+    const vx = p[b * 2] - p[i * 2],
+      vy = p[b * 2 + 1] - p[i * 2 + 1];
+    const lu = hypot(ux, uy),
+      lv = hypot(vx, vy);
     if (!lu || !lv) continue;
     cosAt[i] = (ux * vx + uy * vy) / (lu * lv);
   }
@@ -116,7 +129,8 @@ function findCorners(p: Float64Array, closed: boolean, degrees: number): number[
     for (let k = -reach; k <= reach && isMin; k++) {
       if (!k) continue;
       let j = i + k;
-      if (closed) j = (j + n) % n; else if (j < 0 || j >= n) continue;
+      if (closed) j = (j + n) % n;
+      else if (j < 0 || j >= n) continue;
       if (cosAt[j] < cosAt[i] || (cosAt[j] === cosAt[i] && j < i)) isMin = false;
     }
     if (isMin) corners.push(i);
@@ -127,15 +141,35 @@ function findCorners(p: Float64Array, closed: boolean, degrees: number): number[
 function tangentAt(p: Float64Array, i0: number, i1: number, atStart: boolean): [number, number] {
   const span = Math.max(1, Math.min(3, Math.floor((i1 - i0) / 3)));
   let dx: number, dy: number;
-  if (atStart) { dx = p[(i0 + span) * 2] - p[i0 * 2]; dy = p[(i0 + span) * 2 + 1] - p[i0 * 2 + 1]; }
-  else { dx = p[(i1 - span) * 2] - p[i1 * 2]; dy = p[(i1 - span) * 2 + 1] - p[i1 * 2 + 1]; }
+  if (atStart) {
+    dx = p[(i0 + span) * 2] - p[i0 * 2];
+    dy = p[(i0 + span) * 2 + 1] - p[i0 * 2 + 1];
+  } else {
+    dx = p[(i1 - span) * 2] - p[i1 * 2];
+    dy = p[(i1 - span) * 2 + 1] - p[i1 * 2 + 1];
+  }
   const l = hypot(dx, dy) || 1;
   return [dx / l, dy / l];
 }
 
-function fitPiece(p: Float64Array, i0: number, i1: number, t0: [number, number], t1: [number, number], tol: FitTolerance, out: Segment[], depth: number): void {
-  const x0 = p[i0 * 2], y0 = p[i0 * 2 + 1], x3 = p[i1 * 2], y3 = p[i1 * 2 + 1];
-  if (i1 - i0 <= 1 || lineError(p, i0, i1) <= tol.line) { out.push({ kind: 'L', x: x3, y: y3 }); return; }
+function fitPiece(
+  p: Float64Array,
+  i0: number,
+  i1: number,
+  t0: [number, number],
+  t1: [number, number],
+  tol: FitTolerance,
+  out: Segment[],
+  depth: number,
+): void {
+  const x0 = p[i0 * 2],
+    y0 = p[i0 * 2 + 1],
+    x3 = p[i1 * 2],
+    y3 = p[i1 * 2 + 1];
+  if (i1 - i0 <= 1 || lineError(p, i0, i1) <= tol.line) {
+    out.push({ kind: 'L', x: x3, y: y3 });
+    return;
+  }
   const u = chordParams(p, i0, i1);
   const curve = leastSquaresCubic(p, i0, i1, u, t0, t1, curveScratch);
   let err = curveError(p, i0, i1, u, curve);
@@ -153,19 +187,25 @@ function fitPiece(p: Float64Array, i0: number, i1: number, t0: [number, number],
   let split = err.index;
   if (split <= i0) split = i0 + 1;
   if (split >= i1) split = i1 - 1;
-  const tx = p[(split + 1) * 2] - p[(split - 1) * 2], ty = p[(split + 1) * 2 + 1] - p[(split - 1) * 2 + 1];
+  const tx = p[(split + 1) * 2] - p[(split - 1) * 2],
+    ty = p[(split + 1) * 2 + 1] - p[(split - 1) * 2 + 1];
   const tl = hypot(tx, ty) || 1;
   fitPiece(p, i0, split, t0, [-tx / tl, -ty / tl], tol, out, depth + 1);
   fitPiece(p, split, i1, [tx / tl, ty / tl], t1, tol, out, depth + 1);
-  void x0; void y0;
+  void x0;
+  void y0;
 }
 
 function lineError(p: Float64Array, i0: number, i1: number): number {
-  const x0 = p[i0 * 2], y0 = p[i0 * 2 + 1], dx = p[i1 * 2] - x0, dy = p[i1 * 2 + 1] - y0;
+  const x0 = p[i0 * 2],
+    y0 = p[i0 * 2 + 1],
+    dx = p[i1 * 2] - x0,
+    dy = p[i1 * 2 + 1] - y0;
   const len2 = dx * dx + dy * dy;
   let worst = 0;
   for (let i = i0 + 1; i < i1; i++) {
-    const px = p[i * 2] - x0, py = p[i * 2 + 1] - y0;
+    const px = p[i * 2] - x0,
+      py = p[i * 2 + 1] - y0;
     let d: number;
     if (!len2) d = hypot(px, py);
     else {
@@ -192,13 +232,35 @@ function chordParams(p: Float64Array, i0: number, i1: number): Float64Array {
   return u;
 }
 
-function leastSquaresCubic(p: Float64Array, i0: number, i1: number, u: Float64Array, t0: [number, number], t1: [number, number], out: Float64Array): Float64Array {
-  const x0 = p[i0 * 2], y0 = p[i0 * 2 + 1], x3 = p[i1 * 2], y3 = p[i1 * 2 + 1];
-  let c00 = 0, c01 = 0, c11 = 0, r0 = 0, r1 = 0;
+function leastSquaresCubic(
+  p: Float64Array,
+  i0: number,
+  i1: number,
+  u: Float64Array,
+  t0: [number, number],
+  t1: [number, number],
+  out: Float64Array,
+): Float64Array {
+  const x0 = p[i0 * 2],
+    y0 = p[i0 * 2 + 1],
+    x3 = p[i1 * 2],
+    y3 = p[i1 * 2 + 1];
+  let c00 = 0,
+    c01 = 0,
+    c11 = 0,
+    r0 = 0,
+    r1 = 0;
   for (let k = 0; k < u.length; k++) {
-    const t = u[k], s = 1 - t;
-    const b0 = s * s * s, b1 = 3 * t * s * s, b2 = 3 * t * t * s, b3 = t * t * t;
-    const a1x = t0[0] * b1, a1y = t0[1] * b1, a2x = t1[0] * b2, a2y = t1[1] * b2;
+    const t = u[k],
+      s = 1 - t;
+    const b0 = s * s * s,
+      b1 = 3 * t * s * s,
+      b2 = 3 * t * t * s,
+      b3 = t * t * t;
+    const a1x = t0[0] * b1,
+      a1y = t0[1] * b1,
+      a2x = t1[0] * b2,
+      a2y = t1[1] * b2;
     c00 += a1x * a1x + a1y * a1y;
     c01 += a1x * a2x + a1y * a2y;
     c11 += a2x * a2x + a2y * a2y;
@@ -210,26 +272,44 @@ function leastSquaresCubic(p: Float64Array, i0: number, i1: number, u: Float64Ar
   }
   const det = c00 * c11 - c01 * c01;
   const chord = hypot(x3 - x0, y3 - y0);
-  let alpha0 = 0, alpha1 = 0;
-  if (Math.abs(det) > 1e-12) { alpha0 = (r0 * c11 - r1 * c01) / det; alpha1 = (c00 * r1 - c01 * r0) / det; }
+  let alpha0 = 0,
+    alpha1 = 0;
+  if (Math.abs(det) > 1e-12) {
+    alpha0 = (r0 * c11 - r1 * c01) / det;
+    alpha1 = (c00 * r1 - c01 * r0) / det;
+  }
   const eps = 1e-6 * chord;
   if (!(alpha0 > eps) || !(alpha1 > eps) || alpha0 > 2 * chord || alpha1 > 2 * chord) alpha0 = alpha1 = chord / 3;
-  out[0] = x0; out[1] = y0; out[2] = x0 + t0[0] * alpha0; out[3] = y0 + t0[1] * alpha0;
-  out[4] = x3 + t1[0] * alpha1; out[5] = y3 + t1[1] * alpha1; out[6] = x3; out[7] = y3;
+  out[0] = x0;
+  out[1] = y0;
+  out[2] = x0 + t0[0] * alpha0;
+  out[3] = y0 + t0[1] * alpha0;
+  out[4] = x3 + t1[0] * alpha1;
+  out[5] = y3 + t1[1] * alpha1;
+  out[6] = x3;
+  out[7] = y3;
   return out;
 }
 
 function bezier(c: Float64Array, t: number): [number, number] {
-  const s = 1 - t, b0 = s * s * s, b1 = 3 * t * s * s, b2 = 3 * t * t * s, b3 = t * t * t;
+  const s = 1 - t,
+    b0 = s * s * s,
+    b1 = 3 * t * s * s,
+    b2 = 3 * t * t * s,
+    b3 = t * t * t;
   return [b0 * c[0] + b1 * c[2] + b2 * c[4] + b3 * c[6], b0 * c[1] + b1 * c[3] + b2 * c[5] + b3 * c[7]];
 }
 
 function curveError(p: Float64Array, i0: number, i1: number, u: Float64Array, c: Float64Array): { max: number; index: number } {
-  let max = 0, index = (i0 + i1) >> 1;
+  let max = 0,
+    index = (i0 + i1) >> 1;
   for (let k = 1; k < u.length - 1; k++) {
     const [bx, by] = bezier(c, u[k]);
     const d = hypot(bx - p[(i0 + k) * 2], by - p[(i0 + k) * 2 + 1]);
-    if (d > max) { max = d; index = i0 + k; }
+    if (d > max) {
+      max = d;
+      index = i0 + k;
+    }
   }
   return { max, index };
 }
@@ -237,13 +317,15 @@ function curveError(p: Float64Array, i0: number, i1: number, u: Float64Array, c:
 /** One Newton step per point towards the parameter of its nearest curve point. */
 function reparameterize(p: Float64Array, i0: number, i1: number, u: Float64Array, c: Float64Array): void {
   for (let k = 1; k < u.length - 1; k++) {
-    const t = u[k], s = 1 - t;
+    const t = u[k],
+      s = 1 - t;
     const [bx, by] = bezier(c, t);
     const d1x = 3 * (s * s * (c[2] - c[0]) + 2 * s * t * (c[4] - c[2]) + t * t * (c[6] - c[4]));
     const d1y = 3 * (s * s * (c[3] - c[1]) + 2 * s * t * (c[5] - c[3]) + t * t * (c[7] - c[5]));
     const d2x = 6 * (s * (c[4] - 2 * c[2] + c[0]) + t * (c[6] - 2 * c[4] + c[2]));
     const d2y = 6 * (s * (c[5] - 2 * c[3] + c[1]) + t * (c[7] - 2 * c[5] + c[3]));
-    const ex = bx - p[(i0 + k) * 2], ey = by - p[(i0 + k) * 2 + 1];
+    const ex = bx - p[(i0 + k) * 2],
+      ey = by - p[(i0 + k) * 2 + 1];
     const num = ex * d1x + ey * d1y;
     const den = d1x * d1x + d1y * d1y + ex * d2x + ey * d2y;
     if (Math.abs(den) > 1e-12) u[k] = Math.min(1, Math.max(0, t - num / den));

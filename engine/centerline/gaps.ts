@@ -23,12 +23,16 @@ export function joinAcrossGaps(strokes: Stroke[]): Stroke[] {
   if (open.length < 1) return strokes;
 
   // End e = 2*i + side (side 0 = first point, 1 = last point); coordinates in a flat array.
-  const endX = new Float64Array(strokes.length * 2), endY = new Float64Array(strokes.length * 2);
+  const endX = new Float64Array(strokes.length * 2),
+    endY = new Float64Array(strokes.length * 2);
   let cell = 1;
   for (const i of open) {
-    const p = strokes[i].points, n = p.length;
-    endX[2 * i] = p[0]; endY[2 * i] = p[1];
-    endX[2 * i + 1] = p[n - 2]; endY[2 * i + 1] = p[n - 1];
+    const p = strokes[i].points,
+      n = p.length;
+    endX[2 * i] = p[0];
+    endY[2 * i] = p[1];
+    endX[2 * i + 1] = p[n - 2];
+    endY[2 * i + 1] = p[n - 1];
     cell = Math.max(cell, Math.min(GAP_MAX, GAP_WIDTHS * strokes[i].width));
   }
   // Uniform grid over the ends (cell ≥ the largest reach, so the 3×3 cells around an end hold every
@@ -38,35 +42,43 @@ export function joinAcrossGaps(strokes: Stroke[]): Stroke[] {
   const columns = Math.floor(maxX / cell) + 3;
   const key = (cx: number, cy: number) => (cy + 1) * columns + cx + 1;
   const grid = new Map<number, number[]>();
-  for (const i of open) for (let side = 0; side < 2; side++) {
-    const e = 2 * i + side;
-    const k = key(Math.floor(endX[e] / cell), Math.floor(endY[e] / cell));
-    let list = grid.get(k);
-    if (!list) grid.set(k, (list = []));
-    list.push(e);
-  }
+  for (const i of open)
+    for (let side = 0; side < 2; side++) {
+      const e = 2 * i + side;
+      const k = key(Math.floor(endX[e] / cell), Math.floor(endY[e] / cell));
+      let list = grid.get(k);
+      if (!list) grid.set(k, (list = []));
+      list.push(e);
+    }
 
   // Candidate pairs, nearest first.
-  const pairA: number[] = [], pairB: number[] = [], pairD: number[] = [];
-  for (const i of open) for (let side = 0; side < 2; side++) {
-    const e = 2 * i + side;
-    // A single point has one end, not two.
-    if (side === 1 && strokes[i].points.length === 2) continue;
-    const cx = Math.floor(endX[e] / cell), cy = Math.floor(endY[e] / cell);
-    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
-      const list = grid.get(key(cx + dx, cy + dy));
-      if (!list) continue;
-      for (const f of list) {
-        const j = f >> 1;
-        if (f <= e || j === i) continue; // each pair once; a stroke's own two ends never close here
-        if (f & 1 && strokes[j].points.length === 2) continue;
-        if (!compatible(strokes[i], strokes[j])) continue;
-        const d = hypot(endX[e] - endX[f], endY[e] - endY[f]);
-        if (d > Math.min(GAP_MAX, GAP_WIDTHS * Math.min(strokes[i].width, strokes[j].width))) continue;
-        pairA.push(e); pairB.push(f); pairD.push(d);
-      }
+  const pairA: number[] = [],
+    pairB: number[] = [],
+    pairD: number[] = [];
+  for (const i of open)
+    for (let side = 0; side < 2; side++) {
+      const e = 2 * i + side;
+      // A single point has one end, not two.
+      if (side === 1 && strokes[i].points.length === 2) continue;
+      const cx = Math.floor(endX[e] / cell),
+        cy = Math.floor(endY[e] / cell);
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const list = grid.get(key(cx + dx, cy + dy));
+          if (!list) continue;
+          for (const f of list) {
+            const j = f >> 1;
+            if (f <= e || j === i) continue; // each pair once; a stroke's own two ends never close here
+            if (f & 1 && strokes[j].points.length === 2) continue;
+            if (!compatible(strokes[i], strokes[j])) continue;
+            const d = hypot(endX[e] - endX[f], endY[e] - endY[f]);
+            if (d > Math.min(GAP_MAX, GAP_WIDTHS * Math.min(strokes[i].width, strokes[j].width))) continue;
+            pairA.push(e);
+            pairB.push(f);
+            pairD.push(d);
+          }
+        }
     }
-  }
   if (!pairA.length) return strokes;
   const order = pairA.map((_, k) => k).sort((a, b) => pairD[a] - pairD[b] || pairA[a] - pairA[b] || pairB[a] - pairB[b]);
 
@@ -76,39 +88,57 @@ export function joinAcrossGaps(strokes: Stroke[]): Stroke[] {
   const farEnd = new Int32Array(strokes.length * 2);
   for (let e = 0; e < farEnd.length; e++) farEnd[e] = e ^ 1;
   for (const k of order) {
-    const e = pairA[k], f = pairB[k];
+    const e = pairA[k],
+      f = pairB[k];
     if (partner[e] >= 0 || partner[f] >= 0) continue;
     if (farEnd[e] === f) continue;
-    partner[e] = f; partner[f] = e;
-    const a = farEnd[e], b = farEnd[f];
-    farEnd[a] = b; farEnd[b] = a;
+    partner[e] = f;
+    partner[f] = e;
+    const a = farEnd[e],
+      b = farEnd[f];
+    farEnd[a] = b;
+    farEnd[b] = a;
   }
 
   const out: Stroke[] = [];
   const used = new Uint8Array(strokes.length);
   for (let i = 0; i < strokes.length; i++) {
-    if (strokes[i].closed) { out.push(strokes[i]); used[i] = 1; }
+    if (strokes[i].closed) {
+      out.push(strokes[i]);
+      used[i] = 1;
+    }
   }
   for (const i of open) {
     if (used[i]) continue;
     // Start from a chain end: the end of i not joined (one exists, since chains never close).
-    if (partner[2 * i] < 0 && partner[2 * i + 1] < 0) { out.push(strokes[i]); continue; } // joined to nothing
+    if (partner[2 * i] < 0 && partner[2 * i + 1] < 0) {
+      out.push(strokes[i]);
+      continue;
+    } // joined to nothing
     const start = partner[2 * i] < 0 ? 2 * i : partner[2 * i + 1] < 0 ? 2 * i + 1 : -1;
     if (start < 0) continue; // inside a chain: it is emitted from that chain's end
     const pts: number[] = [];
-    let weight = 0, width = 0, r = 0, g = 0, b = 0;
+    let weight = 0,
+      width = 0,
+      r = 0,
+      g = 0,
+      b = 0;
     for (let e = start; e >= 0;) {
       const j = e >> 1;
       used[j] = 1;
-      const p = strokes[j].points, n = p.length / 2;
+      const p = strokes[j].points,
+        n = p.length / 2;
       const forward = (e & 1) === 0;
       for (let k = 0; k < n; k++) {
         const idx = forward ? k : n - 1 - k;
         pts.push(p[idx * 2], p[idx * 2 + 1]);
       }
       const w = Math.max(strokeLength(p), 1);
-      weight += w; width += strokes[j].width * w;
-      r += strokes[j].rgb[0] * w; g += strokes[j].rgb[1] * w; b += strokes[j].rgb[2] * w;
+      weight += w;
+      width += strokes[j].width * w;
+      r += strokes[j].rgb[0] * w;
+      g += strokes[j].rgb[1] * w;
+      b += strokes[j].rgb[2] * w;
       const exit = e ^ 1;
       e = partner[exit];
     }

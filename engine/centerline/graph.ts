@@ -82,22 +82,41 @@ function buildGraph(input: SkeletonInput): Graph {
   const nb = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1];
   const count = pixels.length;
   const degree = new Uint8Array(skeleton.length);
-  const n0 = nb[0], n1 = nb[1], n2 = nb[2], n3 = nb[3], n4 = nb[4], n5 = nb[5], n6 = nb[6], n7 = nb[7];
+  const n0 = nb[0],
+    n1 = nb[1],
+    n2 = nb[2],
+    n3 = nb[3],
+    n4 = nb[4],
+    n5 = nb[5],
+    n6 = nb[6],
+    n7 = nb[7];
   for (let k = 0; k < count; k++) {
     const p = pixels[k];
-    degree[p] = skeleton[p + n0] + skeleton[p + n1] + skeleton[p + n2] + skeleton[p + n3]
-      + skeleton[p + n4] + skeleton[p + n5] + skeleton[p + n6] + skeleton[p + n7];
+    degree[p] =
+      skeleton[p + n0] +
+      skeleton[p + n1] +
+      skeleton[p + n2] +
+      skeleton[p + n3] +
+      skeleton[p + n4] +
+      skeleton[p + n5] +
+      skeleton[p + n6] +
+      skeleton[p + n7];
   }
 
   // Nodes: junction clusters, line ends, isolated dots.
   const nodeOf = new Int32Array(skeleton.length).fill(-1);
-  const nodeX: number[] = [], nodeY: number[] = [], nodeR: number[] = [];
+  const nodeX: number[] = [],
+    nodeY: number[] = [],
+    nodeR: number[] = [];
   const nodePixels: number[][] = [];
   const addNode = (members: number[]) => {
-    let sx = 0, sy = 0, r = 0;
+    let sx = 0,
+      sy = 0,
+      r = 0;
     for (let k = 0; k < members.length; k++) {
       const p = members[k];
-      sx += p % stride; sy += Math.floor(p / stride);
+      sx += p % stride;
+      sy += Math.floor(p / stride);
       if (distance[p] > r) r = distance[p];
       nodeOf[p] = nodePixels.length;
     }
@@ -115,7 +134,10 @@ function buildGraph(input: SkeletonInput): Graph {
       for (let ko = 0; ko < 8; ko++) {
         const o = nb[ko];
         const q = members[k] + o;
-        if (skeleton[q] && degree[q] >= 3 && nodeOf[q] === -1) { nodeOf[q] = -2; members.push(q); }
+        if (skeleton[q] && degree[q] >= 3 && nodeOf[q] === -1) {
+          nodeOf[q] = -2;
+          members.push(q);
+        }
       }
     }
     addNode(members);
@@ -128,7 +150,8 @@ function buildGraph(input: SkeletonInput): Graph {
   const seenDirect = new Set<number>();
   const walk = (from: number, first: number, startNode: number) => {
     const run = [from, first];
-    let prev = from, cur = first;
+    let prev = from,
+      cur = first;
     visited[cur] = 1;
     for (;;) {
       if (nodeOf[cur] >= 0) break;
@@ -137,7 +160,10 @@ function buildGraph(input: SkeletonInput): Graph {
         const o = nb[ko];
         const q = cur + o;
         if (q === prev || !skeleton[q]) continue;
-        if (nodeOf[q] >= 0 && !(nodeOf[q] === startNode && run.length <= 2)) { next = q; break; }
+        if (nodeOf[q] >= 0 && !(nodeOf[q] === startNode && run.length <= 2)) {
+          next = q;
+          break;
+        }
         if (!visited[q] && nodeOf[q] < 0) next = q;
       }
       if (next < 0) break;
@@ -160,7 +186,15 @@ function buildGraph(input: SkeletonInput): Graph {
         if (!skeleton[q] || nodeOf[q] === n) continue;
         if (nodeOf[q] >= 0) {
           // Two nodes touching directly (a line end next to a junction): one zero-interior edge.
-          const key = Math.min(p, q) * 4 + (Math.max(p, q) - Math.min(p, q) === 1 ? 0 : Math.max(p, q) - Math.min(p, q) === stride ? 1 : Math.max(p, q) - Math.min(p, q) === stride + 1 ? 2 : 3);
+          const key =
+            Math.min(p, q) * 4 +
+            (Math.max(p, q) - Math.min(p, q) === 1
+              ? 0
+              : Math.max(p, q) - Math.min(p, q) === stride
+                ? 1
+                : Math.max(p, q) - Math.min(p, q) === stride + 1
+                  ? 2
+                  : 3);
           if (seenDirect.has(key)) continue;
           seenDirect.add(key);
           edges.push(newEdge(n, nodeOf[q], [p, q], stride));
@@ -177,13 +211,17 @@ function buildGraph(input: SkeletonInput): Graph {
     if (visited[p] || nodeOf[p] >= 0) continue;
     const run = [p];
     visited[p] = 1;
-    let prev = -1, cur = p;
+    let prev = -1,
+      cur = p;
     for (;;) {
       let next = -1;
       for (let ko = 0; ko < 8; ko++) {
         const o = nb[ko];
         const q = cur + o;
-        if (q !== prev && skeleton[q] && !visited[q]) { next = q; break; }
+        if (q !== prev && skeleton[q] && !visited[q]) {
+          next = q;
+          break;
+        }
       }
       if (next < 0) break;
       visited[next] = 1;
@@ -199,7 +237,10 @@ function buildGraph(input: SkeletonInput): Graph {
 
   // Incident edge lists are tiny (a junction has a handful of edges): plain arrays, no duplicates.
   const incident: number[][] = nodePixels.map(() => []);
-  edges.forEach((e, i) => { attach(incident, e.a, i); attach(incident, e.b, i); });
+  edges.forEach((e, i) => {
+    attach(incident, e.a, i);
+    attach(incident, e.b, i);
+  });
   return { nodeX, nodeY, nodeR, nodePixels, edges, incident };
 }
 
@@ -225,10 +266,13 @@ function cleanGraph(graph: Graph, input: SkeletonInput): void {
   const degreeOf = (n: number) => {
     let d = 0;
     const inc = incident[n];
-    for (let k = 0; k < inc.length; k++) { const e = edges[inc[k]]; if (e.alive) d += e.a === e.b ? 2 : 1; }
+    for (let k = 0; k < inc.length; k++) {
+      const e = edges[inc[k]];
+      if (e.alive) d += e.a === e.b ? 2 : 1;
+    }
     return d;
   };
-  
+
   /** A branch from junction j to a line end whose tip barely leaves the junction's disc. */
   const isSpur = (e: Edge, j: number) => {
     const tip = e.a === j ? e.b : e.a;
@@ -242,12 +286,14 @@ function cleanGraph(graph: Graph, input: SkeletonInput): void {
     const live = incident[n].filter((i) => edges[i].alive);
     if (live.length !== 2) return;
     const [i, j] = live;
-    const e = edges[i], f = edges[j];
+    const e = edges[i],
+      f = edges[j];
     const ePix = e.b === n ? e.pixels : e.pixels.slice().reverse();
     const fPix = f.a === n ? f.pixels : f.pixels.slice().reverse();
     const a = e.b === n ? e.a : e.b;
     const b = f.a === n ? f.b : f.a;
-    e.alive = false; f.alive = false;
+    e.alive = false;
+    f.alive = false;
     const merged = newEdge(a, b, ePix.concat(fPix.slice(1)), stride);
     edges.push(merged);
     const id = edges.length - 1;
@@ -264,12 +310,15 @@ function cleanGraph(graph: Graph, input: SkeletonInput): void {
     for (const i of order) {
       const e = edges[i];
       if (!e.alive || e.a === e.b) continue;
-      const da = degreeOf(e.a), db = degreeOf(e.b);
+      const da = degreeOf(e.a),
+        db = degreeOf(e.b);
       if (da >= 3 && db >= 3 && e.length <= MERGE_RADII * Math.max(nodeR[e.a], nodeR[e.b]) + 1) {
         // Contract: node b folds into node a.
         e.alive = false;
-        const a = e.a, b = e.b;
-        nodeX[a] = (nodeX[a] + nodeX[b]) / 2; nodeY[a] = (nodeY[a] + nodeY[b]) / 2;
+        const a = e.a,
+          b = e.b;
+        nodeX[a] = (nodeX[a] + nodeX[b]) / 2;
+        nodeY[a] = (nodeY[a] + nodeY[b]) / 2;
         nodeR[a] = Math.max(nodeR[a], nodeR[b]);
         for (const k of incident[b]) {
           const g = edges[k];
@@ -282,19 +331,25 @@ function cleanGraph(graph: Graph, input: SkeletonInput): void {
         changed = true;
         continue;
       }
-      const endA = da === 1, endB = db === 1;
+      const endA = da === 1,
+        endB = db === 1;
       if (endA !== endB) {
         const j = endA ? e.b : e.a;
         if (degreeOf(j) >= 3 && isSpur(e, j)) {
           // Every spur at this junction goes at once: the two forks Zhang–Suen grows into the
           // corners of a square line end would otherwise leave one fork behind as a hook.
-          for (const k of incident[j].slice()) if (edges[k].alive && edges[k].a !== edges[k].b && isSpur(edges[k], j)) edges[k].alive = false;
+          for (const k of incident[j].slice())
+            if (edges[k].alive && edges[k].a !== edges[k].b && isSpur(edges[k], j)) edges[k].alive = false;
           if (degreeOf(j) === 2) dissolve(j);
           changed = true;
         }
       }
     }
-    for (let n = 0; n < nodePixels.length; n++) if (degreeOf(n) === 2 && incident[n].filter((i) => edges[i].alive).length === 2) { dissolve(n); changed = true; }
+    for (let n = 0; n < nodePixels.length; n++)
+      if (degreeOf(n) === 2 && incident[n].filter((i) => edges[i].alive).length === 2) {
+        dissolve(n);
+        changed = true;
+      }
     if (!changed) break;
   }
 
@@ -314,32 +369,64 @@ function pairEnds(graph: Graph, stride: number): Int32Array {
   const partner = new Int32Array(2 * edges.length).fill(-1);
   // Per-junction scratch, reused (a junction has a handful of ends): plain arrays and loops, no
   // objects per end or pair, so this stays a small function for the compiler.
-  const keys: number[] = [], dxs: number[] = [], dys: number[] = [], owners: Edge[] = [];
-  const pairCos: number[] = [], pairS: number[] = [], pairT: number[] = [], order: number[] = [];
+  const keys: number[] = [],
+    dxs: number[] = [],
+    dys: number[] = [],
+    owners: Edge[] = [];
+  const pairCos: number[] = [],
+    pairS: number[] = [],
+    pairT: number[] = [],
+    order: number[] = [];
   const used: number[] = [];
   for (let n = 0; n < nodePixels.length; n++) {
     // Most nodes are line ends: nothing to pair.
     let live = 0;
     const inc = incident[n];
-    for (let k = 0; k < inc.length; k++) { const e = edges[inc[k]]; if (e.alive) live += e.a === e.b ? 2 : 1; }
-    if (live < 2) continue;
-    keys.length = 0; dxs.length = 0; dys.length = 0; owners.length = 0;
     for (let k = 0; k < inc.length; k++) {
-      const i = inc[k], e = edges[i];
+      const e = edges[inc[k]];
+      if (e.alive) live += e.a === e.b ? 2 : 1;
+    }
+    if (live < 2) continue;
+    keys.length = 0;
+    dxs.length = 0;
+    dys.length = 0;
+    owners.length = 0;
+    for (let k = 0; k < inc.length; k++) {
+      const i = inc[k],
+        e = edges[i];
       if (!e.alive) continue;
-      if (e.a === n) { direction(e, true, nodeR[n], stride); keys.push(2 * i); dxs.push(dirX); dys.push(dirY); owners.push(e); }
-      if (e.b === n) { direction(e, false, nodeR[n], stride); keys.push(2 * i + 1); dxs.push(dirX); dys.push(dirY); owners.push(e); }
+      if (e.a === n) {
+        direction(e, true, nodeR[n], stride);
+        keys.push(2 * i);
+        dxs.push(dirX);
+        dys.push(dirY);
+        owners.push(e);
+      }
+      if (e.b === n) {
+        direction(e, false, nodeR[n], stride);
+        keys.push(2 * i + 1);
+        dxs.push(dirX);
+        dys.push(dirY);
+        owners.push(e);
+      }
     }
     const m = keys.length;
     if (m < 2) continue;
-    pairCos.length = 0; pairS.length = 0; pairT.length = 0; order.length = 0;
-    for (let s = 0; s < m; s++) for (let t = s + 1; t < m; t++) {
-      const u = owners[s], v = owners[t];
-      if (colourDistance(u.rgb, v.rgb) > JOIN_COLOUR) continue;
-      if (Math.abs(u.width - v.width) > Math.max(1.5, 0.35 * Math.max(u.width, v.width))) continue;
-      order.push(pairCos.length);
-      pairCos.push(-(dxs[s] * dxs[t] + dys[s] * dys[t])); pairS.push(s); pairT.push(t);
-    }
+    pairCos.length = 0;
+    pairS.length = 0;
+    pairT.length = 0;
+    order.length = 0;
+    for (let s = 0; s < m; s++)
+      for (let t = s + 1; t < m; t++) {
+        const u = owners[s],
+          v = owners[t];
+        if (colourDistance(u.rgb, v.rgb) > JOIN_COLOUR) continue;
+        if (Math.abs(u.width - v.width) > Math.max(1.5, 0.35 * Math.max(u.width, v.width))) continue;
+        order.push(pairCos.length);
+        pairCos.push(-(dxs[s] * dxs[t] + dys[s] * dys[t]));
+        pairS.push(s);
+        pairT.push(t);
+      }
     order.sort((a, b) => pairCos[b] - pairCos[a] || pairS[a] - pairS[b] || pairT[a] - pairT[b]);
     // Straightest pair first, sharpest turn last: straight continuations go through, then what is
     // left pairs up (with round caps and joins a stroke turning at the junction paints exactly what
@@ -349,9 +436,11 @@ function pairEnds(graph: Graph, stride: number): Int32Array {
     used.length = 0;
     for (let k = 0; k < m; k++) used.push(0);
     for (let k = 0; k < order.length; k++) {
-      const s = pairS[order[k]], t = pairT[order[k]];
+      const s = pairS[order[k]],
+        t = pairT[order[k]];
       if (used[s] || used[t]) continue;
-      used[s] = 1; used[t] = 1;
+      used[s] = 1;
+      used[t] = 1;
       partner[keys[s]] = keys[t];
       partner[keys[t]] = keys[s];
     }
@@ -376,7 +465,7 @@ function traceStrokes(graph: Graph, partner: Int32Array, input: SkeletonInput): 
       if (done[i]) return { keys, closed: true };
       done[i] = 1;
       keys.push(key);
-      const farEnd = (key ^ 1);
+      const farEnd = key ^ 1;
       const next = partner[farEnd];
       if (next < 0) return { keys, closed: false };
       if (next >> 1 === startKey >> 1 && next === startKey) return { keys, closed: true };
@@ -390,13 +479,21 @@ function traceStrokes(graph: Graph, partner: Int32Array, input: SkeletonInput): 
     for (const key of keys) count += edges[key >> 1].pixels.length;
     count -= keys.length - 1;
     let pts = new Float64Array(2 * count);
-    let at = 0, weight = 0, width = 0, red = 0, green = 0, blue = 0;
+    let at = 0,
+      weight = 0,
+      width = 0,
+      red = 0,
+      green = 0,
+      blue = 0;
     for (const key of keys) {
       const e = edges[key >> 1];
       at = writeEdgePoints(e, (key & 1) === 0, at === 0, pts, at, input, nodeX, nodeY);
       const w = Math.max(e.length, 1);
-      weight += w; width += e.width * w;
-      red += e.rgb[0] * w; green += e.rgb[1] * w; blue += e.rgb[2] * w;
+      weight += w;
+      width += e.width * w;
+      red += e.rgb[0] * w;
+      green += e.rgb[1] * w;
+      blue += e.rgb[2] * w;
     }
     if (closed && pts.length >= 4) {
       // The walk returns to its start; keep the ring without the duplicate closing point.
@@ -405,7 +502,10 @@ function traceStrokes(graph: Graph, partner: Int32Array, input: SkeletonInput): 
     }
     if (!closed) {
       // Both ends: reversing the flat list turns x,y pairs into y,x pairs, which the projection does not mind.
-      straightenEnd(pts, width / weight / 2); pts.reverse(); straightenEnd(pts, width / weight / 2); pts.reverse();
+      straightenEnd(pts, width / weight / 2);
+      pts.reverse();
+      straightenEnd(pts, width / weight / 2);
+      pts.reverse();
     }
     strokes.push({
       points: pts,
@@ -434,13 +534,19 @@ function traceStrokes(graph: Graph, partner: Int32Array, input: SkeletonInput): 
     const p = nodePixels[n][0];
     const hw = Math.max(distance[p] - 0.5, 0.5);
     const j = pixelRgbIndex(p, input);
-    strokes.push({ points: new Float64Array([nodeX[n], nodeY[n]]), closed: false, width: 2 * hw, rgb: [input.rgba[j], input.rgba[j + 1], input.rgba[j + 2]] });
+    strokes.push({
+      points: new Float64Array([nodeX[n], nodeY[n]]),
+      closed: false,
+      width: 2 * hw,
+      rgb: [input.rgba[j], input.rgba[j + 1], input.rgba[j + 2]],
+    });
   }
   return strokes;
 }
 
 /** direction's answer (module scratch, as halfWidthAt's): the unit vector from the node down the edge. */
-let dirX = 0, dirY = 0;
+let dirX = 0,
+  dirY = 0;
 function direction(e: Edge, fromA: boolean, radius: number, stride: number): void {
   // Look a few radii down the edge: the first pixels near a junction bend towards it.
   const px = e.pixels;
@@ -448,13 +554,16 @@ function direction(e: Edge, fromA: boolean, radius: number, stride: number): voi
   const s = fromA ? px[0] : px[px.length - 1];
   const k = Math.min(reach, px.length - 1);
   const t = fromA ? px[k] : px[px.length - 1 - k];
-  const dx = (t % stride) - (s % stride), dy = Math.floor(t / stride) - Math.floor(s / stride);
+  const dx = (t % stride) - (s % stride),
+    dy = Math.floor(t / stride) - Math.floor(s / stride);
   const len = hypot(dx, dy) || 1;
-  dirX = dx / len; dirY = dy / len;
+  dirX = dx / len;
+  dirY = dy / len;
 }
 
 function pixelRgbIndex(p: number, input: SkeletonInput): number {
-  const x = (p % input.stride) - 1, y = Math.floor(p / input.stride) - 1;
+  const x = (p % input.stride) - 1,
+    y = Math.floor(p / input.stride) - 1;
   return (y * input.width + x) * 4;
 }
 
@@ -464,14 +573,23 @@ function pixelRgbIndex(p: number, input: SkeletonInput): number {
  */
 function inkiestNear(p: number, input: SkeletonInput): number {
   const { contrast, stride } = input;
-  const x = (p % stride) - 1, y = (p - x - 1) / stride - 1;
-  const w = input.width, h = contrast.length / w;
-  let best = y * w + x, top = -1;
-  const y0 = y > 0 ? y - 1 : 0, y1 = y + 1 < h ? y + 1 : h - 1, x0 = x > 0 ? x - 1 : 0, x1 = x + 1 < w ? x + 1 : w - 1;
+  const x = (p % stride) - 1,
+    y = (p - x - 1) / stride - 1;
+  const w = input.width,
+    h = contrast.length / w;
+  let best = y * w + x,
+    top = -1;
+  const y0 = y > 0 ? y - 1 : 0,
+    y1 = y + 1 < h ? y + 1 : h - 1,
+    x0 = x > 0 ? x - 1 : 0,
+    x1 = x + 1 < w ? x + 1 : w - 1;
   for (let yy = y0; yy <= y1; yy++) {
     for (let xx = x0, i = yy * w + x0; xx <= x1; xx++, i++) {
       const c = contrast[i];
-      if (c > top) { top = c; best = i; }
+      if (c > top) {
+        top = c;
+        best = i;
+      }
     }
   }
   return best;
@@ -487,32 +605,66 @@ function colourDistance(a: [number, number, number], b: [number, number, number]
  * has two centre pixels at the same distance, its centre lies between them and its half-width is d.
  */
 /** halfWidthAt's answer (module scratch: it runs for every skeleton pixel, twice, so no object per call). */
-let hwAt = 0, oxAt = 0, oyAt = 0;
+let hwAt = 0,
+  oxAt = 0,
+  oyAt = 0;
 function halfWidthAt(p: number, input: SkeletonInput): void {
   const { distance, skeleton, stride } = input;
   const d = distance[p];
-  let ox = 0, oy = 0, twins = 0;
+  let ox = 0,
+    oy = 0,
+    twins = 0;
   // The four edge-neighbours off the skeleton with the same depth (no closure: this runs per pixel).
-  if (!skeleton[p - 1] && Math.abs(distance[p - 1] - d) < 0.01) { ox -= 1; twins++; }
-  if (!skeleton[p + 1] && Math.abs(distance[p + 1] - d) < 0.01) { ox += 1; twins++; }
-  if (!skeleton[p - stride] && Math.abs(distance[p - stride] - d) < 0.01) { oy -= 1; twins++; }
-  if (!skeleton[p + stride] && Math.abs(distance[p + stride] - d) < 0.01) { oy += 1; twins++; }
-  if (twins === 1) { hwAt = d; oxAt = ox * 0.5; oyAt = oy * 0.5; return; }
-  hwAt = d - 0.5; oxAt = 0; oyAt = 0;
+  if (!skeleton[p - 1] && Math.abs(distance[p - 1] - d) < 0.01) {
+    ox -= 1;
+    twins++;
+  }
+  if (!skeleton[p + 1] && Math.abs(distance[p + 1] - d) < 0.01) {
+    ox += 1;
+    twins++;
+  }
+  if (!skeleton[p - stride] && Math.abs(distance[p - stride] - d) < 0.01) {
+    oy -= 1;
+    twins++;
+  }
+  if (!skeleton[p + stride] && Math.abs(distance[p + stride] - d) < 0.01) {
+    oy += 1;
+    twins++;
+  }
+  if (twins === 1) {
+    hwAt = d;
+    oxAt = ox * 0.5;
+    oyAt = oy * 0.5;
+    return;
+  }
+  hwAt = d - 0.5;
+  oxAt = 0;
+  oyAt = 0;
 }
 
 /** Per-edge colour samples, reused across edges (grown on demand). */
-let sampleR = new Uint8Array(256), sampleG = new Uint8Array(256), sampleB = new Uint8Array(256);
+let sampleR = new Uint8Array(256),
+  sampleG = new Uint8Array(256),
+  sampleB = new Uint8Array(256);
 
 function measureEdge(e: Edge, input: SkeletonInput, nodeR: number[]): void {
   const px = e.pixels;
   // Skip the stretch inside a junction, where the distance transform bulges.
-  const skipA = Math.ceil(nodeR[e.a]), skipB = Math.ceil(nodeR[e.b]);
-  let from = Math.min(skipA, px.length >> 1), to = Math.max(px.length - skipB, from + 1);
+  const skipA = Math.ceil(nodeR[e.a]),
+    skipB = Math.ceil(nodeR[e.b]);
+  let from = Math.min(skipA, px.length >> 1),
+    to = Math.max(px.length - skipB, from + 1);
   if (to > px.length) to = px.length;
-  if (to - from < 1) { from = 0; to = px.length; }
+  if (to - from < 1) {
+    from = 0;
+    to = px.length;
+  }
   const count = to - from;
-  if (sampleR.length < count) { sampleR = new Uint8Array(count * 2); sampleG = new Uint8Array(count * 2); sampleB = new Uint8Array(count * 2); }
+  if (sampleR.length < count) {
+    sampleR = new Uint8Array(count * 2);
+    sampleG = new Uint8Array(count * 2);
+    sampleB = new Uint8Array(count * 2);
+  }
   // Mean width, not median: on a 2-px line only some skeleton pixels see their twin, and the mean keeps both.
   let sum = 0;
   for (let k = from; k < to; k++) {
@@ -520,7 +672,9 @@ function measureEdge(e: Edge, input: SkeletonInput, nodeR: number[]): void {
     halfWidthAt(p, input);
     sum += 2 * hwAt;
     const j = inkiestNear(p, input) * 4;
-    sampleR[k - from] = input.rgba[j]; sampleG[k - from] = input.rgba[j + 1]; sampleB[k - from] = input.rgba[j + 2];
+    sampleR[k - from] = input.rgba[j];
+    sampleG[k - from] = input.rgba[j + 1];
+    sampleB[k - from] = input.rgba[j + 2];
   }
   e.width = sum / count;
   e.rgb = [median(sampleR, count), median(sampleG, count), median(sampleB, count)];
@@ -536,7 +690,10 @@ function median(values: Uint8Array, count: number): number {
     for (let i = 1; i < count; i++) {
       const v = values[i];
       let j = i - 1;
-      while (j >= 0 && values[j] > v) { values[j + 1] = values[j]; j--; }
+      while (j >= 0 && values[j] > v) {
+        values[j + 1] = values[j];
+        j--;
+      }
       values[j + 1] = v;
     }
   }
@@ -550,13 +707,31 @@ function median(values: Uint8Array, count: number): number {
  * pixel's centre is shifted half a pixel towards its twin on even-width lines; the end points are the
  * nodes' positions, so every stroke meeting at a node meets at one point.
  */
-function writeEdgePoints(e: Edge, forward: boolean, withFirst: boolean, out: Float64Array, at: number, input: SkeletonInput, nodeX: number[], nodeY: number[]): number {
+function writeEdgePoints(
+  e: Edge,
+  forward: boolean,
+  withFirst: boolean,
+  out: Float64Array,
+  at: number,
+  input: SkeletonInput,
+  nodeX: number[],
+  nodeY: number[],
+): number {
   const { stride } = input;
-  const px = e.pixels, n = px.length;
+  const px = e.pixels,
+    n = px.length;
   for (let k = withFirst ? 0 : 1; k < n; k++, at++) {
     const idx = forward ? k : n - 1 - k;
-    if (idx === 0) { out[at * 2] = nodeX[e.a]; out[at * 2 + 1] = nodeY[e.a]; continue; }
-    if (idx === n - 1) { out[at * 2] = nodeX[e.b]; out[at * 2 + 1] = nodeY[e.b]; continue; }
+    if (idx === 0) {
+      out[at * 2] = nodeX[e.a];
+      out[at * 2 + 1] = nodeY[e.a];
+      continue;
+    }
+    if (idx === n - 1) {
+      out[at * 2] = nodeX[e.b];
+      out[at * 2 + 1] = nodeY[e.b];
+      continue;
+    }
     const p = px[idx];
     halfWidthAt(p, input);
     out[at * 2] = (p % stride) - 0.5 + oxAt;
@@ -574,18 +749,26 @@ function straightenEnd(flat: Float64Array, halfWidth: number): void {
   const n = flat.length / 2;
   const cap = Math.max(2, 2 * halfWidth);
   // Arc length from the end (the last pair) inwards.
-  let arc = 0, capIndex = n - 1, bodyIndex = -1;
+  let arc = 0,
+    capIndex = n - 1,
+    bodyIndex = -1;
   for (let k = n - 1; k > 0; k--) {
     arc += hypot(flat[k * 2] - flat[k * 2 - 2], flat[k * 2 + 1] - flat[k * 2 - 1]);
     if (arc <= cap) capIndex = k - 1;
-    if (arc >= 3 * cap) { bodyIndex = k - 1; break; }
+    if (arc >= 3 * cap) {
+      bodyIndex = k - 1;
+      break;
+    }
   }
   if (bodyIndex < 0 || capIndex >= n - 1) return;
-  const bx = flat[bodyIndex * 2], by = flat[bodyIndex * 2 + 1];
-  let dx = flat[capIndex * 2] - bx, dy = flat[capIndex * 2 + 1] - by;
+  const bx = flat[bodyIndex * 2],
+    by = flat[bodyIndex * 2 + 1];
+  let dx = flat[capIndex * 2] - bx,
+    dy = flat[capIndex * 2 + 1] - by;
   const len = hypot(dx, dy);
   if (!len) return;
-  dx /= len; dy /= len;
+  dx /= len;
+  dy /= len;
   for (let k = capIndex + 1; k < n; k++) {
     const t = (flat[k * 2] - bx) * dx + (flat[k * 2 + 1] - by) * dy;
     flat[k * 2] = bx + t * dx;

@@ -70,7 +70,8 @@ export async function traceCenterline(image: RgbaImage, hooks: CenterlineHooks =
   const ink = separateInk(image);
   await step(STAGES.ink);
 
-  const stride = width + 2, rows = height + 2;
+  const stride = width + 2,
+    rows = height + 2;
   const padded = ink.padded;
   const distance = inkDepth(padded, stride, rows);
   fillPinholes(padded, distance, stride);
@@ -142,13 +143,22 @@ function typicalHalfWidth(mask: Uint8Array, distance: Float32Array, stride: numb
     const d = distance[p];
     if (d >= THICK_MARGIN) deep.push(p);
     let top = true;
-    for (let ko = 0; ko < 8; ko++) { const o = nb[ko]; if (distance[p + o] > d) { top = false; break; } }
+    for (let ko = 0; ko < 8; ko++) {
+      const o = nb[ko];
+      if (distance[p + o] > d) {
+        top = false;
+        break;
+      }
+    }
     if (!top) continue;
     hist[Math.min(63, Math.round(d * 2))]++;
     ridges++;
   }
   let seen = 0;
-  for (let b = 0; b < 64; b++) { seen += hist[b]; if (seen * 2 >= ridges) return { half: b / 2, deep }; }
+  for (let b = 0; b < 64; b++) {
+    seen += hist[b];
+    if (seen * 2 >= ridges) return { half: b / 2, deep };
+  }
   return { half: 0, deep };
 }
 
@@ -156,7 +166,14 @@ function typicalHalfWidth(mask: Uint8Array, distance: Float32Array, stride: numb
  * Thick parts: where the ink is much wider than its typical line. Cores deeper than the limit are
  * grown back out to the ink they stand for.
  */
-function thickParts(mask: Uint8Array, distance: Float32Array, deep: number[], stride: number, rows: number, half: number): Uint8Array | null {
+function thickParts(
+  mask: Uint8Array,
+  distance: Float32Array,
+  deep: number[],
+  stride: number,
+  rows: number,
+  half: number,
+): Uint8Array | null {
   const nb = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1];
   if (!half) return null;
   const filled = new Uint8Array(mask.length);
@@ -164,9 +181,14 @@ function thickParts(mask: Uint8Array, distance: Float32Array, deep: number[], st
   // Grow the cores back by the limit (a morphological opening): stamp a disc at each core pixel on
   // the core's rim; the inside of a core is ink anyway.
   const reach = limit + 1;
-  const discX: number[] = [], discY: number[] = [];
+  const discX: number[] = [],
+    discY: number[] = [];
   for (let dy = -Math.ceil(reach); dy <= Math.ceil(reach); dy++) {
-    for (let dx = -Math.ceil(reach); dx <= Math.ceil(reach); dx++) if (dx * dx + dy * dy <= reach * reach) { discX.push(dx); discY.push(dy); }
+    for (let dx = -Math.ceil(reach); dx <= Math.ceil(reach); dx++)
+      if (dx * dx + dy * dy <= reach * reach) {
+        discX.push(dx);
+        discY.push(dy);
+      }
   }
   let cores = 0;
   for (const p of deep) {
@@ -174,11 +196,19 @@ function thickParts(mask: Uint8Array, distance: Float32Array, deep: number[], st
     cores++;
     filled[p] = 1;
     let rim = false;
-    for (let ko = 0; ko < 8; ko++) { const o = nb[ko]; if (distance[p + o] < limit) { rim = true; break; } }
+    for (let ko = 0; ko < 8; ko++) {
+      const o = nb[ko];
+      if (distance[p + o] < limit) {
+        rim = true;
+        break;
+      }
+    }
     if (!rim) continue;
-    const x = p % stride, y = (p - x) / stride;
+    const x = p % stride,
+      y = (p - x) / stride;
     for (let k = 0; k < discX.length; k++) {
-      const xx = x + discX[k], yy = y + discY[k];
+      const xx = x + discX[k],
+        yy = y + discY[k];
       if (xx < 0 || yy < 0 || xx >= stride || yy >= rows) continue;
       const q = yy * stride + xx;
       if (mask[q]) filled[q] = 1;
@@ -191,7 +221,13 @@ function thickParts(mask: Uint8Array, distance: Float32Array, deep: number[], st
   for (let p = stride; p < mask.length - stride; p++) {
     const id = parts.labels[p];
     if (!id || touches[id]) continue;
-    for (let ko = 0; ko < 8; ko++) { const o = nb[ko]; if (filled[p + o]) { touches[id] = 1; break; } }
+    for (let ko = 0; ko < 8; ko++) {
+      const o = nb[ko];
+      if (filled[p + o]) {
+        touches[id] = 1;
+        break;
+      }
+    }
   }
   const sliver = 2 * limit * limit;
   for (let p = 0; p < mask.length; p++) {
@@ -206,7 +242,14 @@ function thickParts(mask: Uint8Array, distance: Float32Array, deep: number[], st
  * with neither skeleton nor fill keeps its deepest pixel as a one-pixel skeleton (a round dot).
  * Returns the skeleton's pixels in increasing order, those dots included.
  */
-function keepVanishedParts(parts: Components, filled: Uint8Array | null, skeleton: Uint8Array, pixels: Int32Array, distance: Float32Array, stride: number): Int32Array {
+function keepVanishedParts(
+  parts: Components,
+  filled: Uint8Array | null,
+  skeleton: Uint8Array,
+  pixels: Int32Array,
+  distance: Float32Array,
+  stride: number,
+): Int32Array {
   const { labels } = parts;
   const kept = new Uint8Array(parts.count + 1);
   for (let k = 0; k < pixels.length; k++) kept[labels[pixels[k]]] = 1;
@@ -226,7 +269,13 @@ function keepVanishedParts(parts: Components, filled: Uint8Array | null, skeleto
     while (stack.length) {
       const p = stack.pop()!;
       if (distance[p] > distance[deepest] || (distance[p] === distance[deepest] && p < deepest)) deepest = p;
-      for (let ko = 0; ko < 8; ko++) { const o = nb[ko]; if (labels[p + o] === id) { labels[p + o] = -id; stack.push(p + o); } }
+      for (let ko = 0; ko < 8; ko++) {
+        const o = nb[ko];
+        if (labels[p + o] === id) {
+          labels[p + o] = -id;
+          stack.push(p + o);
+        }
+      }
     }
     skeleton[deepest] = 1;
     dots.push(deepest);
@@ -238,7 +287,11 @@ function keepVanishedParts(parts: Components, filled: Uint8Array | null, skeleto
   return all.sort();
 }
 
-interface FilledPart { rings: Float64Array[]; rgb: Rgb; area: number }
+interface FilledPart {
+  rings: Float64Array[];
+  rgb: Rgb;
+  area: number;
+}
 
 function filledShapes(filled: Uint8Array, stride: number, rows: number, rgba: Uint8Array, width: number): FilledPart[] {
   // Most line drawings have no filled part: skip the labelling pass over the page.
@@ -250,17 +303,24 @@ function filledShapes(filled: Uint8Array, stride: number, rows: number, rgba: Ui
   for (let p = 0; p < filled.length; p++) {
     const id = parts.labels[p];
     if (!id) continue;
-    const x = (p % stride) - 1, y = Math.floor(p / stride) - 1;
+    const x = (p % stride) - 1,
+      y = Math.floor(p / stride) - 1;
     const j = (y * width + x) * 4;
-    hist[id * 768 + rgba[j]]++; hist[id * 768 + 256 + rgba[j + 1]]++; hist[id * 768 + 512 + rgba[j + 2]]++;
+    hist[id * 768 + rgba[j]]++;
+    hist[id * 768 + 256 + rgba[j + 1]]++;
+    hist[id * 768 + 512 + rgba[j + 2]]++;
   }
   const out: FilledPart[] = [];
   const index = new Int32Array(parts.count + 1).fill(-1);
   for (let id = 1; id <= parts.count; id++) {
     const c: number[] = [];
     for (let ch = 0; ch < 3; ch++) {
-      let seen = 0, v = 0;
-      for (; v < 256; v++) { seen += hist[id * 768 + ch * 256 + v]; if (seen * 2 >= parts.area[id]) break; }
+      let seen = 0,
+        v = 0;
+      for (; v < 256; v++) {
+        seen += hist[id * 768 + ch * 256 + v];
+        if (seen * 2 >= parts.area[id]) break;
+      }
       c.push(v);
     }
     index[id] = out.length;
@@ -293,7 +353,9 @@ class Palette {
   private items: { rgb: Rgb; weight: number }[] = [];
   private clusters: { sum: [number, number, number]; weight: number; seed: Rgb; rgb: Rgb }[] = [];
 
-  add(rgb: Rgb, weight: number): void { this.items.push({ rgb, weight }); }
+  add(rgb: Rgb, weight: number): void {
+    this.items.push({ rgb, weight });
+  }
 
   settle(): void {
     const order = this.items.map((_, i) => i).sort((a, b) => this.items[b].weight - this.items[a].weight || a - b);
@@ -301,10 +363,13 @@ class Palette {
       const { rgb, weight } = this.items[i];
       let home = this.nearest(rgb, (c) => c.seed);
       if (!home) this.clusters.push((home = { sum: [0, 0, 0], weight: 0, seed: rgb, rgb }));
-      home.sum[0] += rgb[0] * weight; home.sum[1] += rgb[1] * weight; home.sum[2] += rgb[2] * weight;
+      home.sum[0] += rgb[0] * weight;
+      home.sum[1] += rgb[1] * weight;
+      home.sum[2] += rgb[2] * weight;
       home.weight += weight;
     }
-    for (const c of this.clusters) c.rgb = [Math.round(c.sum[0] / c.weight), Math.round(c.sum[1] / c.weight), Math.round(c.sum[2] / c.weight)];
+    for (const c of this.clusters)
+      c.rgb = [Math.round(c.sum[0] / c.weight), Math.round(c.sum[1] / c.weight), Math.round(c.sum[2] / c.weight)];
   }
 
   colourOf(rgb: Rgb): Rgb {
@@ -312,11 +377,15 @@ class Palette {
   }
 
   private nearest(rgb: Rgb, key: (c: Palette['clusters'][number]) => Rgb) {
-    let best: Palette['clusters'][number] | undefined, bestD = COLOUR_MERGE;
+    let best: Palette['clusters'][number] | undefined,
+      bestD = COLOUR_MERGE;
     for (const c of this.clusters) {
       const s = key(c);
       const d = hypot3(s[0] - rgb[0], s[1] - rgb[1], s[2] - rgb[2]);
-      if (d <= bestD) { bestD = d; best = c; }
+      if (d <= bestD) {
+        bestD = d;
+        best = c;
+      }
     }
     return best;
   }

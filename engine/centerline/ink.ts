@@ -27,25 +27,43 @@ export function fillPinholes(mask: Uint8Array, distance: Float32Array, stride: n
     const x = p % stride;
     if (x < 2 || x >= stride - 2) continue;
     // Walled in: every neighbour is ink but at most one, and that one is walled in by ink too.
-    let open = -1, walled = true;
+    let open = -1,
+      walled = true;
     for (let ko = 0; ko < 8; ko++) {
       const o = nb[ko];
       if (mask[p + o]) continue;
-      if (open >= 0) { walled = false; break; }
+      if (open >= 0) {
+        walled = false;
+        break;
+      }
       open = p + o;
     }
     if (!walled) continue;
     if (open >= 0) {
-      for (let ko = 0; ko < 8; ko++) { const o = nb[ko]; if (!mask[open + o] && open + o !== p) { walled = false; break; } }
+      for (let ko = 0; ko < 8; ko++) {
+        const o = nb[ko];
+        if (!mask[open + o] && open + o !== p) {
+          walled = false;
+          break;
+        }
+      }
       if (!walled) continue;
     }
     let deep = false;
-    for (let dy = -2; dy <= 2 && !deep; dy++) for (let dx = -2; dx <= 2; dx++) {
-      if (distance[p + dy * stride + dx] >= PINHOLE_INK_DEPTH) { deep = true; break; }
-    }
+    for (let dy = -2; dy <= 2 && !deep; dy++)
+      for (let dx = -2; dx <= 2; dx++) {
+        if (distance[p + dy * stride + dx] >= PINHOLE_INK_DEPTH) {
+          deep = true;
+          break;
+        }
+      }
     if (!deep) continue;
-    mask[p] = 1; distance[p] = 1;
-    if (open >= 0) { mask[open] = 1; distance[open] = 1; }
+    mask[p] = 1;
+    distance[p] = 1;
+    if (open >= 0) {
+      mask[open] = 1;
+      distance[open] = 1;
+    }
   }
 }
 
@@ -54,7 +72,12 @@ export function fillPinholes(mask: Uint8Array, distance: Float32Array, stride: n
  * width cannot be a piece of that line work (a comma in 1-px text is 3 px; dust beside 4-px lines
  * is dust). Works on the padded mask and clears the specks' distances.
  */
-export function removeSpecks(mask: Uint8Array, distance: Float32Array, stride: number, typicalHalfWidth: number): Components & { inkLeft: number } {
+export function removeSpecks(
+  mask: Uint8Array,
+  distance: Float32Array,
+  stride: number,
+  typicalHalfWidth: number,
+): Components & { inkLeft: number } {
   const minArea = Math.max(MIN_INK_AREA, Math.round(0.5 * (2 * typicalHalfWidth) ** 2));
   const parts = labelComponents(mask, stride);
   const { labels, area, start } = parts;
@@ -63,15 +86,25 @@ export function removeSpecks(mask: Uint8Array, distance: Float32Array, stride: n
   const stack: number[] = [];
   let inkLeft = 0;
   for (let id = 1; id <= parts.count; id++) {
-    if (area[id] >= minArea) { inkLeft += area[id]; continue; }
+    if (area[id] >= minArea) {
+      inkLeft += area[id];
+      continue;
+    }
     const first = start[id];
-    mask[first] = 0; distance[first] = 0; labels[first] = 0;
+    mask[first] = 0;
+    distance[first] = 0;
+    labels[first] = 0;
     stack.push(first);
     while (stack.length) {
       const p = stack.pop()!;
       for (let k = 0; k < 8; k++) {
         const q = p + nb[k];
-        if (labels[q] === id) { mask[q] = 0; distance[q] = 0; labels[q] = 0; stack.push(q); }
+        if (labels[q] === id) {
+          mask[q] = 0;
+          distance[q] = 0;
+          labels[q] = 0;
+          stack.push(q);
+        }
       }
     }
   }

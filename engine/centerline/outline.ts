@@ -31,21 +31,27 @@ export function traceRings(mask: Uint8Array, width: number, height: number): Rin
   for (let v0 = 0; v0 < out.length; v0++) {
     while (out[v0]) {
       let dir = out[v0] & 1 ? 0 : out[v0] & 2 ? 1 : out[v0] & 4 ? 2 : 3;
-      const x0 = v0 % vw, y0 = (v0 - x0) / vw;
+      const x0 = v0 % vw,
+        y0 = (v0 - x0) / vw;
       // The pixel on the right of the first edge belongs to the region.
       const px = dir === 0 ? x0 : dir === 1 ? x0 - 1 : dir === 2 ? x0 - 1 : x0;
       const py = dir === 0 ? y0 : dir === 1 ? y0 : dir === 2 ? y0 - 1 : y0 - 1;
       const pts: number[] = [x0, y0];
-      let v = v0, x = x0, y = y0;
+      let v = v0,
+        x = x0,
+        y = y0;
       for (;;) {
         out[v] &= ~(1 << dir);
-        x += DX[dir]; y += DY[dir];
+        x += DX[dir];
+        y += DY[dir];
         v = y * vw + x;
         if (v === v0) break;
         pts.push(x, y);
         // At a saddle, turn right first: pixels touching only at a corner stay separate rings.
         const bits = out[v];
-        const right = (dir + 1) & 3, straight = dir, left = (dir + 3) & 3;
+        const right = (dir + 1) & 3,
+          straight = dir,
+          left = (dir + 3) & 3;
         if (bits & (1 << right)) dir = right;
         else if (bits & (1 << straight)) dir = straight;
         else if (bits & (1 << left)) dir = left;

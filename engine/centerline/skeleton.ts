@@ -24,37 +24,68 @@ const DELETABLE = (() => {
   const table = new Uint8Array(512);
   for (let bits = 0; bits < 256; bits++) {
     const p = (r: number) => (bits >> (r - 2)) & 1;
-    let b = 0, a = 0;
-    for (let r = 2; r <= 9; r++) { b += p(r); if (!p(r) && p(r === 9 ? 2 : r + 1)) a++; }
+    let b = 0,
+      a = 0;
+    for (let r = 2; r <= 9; r++) {
+      b += p(r);
+      if (!p(r) && p(r === 9 ? 2 : r + 1)) a++;
+    }
     if (b < 2 || b > 6 || a !== 1) continue;
-    if (!((p(2) & p(4) & p(6)) || (p(4) & p(6) & p(8)))) table[bits] = 1;
-    if (!((p(2) & p(4) & p(8)) || (p(2) & p(6) & p(8)))) table[256 + bits] = 1;
+    if (!(p(2) & p(4) & p(6) || p(4) & p(6) & p(8))) table[bits] = 1;
+    if (!(p(2) & p(4) & p(8) || p(2) & p(6) & p(8))) table[256 + bits] = 1;
   }
   return table;
 })();
 
-export function thin(padded: Uint8Array, stride: number, minus?: Uint8Array, inkCount = padded.length): { skeleton: Uint8Array; pixels: Int32Array } {
+export function thin(
+  padded: Uint8Array,
+  stride: number,
+  minus?: Uint8Array,
+  inkCount = padded.length,
+): { skeleton: Uint8Array; pixels: Int32Array } {
   const m = new Uint8Array(padded.length);
   const nb = ring(stride);
   let active = new Int32Array(inkCount);
   let count = 0;
   if (minus) {
-    for (let i = 0; i < m.length; i++) if (padded[i] && !minus[i]) { m[i] = 1; active[count++] = i; }
+    for (let i = 0; i < m.length; i++)
+      if (padded[i] && !minus[i]) {
+        m[i] = 1;
+        active[count++] = i;
+      }
   } else {
-    for (let i = 0; i < m.length; i++) if (padded[i]) { m[i] = 1; active[count++] = i; }
+    for (let i = 0; i < m.length; i++)
+      if (padded[i]) {
+        m[i] = 1;
+        active[count++] = i;
+      }
   }
   const doomed = new Int32Array(count);
   let changed = true;
   while (changed) {
     changed = false;
-    const n0 = nb[0], n1 = nb[1], n2 = nb[2], n3 = nb[3], n4 = nb[4], n5 = nb[5], n6 = nb[6], n7 = nb[7];
+    const n0 = nb[0],
+      n1 = nb[1],
+      n2 = nb[2],
+      n3 = nb[3],
+      n4 = nb[4],
+      n5 = nb[5],
+      n6 = nb[6],
+      n7 = nb[7];
     for (let pass = 0; pass < 2; pass++) {
       let nd = 0;
       const base = pass << 8;
       for (let k = 0; k < count; k++) {
         const p = active[k];
-        const bits = m[p + n0] | (m[p + n1] << 1) | (m[p + n2] << 2) | (m[p + n3] << 3)
-          | (m[p + n4] << 4) | (m[p + n5] << 5) | (m[p + n6] << 6) | (m[p + n7] << 7);
+        const bits =
+          m[p + n0] |
+          (m[p + n1] << 1) |
+          (m[p + n2] << 2) |
+          (m[p + n3] << 3) |
+          (m[p + n4] << 4) |
+          (m[p + n5] << 5) |
+          (m[p + n6] << 6) |
+          (m[p + n7] << 7);
         if (DELETABLE[base + bits]) doomed[nd++] = p;
       }
       if (nd) {
@@ -106,7 +137,8 @@ function ringGroups(m: Uint8Array, p: number, nb: Int32Array): number {
   // Add the diagonal shortcuts: an unset corner between two set edge-neighbours still joins them.
   let bridged = set;
   for (let r = 1; r < 8; r += 2) {
-    const before = (r + 7) & 7, after = (r + 1) & 7;
+    const before = (r + 7) & 7,
+      after = (r + 1) & 7;
     if ((set >> before) & 1 && (set >> after) & 1) bridged |= 1 << r;
   }
   if (bridged === 0xff) return 1;

@@ -7,18 +7,34 @@ import type { FittedChain } from './fit.js';
 
 export type Rgb = [number, number, number];
 
-export interface FilledShape { chains: FittedChain[]; rgb: Rgb }
-export interface StrokePath { chain: FittedChain; rgb: Rgb; width: number }
+export interface FilledShape {
+  chains: FittedChain[];
+  rgb: Rgb;
+}
+export interface StrokePath {
+  chain: FittedChain;
+  rgb: Rgb;
+  width: number;
+}
 
-export interface SvgDocument { svg: string; paths: number; nodes: number }
+export interface SvgDocument {
+  svg: string;
+  paths: number;
+  nodes: number;
+}
 
 export function writeSvg(width: number, height: number, page: Rgb | null, fills: FilledShape[], strokes: StrokePath[]): SvgDocument {
   const parts: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">`];
-  let paths = 0, nodes = 0;
+  let paths = 0,
+    nodes = 0;
   if (page) parts.push(`<rect width="${width}" height="${height}" fill="${hex(page)}"/>`);
   for (const shape of fills) {
     let d = '';
-    for (const chain of shape.chains) { const w = pathData(chain); d += w.d; nodes += w.nodes; }
+    for (const chain of shape.chains) {
+      const w = pathData(chain);
+      d += w.d;
+      nodes += w.nodes;
+    }
     parts.push(`<path fill="${hex(shape.rgb)}" d="${d}"/>`);
     paths++;
   }
@@ -46,7 +62,8 @@ export function writeSvg(width: number, height: number, page: Rgb | null, fills:
 
 function pathData(chain: FittedChain): { d: string; nodes: number } {
   const r = (v: number) => Math.round(v * 10);
-  let cx = r(chain.startX), cy = r(chain.startY);
+  let cx = r(chain.startX),
+    cy = r(chain.startY);
   let d = `M${num(cx / 10)} ${num(cy / 10)}`;
   let nodes = 0;
   const segs = chain.segments;
@@ -54,33 +71,58 @@ function pathData(chain: FittedChain): { d: string; nodes: number } {
   const last = chain.closed && segs.length > 1 && segs[segs.length - 1].kind === 'L' ? segs.length - 1 : segs.length;
   // The last arguments written: whether the next may drop its separator depends only on how they end,
   // and looking at them (not at `d`) keeps charCodeAt from flattening the growing string each segment.
-  let prevCmd = '', prevArgs = '';
+  let prevCmd = '',
+    prevArgs = '';
   for (let i = 0; i < last; i++) {
     const s = segs[i];
     if (s.kind === 'L') {
-      const x = r(s.x), y = r(s.y);
+      const x = r(s.x),
+        y = r(s.y);
       if (x === cx && y === cy && segs.length > 1) continue;
-      const dx = x - cx, dy = y - cy;
+      const dx = x - cx,
+        dy = y - cy;
       let cmd: string, args: string;
-      if (dy === 0 && dx !== 0) { cmd = 'h'; args = num(dx / 10); }
-      else if (dx === 0 && dy !== 0) { cmd = 'v'; args = num(dy / 10); }
-      else { cmd = 'l'; args = join([dx / 10, dy / 10]); }
+      if (dy === 0 && dx !== 0) {
+        cmd = 'h';
+        args = num(dx / 10);
+      } else if (dx === 0 && dy !== 0) {
+        cmd = 'v';
+        args = num(dy / 10);
+      } else {
+        cmd = 'l';
+        args = join([dx / 10, dy / 10]);
+      }
       d += (cmd === prevCmd ? sep(args, prevArgs) : cmd) + args;
-      prevCmd = cmd; prevArgs = args;
-      cx = x; cy = y;
+      prevCmd = cmd;
+      prevArgs = args;
+      cx = x;
+      cy = y;
     } else {
-      const x1 = r(s.x1) - cx, y1 = r(s.y1) - cy, x2 = r(s.x2) - cx, y2 = r(s.y2) - cy, x = r(s.x), y = r(s.y);
+      const x1 = r(s.x1) - cx,
+        y1 = r(s.y1) - cy,
+        x2 = r(s.x2) - cx,
+        y2 = r(s.y2) - cy,
+        x = r(s.x),
+        y = r(s.y);
       const args = join([x1 / 10, y1 / 10, x2 / 10, y2 / 10, (x - cx) / 10, (y - cy) / 10]);
       d += (prevCmd === 'c' ? sep(args, prevArgs) : 'c') + args;
-      prevCmd = 'c'; prevArgs = args;
-      cx = x; cy = y;
+      prevCmd = 'c';
+      prevArgs = args;
+      cx = x;
+      cy = y;
     }
     nodes++;
   }
-  if (nodes === 0) { d += 'h0'; nodes = 1; } // a dot: a zero-length stroke that round caps paint as a disc
+  if (nodes === 0) {
+    d += 'h0';
+    nodes = 1;
+  } // a dot: a zero-length stroke that round caps paint as a disc
   // A ring whose last segment is a curve already ends on its start; with round caps and joins an
   // explicit close would only add a node that draws nothing.
-  if (chain.closed && last < segs.length) { d += 'z'; nodes++; }
+  if (chain.closed && last < segs.length) {
+    d += 'z';
+    nodes++;
+  }
   return { d, nodes };
 }
 
@@ -90,7 +132,8 @@ function num(v: number): string {
   const tenths = Math.round(v * 10);
   if (tenths === 0) return '0';
   const abs = tenths < 0 ? -tenths : tenths;
-  const whole = Math.floor(abs / 10), frac = abs - whole * 10;
+  const whole = Math.floor(abs / 10),
+    frac = abs - whole * 10;
   const s = frac ? (whole ? `${whole}.${frac}` : `.${frac}`) : `${whole}`;
   return tenths < 0 ? `-${s}` : s;
 }
@@ -114,12 +157,19 @@ function sep(next: string, before = 'x'): string {
 /** True when the text ends in a number with a decimal point ("1.5", ".5", "3."): looks back over the last digits only. */
 function endsInFraction(text: string): boolean {
   let i = text.length - 1;
-  while (i >= 0) { const c = text.charCodeAt(i); if (c < 48 || c > 57) break; i--; }
+  while (i >= 0) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) break;
+    i--;
+  }
   return i >= 0 && text.charCodeAt(i) === 46;
 }
 
 function hex(c: Rgb): string {
-  const h = (v: number) => Math.max(0, Math.min(255, Math.round(v))).toString(16).padStart(2, '0');
+  const h = (v: number) =>
+    Math.max(0, Math.min(255, Math.round(v)))
+      .toString(16)
+      .padStart(2, '0');
   const s = h(c[0]) + h(c[1]) + h(c[2]);
   return s[0] === s[1] && s[2] === s[3] && s[4] === s[5] ? `#${s[0]}${s[2]}${s[4]}` : `#${s}`;
 }

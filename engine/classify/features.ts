@@ -105,7 +105,10 @@ export function makeThumbnail(image: RgbaImage, side = THUMB_SIDE): Thumbnail {
       const x0 = Math.floor((tx * sw) / width);
       const x1 = Math.max(x0 + 1, Math.floor(((tx + 1) * sw) / width));
       const xstep = Math.max(1, Math.floor((x1 - x0) / 8));
-      let r = 0, g = 0, b = 0, n = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        n = 0;
       for (let y = y0; y < y1; y += ystep) {
         let i = (y * sw + x0) * 4;
         const di = xstep * 4;
@@ -137,17 +140,28 @@ function entropy(hist: ArrayLike<number>, total: number): number {
   return e;
 }
 
-function gradientHistogram(luma: Float32Array, width: number, height: number, out: number[]): { mean: number; v: number; h: number; d: number } {
+function gradientHistogram(
+  luma: Float32Array,
+  width: number,
+  height: number,
+  out: number[],
+): { mean: number; v: number; h: number; d: number } {
   // Bin edges on |dx|+|dy| (0..510): flat, sensor/JPEG noise, soft shading, texture, edges.
   const edges = [1, 3, 6, 11, 21, 41, 81];
   const bins = new Float64Array(8);
-  let sum = 0, strong = 0, v = 0, h = 0, d = 0, n = 0;
+  let sum = 0,
+    strong = 0,
+    v = 0,
+    h = 0,
+    d = 0,
+    n = 0;
   for (let y = 0; y < height - 1; y++) {
     for (let x = 0; x < width - 1; x++) {
       const i = y * width + x;
       const dx = luma[i + 1] - luma[i];
       const dy = luma[i + width] - luma[i];
-      const adx = Math.abs(dx), ady = Math.abs(dy);
+      const adx = Math.abs(dx),
+        ady = Math.abs(dy);
       const m = adx + ady;
       let bin = 0;
       while (bin < 7 && m >= edges[bin]) bin++;
@@ -171,7 +185,11 @@ function gradientHistogram(luma: Float32Array, width: number, height: number, ou
 function otsu(hist: Float64Array, total: number): { threshold: number; separation: number } {
   let sumAll = 0;
   for (let i = 0; i < 256; i++) sumAll += i * hist[i];
-  let wB = 0, sumB = 0, best = -1, threshold = 128, varAll = 0;
+  let wB = 0,
+    sumB = 0,
+    best = -1,
+    threshold = 128,
+    varAll = 0;
   const mean = sumAll / total;
   for (let i = 0; i < 256; i++) varAll += hist[i] * (i - mean) * (i - mean);
   for (let t = 0; t < 256; t++) {
@@ -180,9 +198,13 @@ function otsu(hist: Float64Array, total: number): { threshold: number; separatio
     const wF = total - wB;
     if (wF === 0) break;
     sumB += t * hist[t];
-    const mB = sumB / wB, mF = (sumAll - sumB) / wF;
+    const mB = sumB / wB,
+      mF = (sumAll - sumB) / wF;
     const between = wB * wF * (mB - mF) * (mB - mF);
-    if (between > best) { best = between; threshold = t; }
+    if (between > best) {
+      best = between;
+      threshold = t;
+    }
   }
   // Share of the variance explained by the two-class split: 1 for a clean bilevel page.
   const separation = varAll > 0 ? best / total / varAll : 0;
@@ -205,9 +227,16 @@ export function featuresOfThumbnail(thumb: Thumbnail): Float32Array {
   const chromaHist = new Float64Array(8);
   // 15-bit colour histogram (5 bits per channel).
   const colours = new Uint32Array(32768);
-  let nearWhite = 0, nearBlue = 0, dark = 0, chromaSum = 0, lumaSum = 0, lumaSq = 0;
+  let nearWhite = 0,
+    nearBlue = 0,
+    dark = 0,
+    chromaSum = 0,
+    lumaSum = 0,
+    lumaSq = 0;
   for (let p = 0; p < n; p++) {
-    const r = rgb[p * 3], g = rgb[p * 3 + 1], b = rgb[p * 3 + 2];
+    const r = rgb[p * 3],
+      g = rgb[p * 3 + 1],
+      b = rgb[p * 3 + 2];
     const l = 0.299 * r + 0.587 * g + 0.114 * b;
     const c = Math.max(r, g, b) - Math.min(r, g, b);
     luma[p] = l;
@@ -251,25 +280,35 @@ export function featuresOfThumbnail(thumb: Thumbnail): Float32Array {
   let inkCount = 0;
   for (let p = 0; p < n; p++) {
     const isInk = inkIsDark ? luma[p] <= threshold : luma[p] > threshold;
-    if (isInk) { ink[p] = 1; inkCount++; }
+    if (isInk) {
+      ink[p] = 1;
+      inkCount++;
+    }
   }
   f.push(inkCount / n, inkIsDark ? 1 : 0, separation);
 
   // Run lengths of ink, horizontal and vertical, weighted by the pixels in each run.
   const runEdges = [2, 3, 5, 9, 17, 33, 65];
   const runs = new Float64Array(8);
-  let longH = 0, longV = 0;
+  let longH = 0,
+    longV = 0;
   const addRun = (len: number, horizontal: boolean) => {
     let bin = 0;
     while (bin < 7 && len >= runEdges[bin]) bin++;
     runs[bin] += len;
-    if (len >= 17) { if (horizontal) longH += len; else longV += len; }
+    if (len >= 17) {
+      if (horizontal) longH += len;
+      else longV += len;
+    }
   };
   for (let y = 0; y < height; y++) {
     let len = 0;
     for (let x = 0; x < width; x++) {
       if (ink[y * width + x]) len++;
-      else if (len) { addRun(len, true); len = 0; }
+      else if (len) {
+        addRun(len, true);
+        len = 0;
+      }
     }
     if (len) addRun(len, true);
   }
@@ -277,7 +316,10 @@ export function featuresOfThumbnail(thumb: Thumbnail): Float32Array {
     let len = 0;
     for (let y = 0; y < height; y++) {
       if (ink[y * width + x]) len++;
-      else if (len) { addRun(len, false); len = 0; }
+      else if (len) {
+        addRun(len, false);
+        len = 0;
+      }
     }
     if (len) addRun(len, false);
   }
@@ -288,27 +330,46 @@ export function featuresOfThumbnail(thumb: Thumbnail): Float32Array {
   // Text sits in rows: the ink per row varies strongly and whole rows of page lie between lines.
   const rowInk = new Float64Array(height);
   const colInk = new Float64Array(width);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) if (ink[y * width + x]) { rowInk[y]++; colInk[x]++; }
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      if (ink[y * width + x]) {
+        rowInk[y]++;
+        colInk[x]++;
+      }
   const profile = (values: Float64Array, length: number) => {
-    let s = 0, s2 = 0, empty = 0;
-    for (const v of values) { s += v; s2 += v * v; if (v <= length * 0.005) empty++; }
+    let s = 0,
+      s2 = 0,
+      empty = 0;
+    for (const v of values) {
+      s += v;
+      s2 += v * v;
+      if (v <= length * 0.005) empty++;
+    }
     const m = s / values.length;
     const sd = Math.sqrt(Math.max(0, s2 / values.length - m * m));
     return { cv: m > 0 ? Math.min(4, sd / m) / 4 : 0, empty: empty / values.length };
   };
-  const rows = profile(rowInk, width), cols = profile(colInk, height);
+  const rows = profile(rowInk, width),
+    cols = profile(colInk, height);
   f.push(rows.cv, rows.empty, cols.cv, cols.empty);
 
   const lumaMean = lumaSum / n;
   f.push(nearWhite / n, nearBlue / n, dark / n, chromaSum / n / 255, Math.sqrt(Math.max(0, lumaSq / n - lumaMean * lumaMean)) / 128);
 
   // The most frequent colour is the page or background; its hue says white page vs blue sheet.
-  const mr = ((modeKey >> 10) & 31) * 8 + 4, mg = ((modeKey >> 5) & 31) * 8 + 4, mb = (modeKey & 31) * 8 + 4;
-  f.push((0.299 * mr + 0.587 * mg + 0.114 * mb) / 255, (Math.max(mr, mg, mb) - Math.min(mr, mg, mb)) / 255, mb > mr + 40 && mb > mg + 10 ? 1 : 0);
+  const mr = ((modeKey >> 10) & 31) * 8 + 4,
+    mg = ((modeKey >> 5) & 31) * 8 + 4,
+    mb = (modeKey & 31) * 8 + 4;
+  f.push(
+    (0.299 * mr + 0.587 * mg + 0.114 * mb) / 255,
+    (Math.max(mr, mg, mb) - Math.min(mr, mg, mb)) / 255,
+    mb > mr + 40 && mb > mg + 10 ? 1 : 0,
+  );
 
   // The same gradient statistics a quarter the size: texture that survives averaging is photo
   // detail, not sensor or JPEG noise.
-  const cw = Math.floor(width / 4), ch = Math.floor(height / 4);
+  const cw = Math.floor(width / 4),
+    ch = Math.floor(height / 4);
   const coarse = new Float32Array(cw * ch);
   for (let y = 0; y < ch; y++) {
     for (let x = 0; x < cw; x++) {
@@ -323,16 +384,22 @@ export function featuresOfThumbnail(thumb: Thumbnail): Float32Array {
   // lines, clip art a few large fills.
   const label = new Int32Array(n).fill(-1);
   const stack = new Int32Array(n);
-  let components = 0, largest = 0, small = 0, mid = 0, large = 0;
+  let components = 0,
+    largest = 0,
+    small = 0,
+    mid = 0,
+    large = 0;
   for (let start = 0; start < n; start++) {
     if (!ink[start] || label[start] >= 0) continue;
-    let top = 0, size = 0;
+    let top = 0,
+      size = 0;
     stack[top++] = start;
     label[start] = components;
     while (top > 0) {
       const p = stack[--top];
       size++;
-      const px = p % width, py = (p - px) / width;
+      const px = p % width,
+        py = (p - px) / width;
       for (let dy = -1; dy <= 1; dy++) {
         const y = py + dy;
         if (y < 0 || y >= height) continue;
@@ -340,13 +407,18 @@ export function featuresOfThumbnail(thumb: Thumbnail): Float32Array {
           const x = px + dx;
           if (x < 0 || x >= width) continue;
           const q = y * width + x;
-          if (ink[q] && label[q] < 0) { label[q] = components; stack[top++] = q; }
+          if (ink[q] && label[q] < 0) {
+            label[q] = components;
+            stack[top++] = q;
+          }
         }
       }
     }
     components++;
     largest = Math.max(largest, size);
-    if (size < 8) small += size; else if (size < 64) mid += size; else large += size;
+    if (size < 8) small += size;
+    else if (size < 64) mid += size;
+    else large += size;
   }
   const inkTotal = Math.max(1, inkCount);
   f.push(Math.log2(1 + components) / 14, largest / inkTotal, small / inkTotal, mid / inkTotal, large / inkTotal);
@@ -357,7 +429,10 @@ export function featuresOfThumbnail(thumb: Thumbnail): Float32Array {
   for (let y = 0; y < height; y++) {
     let x = 0;
     while (x < width) {
-      if (!ink[y * width + x]) { x++; continue; }
+      if (!ink[y * width + x]) {
+        x++;
+        continue;
+      }
       let e = x;
       while (e < width && ink[y * width + e]) e++;
       for (let k = x; k < e; k++) hRun[y * width + k] = e - x;
@@ -368,7 +443,10 @@ export function featuresOfThumbnail(thumb: Thumbnail): Float32Array {
   for (let x = 0; x < width; x++) {
     let y = 0;
     while (y < height) {
-      if (!ink[y * width + x]) { y++; continue; }
+      if (!ink[y * width + x]) {
+        y++;
+        continue;
+      }
       let e = y;
       while (e < height && ink[e * width + x]) e++;
       for (let k = y; k < e; k++) {
@@ -392,26 +470,38 @@ function componentStats(mask: Uint8Array, width: number, height: number): { coun
   const n = width * height;
   const seen = new Uint8Array(n);
   const stack = new Int32Array(n);
-  let count = 0, small = 0, mid = 0, large = 0;
+  let count = 0,
+    small = 0,
+    mid = 0,
+    large = 0;
   for (let start = 0; start < n; start++) {
     if (!mask[start] || seen[start]) continue;
-    let top = 0, size = 0;
+    let top = 0,
+      size = 0;
     stack[top++] = start;
     seen[start] = 1;
     while (top > 0) {
       const p = stack[--top];
       size++;
-      const px = p % width, py = (p - px) / width;
-      const xa = px > 0 ? px - 1 : 0, xb = px < width - 1 ? px + 1 : px;
-      const ya = py > 0 ? py - 1 : 0, yb = py < height - 1 ? py + 1 : py;
+      const px = p % width,
+        py = (p - px) / width;
+      const xa = px > 0 ? px - 1 : 0,
+        xb = px < width - 1 ? px + 1 : px;
+      const ya = py > 0 ? py - 1 : 0,
+        yb = py < height - 1 ? py + 1 : py;
       for (let y = ya; y <= yb; y++) {
         for (let q = y * width + xa, end = y * width + xb; q <= end; q++) {
-          if (mask[q] && !seen[q]) { seen[q] = 1; stack[top++] = q; }
+          if (mask[q] && !seen[q]) {
+            seen[q] = 1;
+            stack[top++] = q;
+          }
         }
       }
     }
     count++;
-    if (size < 8) small += size; else if (size < 64) mid += size; else large += size;
+    if (size < 8) small += size;
+    else if (size < 64) mid += size;
+    else large += size;
   }
   return { count, small, mid, large };
 }
@@ -425,7 +515,8 @@ function componentStats(mask: Uint8Array, width: number, height: number): { coun
  */
 function localInkFeatures(luma: Float32Array, width: number, height: number, f: number[]): void {
   const cell = 8;
-  const bw = Math.max(1, Math.ceil(width / cell)), bh = Math.max(1, Math.ceil(height / cell));
+  const bw = Math.max(1, Math.ceil(width / cell)),
+    bh = Math.max(1, Math.ceil(height / cell));
   const blockMax = new Float32Array(bw * bh);
   for (let y = 0; y < height; y++) {
     const by = Math.floor(y / cell);
@@ -439,7 +530,8 @@ function localInkFeatures(luma: Float32Array, width: number, height: number, f: 
   for (let by = 0; by < bh; by++) {
     for (let bx = 0; bx < bw; bx++) {
       let m = 0;
-      for (let y = Math.max(0, by - 1); y <= Math.min(bh - 1, by + 1); y++) for (let x = Math.max(0, bx - 1); x <= Math.min(bw - 1, bx + 1); x++) m = Math.max(m, blockMax[y * bw + x]);
+      for (let y = Math.max(0, by - 1); y <= Math.min(bh - 1, by + 1); y++)
+        for (let x = Math.max(0, bx - 1); x <= Math.min(bw - 1, bx + 1); x++) m = Math.max(m, blockMax[y * bw + x]);
       background[by * bw + bx] = m;
     }
   }
@@ -448,7 +540,9 @@ function localInkFeatures(luma: Float32Array, width: number, height: number, f: 
   const rowInk = new Float64Array(height);
   let inkCount = 0;
   // Bilinear weights per column, computed once.
-  const colX0 = new Int32Array(width), colX1 = new Int32Array(width), colFx = new Float32Array(width);
+  const colX0 = new Int32Array(width),
+    colX1 = new Int32Array(width),
+    colFx = new Float32Array(width);
   for (let x = 0; x < width; x++) {
     const gx = Math.min(bw - 1, Math.max(0, (x + 0.5) / cell - 0.5));
     colX0[x] = Math.floor(gx);
@@ -457,17 +551,32 @@ function localInkFeatures(luma: Float32Array, width: number, height: number, f: 
   }
   for (let y = 0; y < height; y++) {
     const gy = Math.min(bh - 1, Math.max(0, (y + 0.5) / cell - 0.5));
-    const y0 = Math.floor(gy), y1 = Math.min(bh - 1, y0 + 1), fy = gy - y0;
+    const y0 = Math.floor(gy),
+      y1 = Math.min(bh - 1, y0 + 1),
+      fy = gy - y0;
     for (let x = 0; x < width; x++) {
-      const x0 = colX0[x], x1 = colX1[x], fx = colFx[x];
-      const bg = (background[y0 * bw + x0] * (1 - fx) + background[y0 * bw + x1] * fx) * (1 - fy)
-        + (background[y1 * bw + x0] * (1 - fx) + background[y1 * bw + x1] * fx) * fy;
+      const x0 = colX0[x],
+        x1 = colX1[x],
+        fx = colFx[x];
+      const bg =
+        (background[y0 * bw + x0] * (1 - fx) + background[y0 * bw + x1] * fx) * (1 - fy) +
+        (background[y1 * bw + x0] * (1 - fx) + background[y1 * bw + x1] * fx) * fy;
       // Ink is clearly darker than the paper around it: a third of the way to black, at least 24 levels.
-      if (luma[y * width + x] < bg - Math.max(24, bg / 3)) { ink[y * width + x] = 1; inkCount++; rowInk[y]++; }
+      if (luma[y * width + x] < bg - Math.max(24, bg / 3)) {
+        ink[y * width + x] = 1;
+        inkCount++;
+        rowInk[y]++;
+      }
     }
   }
-  let s = 0, s2 = 0, empty = 0;
-  for (let y = 0; y < height; y++) { s += rowInk[y]; s2 += rowInk[y] * rowInk[y]; if (rowInk[y] <= width * 0.005) empty++; }
+  let s = 0,
+    s2 = 0,
+    empty = 0;
+  for (let y = 0; y < height; y++) {
+    s += rowInk[y];
+    s2 += rowInk[y] * rowInk[y];
+    if (rowInk[y] <= width * 0.005) empty++;
+  }
   const m = s / height;
   const cv = m > 0 ? Math.min(4, Math.sqrt(Math.max(0, s2 / height - m * m)) / m) / 4 : 0;
   let long = 0;
@@ -475,29 +584,51 @@ function localInkFeatures(luma: Float32Array, width: number, height: number, f: 
     let len = 0;
     for (let x = 0; x <= width; x++) {
       if (x < width && ink[y * width + x]) len++;
-      else { if (len >= 17) long += len; len = 0; }
+      else {
+        if (len >= 17) long += len;
+        len = 0;
+      }
     }
   }
   for (let x = 0; x < width; x++) {
     let len = 0;
     for (let y = 0; y <= height; y++) {
       if (y < height && ink[y * width + x]) len++;
-      else { if (len >= 17) long += len; len = 0; }
+      else {
+        if (len >= 17) long += len;
+        len = 0;
+      }
     }
   }
   const total = Math.max(1, inkCount);
   const parts = componentStats(ink, width, height);
-  f.push(inkCount / n, cv, empty / height, long / (2 * total), Math.log2(1 + parts.count) / 14, parts.small / total, parts.mid / total, parts.large / total);
+  f.push(
+    inkCount / n,
+    cv,
+    empty / height,
+    long / (2 * total),
+    Math.log2(1 + parts.count) / 14,
+    parts.small / total,
+    parts.mid / total,
+    parts.large / total,
+  );
   // Light: spread (5th to 95th percentile) of the paper level, and how much it jumps from one
   // block to the next (smooth on a lit page, rough where the "paper" is really a scene).
   const sorted = Float32Array.from(background).sort();
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  let jumps = 0, pairs = 0;
+  let jumps = 0,
+    pairs = 0;
   for (let by = 0; by < bh; by++) {
     for (let bx = 0; bx < bw; bx++) {
       const v = blockMax[by * bw + bx];
-      if (bx + 1 < bw) { jumps += Math.abs(v - blockMax[by * bw + bx + 1]); pairs++; }
-      if (by + 1 < bh) { jumps += Math.abs(v - blockMax[(by + 1) * bw + bx]); pairs++; }
+      if (bx + 1 < bw) {
+        jumps += Math.abs(v - blockMax[by * bw + bx + 1]);
+        pairs++;
+      }
+      if (by + 1 < bh) {
+        jumps += Math.abs(v - blockMax[(by + 1) * bw + bx]);
+        pairs++;
+      }
     }
   }
   f.push((at(0.95) - at(0.05)) / 255, pairs ? jumps / pairs / 255 : 0);
@@ -509,15 +640,20 @@ function localInkFeatures(luma: Float32Array, width: number, height: number, f: 
  * edges (all four neighbours within 3 levels), so edges and texture do not weigh in.
  */
 function smoothnessFeatures(luma: Float32Array, width: number, height: number, f: number[]): void {
-  let flat = 0, smooth = 0;
+  let flat = 0,
+    smooth = 0;
   for (let y = 1; y < height - 1; y++) {
     for (let x = 1; x < width - 1; x++) {
       const i = y * width + x;
       const v = luma[i];
-      const a = Math.abs(luma[i - 1] - v), b = Math.abs(luma[i + 1] - v), c = Math.abs(luma[i - width] - v), d = Math.abs(luma[i + width] - v);
+      const a = Math.abs(luma[i - 1] - v),
+        b = Math.abs(luma[i + 1] - v),
+        c = Math.abs(luma[i - width] - v),
+        d = Math.abs(luma[i + width] - v);
       const most = Math.max(a, b, c, d);
       if (most > 3) continue;
-      if (most < 0.5) flat++; else smooth++;
+      if (most < 0.5) flat++;
+      else smooth++;
     }
   }
   const inner = Math.max(1, (width - 2) * (height - 2));

@@ -91,9 +91,12 @@ export const onnxRuntimeSessionFactory: ClassifierSessionFactory = async (modelP
  * with ONNXRUNTIME_NODE_INSTALL=cuda12). Null where onnxruntime-node ships no CUDA build.
  */
 export function defaultCudaProviderLibrary(): string | null {
-  const file = process.platform === 'linux' ? 'libonnxruntime_providers_cuda.so'
-    : process.platform === 'win32' ? 'onnxruntime_providers_cuda.dll'
-      : null;
+  const file =
+    process.platform === 'linux'
+      ? 'libonnxruntime_providers_cuda.so'
+      : process.platform === 'win32'
+        ? 'onnxruntime_providers_cuda.dll'
+        : null;
   if (!file) return null;
   try {
     const main = createRequire(import.meta.url).resolve('onnxruntime-node');
@@ -105,14 +108,19 @@ export function defaultCudaProviderLibrary(): string | null {
 
 function defaultModelPath(): string {
   // Source tree: engine/classify → ../../models; built tree: dist/engine/classify → ../../../models.
-  const candidates = ['../../models/classifier.onnx', '../../../models/classifier.onnx'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+  const candidates = ['../../models/classifier.onnx', '../../../models/classifier.onnx'].map((p) =>
+    fileURLToPath(new URL(p, import.meta.url)),
+  );
   return candidates.find((p) => existsSync(p)) ?? candidates[0];
 }
 
 export function parseDeviceRequest(value: string | undefined): DeviceRequest {
   if (value === undefined || value === '') return 'auto';
   if ((DEVICE_REQUESTS as readonly string[]).includes(value)) return value as DeviceRequest;
-  throw new VectorizeError('internal_error', `VECTORIZE_DEVICE must be one of auto, cuda, cpu (got "${value}").`, { variable: 'VECTORIZE_DEVICE', value });
+  throw new VectorizeError('internal_error', `VECTORIZE_DEVICE must be one of auto, cuda, cpu (got "${value}").`, {
+    variable: 'VECTORIZE_DEVICE',
+    value,
+  });
 }
 
 let overrides: Partial<ClassifierConfig> = {};
@@ -142,7 +150,10 @@ function resolveConfig(): ClassifierConfig {
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   // ORT appends ANSI-coloured log lines to its messages; the first sentence is the useful part.
-  return message.split('\n')[0].replace(/\u001b\[[0-9;]*m/g, '').slice(0, 300);
+  return message
+    .split('\n')[0]
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .slice(0, 300);
 }
 
 async function openSession(): Promise<{ session: ClassifierSession; info: ClassifierInfo }> {
@@ -154,9 +165,10 @@ async function openSession(): Promise<{ session: ClassifierSession; info: Classi
     session = await config.sessionFactory(config.modelPath, 'cpu');
   } else if (config.device === 'auto' && (cudaLibrary === null || !config.fileExists(cudaLibrary!))) {
     // A forced `cuda` still tries (and says why it failed); `auto` does not wake the native loader for nothing.
-    fallbackReason = cudaLibrary === null
-      ? `onnxruntime-node has no CUDA build for ${process.platform}; using CPU`
-      : `CUDA provider library not installed (${cudaLibrary}); using CPU`;
+    fallbackReason =
+      cudaLibrary === null
+        ? `onnxruntime-node has no CUDA build for ${process.platform}; using CPU`
+        : `CUDA provider library not installed (${cudaLibrary}); using CPU`;
     session = await config.sessionFactory(config.modelPath, 'cpu');
   } else {
     try {
@@ -168,7 +180,9 @@ async function openSession(): Promise<{ session: ClassifierSession; info: Classi
   }
   const info: ClassifierInfo = { provider: session.provider, model: config.modelPath, requested: config.device };
   if (fallbackReason) info.fallbackReason = fallbackReason;
-  config.log(`classifier: onnxruntime on ${info.provider} (VECTORIZE_DEVICE=${info.requested})${fallbackReason ? `: ${fallbackReason}` : ''}`);
+  config.log(
+    `classifier: onnxruntime on ${info.provider} (VECTORIZE_DEVICE=${info.requested})${fallbackReason ? `: ${fallbackReason}` : ''}`,
+  );
   return { session, info: Object.freeze(info) };
 }
 
@@ -176,7 +190,9 @@ function ready(): Promise<{ session: ClassifierSession; info: ClassifierInfo }> 
   if (!opened) {
     opened = openSession();
     // A failed open (missing model file) is not cached: the next call tries again.
-    opened.catch(() => { opened = null; });
+    opened.catch(() => {
+      opened = null;
+    });
   }
   return opened;
 }

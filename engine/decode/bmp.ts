@@ -70,7 +70,10 @@ function unreadable(reason: string): VectorizeError {
 
 /** A well-formed BMP using a feature we do not decode: still unreadable_file, but said plainly. */
 function unsupportedVariant(feature: string): VectorizeError {
-  return new VectorizeError('unreadable_file', `This BMP uses ${feature}, which Vectorize cannot read; save it as PNG or a 24-bit BMP.`, { format: 'bmp', reason: feature });
+  return new VectorizeError('unreadable_file', `This BMP uses ${feature}, which Vectorize cannot read; save it as PNG or a 24-bit BMP.`, {
+    format: 'bmp',
+    reason: feature,
+  });
 }
 
 function u16(b: Uint8Array, at: number): number {
@@ -89,14 +92,23 @@ const FILE_HEADER_SIZE = 14;
 
 function headerVersion(dibSize: number): BmpHeaderVersion {
   switch (dibSize) {
-    case 12: return 'core';
-    case 16: case 64: return 'os2v2';
-    case 40: return 'info';
-    case 52: return 'v2';
-    case 56: return 'v3';
-    case 108: return 'v4';
-    case 124: return 'v5';
-    default: throw unreadable(`unknown DIB header size ${dibSize}`);
+    case 12:
+      return 'core';
+    case 16:
+    case 64:
+      return 'os2v2';
+    case 40:
+      return 'info';
+    case 52:
+      return 'v2';
+    case 56:
+      return 'v3';
+    case 108:
+      return 'v4';
+    case 124:
+      return 'v5';
+    default:
+      throw unreadable(`unknown DIB header size ${dibSize}`);
   }
 }
 
@@ -132,23 +144,39 @@ export function readBmpHeader(bytes: Uint8Array): BmpHeader {
   if (width > MAX_SIDE || height > MAX_SIDE) throw unreadable(`image size ${width}x${height} exceeds ${MAX_SIDE} pixels a side`);
   const topDown = signedHeight < 0;
 
-  if (version === 'os2v2' && rawCompression > BI_RLE4) throw unsupportedVariant(rawCompression === 3 ? 'OS/2 Huffman compression' : 'OS/2 24-bit RLE compression');
+  if (version === 'os2v2' && rawCompression > BI_RLE4)
+    throw unsupportedVariant(rawCompression === 3 ? 'OS/2 Huffman compression' : 'OS/2 24-bit RLE compression');
   let compression: BmpCompression;
   switch (rawCompression) {
-    case BI_RGB: compression = 'rgb'; break;
-    case BI_RLE8: compression = 'rle8'; break;
-    case BI_RLE4: compression = 'rle4'; break;
-    case BI_BITFIELDS: case BI_ALPHABITFIELDS: compression = 'bitfields'; break;
+    case BI_RGB:
+      compression = 'rgb';
+      break;
+    case BI_RLE8:
+      compression = 'rle8';
+      break;
+    case BI_RLE4:
+      compression = 'rle4';
+      break;
+    case BI_BITFIELDS:
+    case BI_ALPHABITFIELDS:
+      compression = 'bitfields';
+      break;
     // Embedded JPEG/PNG exists for printer drivers; no image editor writes it.
-    case BI_JPEG: case BI_PNG: throw unsupportedVariant(`embedded ${rawCompression === BI_JPEG ? 'JPEG' : 'PNG'} compression`);
-    default: throw unreadable(`compression ${rawCompression} is not supported`);
+    case BI_JPEG:
+    case BI_PNG:
+      throw unsupportedVariant(`embedded ${rawCompression === BI_JPEG ? 'JPEG' : 'PNG'} compression`);
+    default:
+      throw unreadable(`compression ${rawCompression} is not supported`);
   }
 
   const validDepth =
-    compression === 'rgb' ? [1, 2, 4, 8, 16, 24, 32].includes(bitsPerPixel)
-    : compression === 'rle8' ? bitsPerPixel === 8
-    : compression === 'rle4' ? bitsPerPixel === 4
-    : bitsPerPixel === 16 || bitsPerPixel === 32;
+    compression === 'rgb'
+      ? [1, 2, 4, 8, 16, 24, 32].includes(bitsPerPixel)
+      : compression === 'rle8'
+        ? bitsPerPixel === 8
+        : compression === 'rle4'
+          ? bitsPerPixel === 4
+          : bitsPerPixel === 16 || bitsPerPixel === 32;
   if (!validDepth && bitsPerPixel === 64) throw unsupportedVariant('64-bit pixels');
   if (!validDepth) throw unreadable(`${bitsPerPixel}-bit pixels cannot use ${compression} compression`);
   // Top-down RLE is forbidden by the format's definition but harmless to honour: rows run downwards.
@@ -162,7 +190,12 @@ export function readBmpHeader(bytes: Uint8Array): BmpHeader {
       // A 40-byte header keeps its masks right after it (three, or four with BI_ALPHABITFIELDS).
       const maskCount = rawCompression === BI_ALPHABITFIELDS ? 4 : 3;
       if (bytes.length < dibEnd + maskCount * 4) throw unreadable('file ends inside the colour masks');
-      masks = { red: u32(bytes, dibEnd), green: u32(bytes, dibEnd + 4), blue: u32(bytes, dibEnd + 8), alpha: maskCount === 4 ? u32(bytes, dibEnd + 12) : 0 };
+      masks = {
+        red: u32(bytes, dibEnd),
+        green: u32(bytes, dibEnd + 4),
+        blue: u32(bytes, dibEnd + 8),
+        alpha: maskCount === 4 ? u32(bytes, dibEnd + 12) : 0,
+      };
       afterHeaders += maskCount * 4;
     }
     if (bitsPerPixel === 16) {
@@ -214,7 +247,8 @@ export function decodeBmp(bytes: Uint8Array, header: BmpHeader = readBmpHeader(b
   const stride = Math.ceil((bitsPerPixel * width) / 32) * 4;
   const needed = bmpPixelBytesNeeded(header);
   // Checked before the output buffer exists, so a lying header costs no memory.
-  if (bytes.length - header.dataOffset < needed) throw unreadable(`pixel data is truncated (${bytes.length - header.dataOffset} of ${needed} bytes)`);
+  if (bytes.length - header.dataOffset < needed)
+    throw unreadable(`pixel data is truncated (${bytes.length - header.dataOffset} of ${needed} bytes)`);
 
   const data = new Uint8Array(width * height * 4);
   if (bitsPerPixel <= 8) decodeIndexedRows(bytes, header, stride, data);
@@ -259,7 +293,7 @@ function decodeIndexedRows(bytes: Uint8Array, header: BmpHeader, stride: number,
       }
     } else {
       // Pixels are packed from the most significant bits of each byte.
-      for (let x = 0; x < width; ) {
+      for (let x = 0; x < width;) {
         const byte = bytes[src + ((x * bitsPerPixel) >> 3)];
         for (let shift = 8 - bitsPerPixel; shift >= 0 && x < width; shift -= bitsPerPixel, x++) {
           const index = (byte >> shift) & indexMask;
@@ -339,7 +373,16 @@ function decodeMaskedRows(bytes: Uint8Array, header: BmpHeader, stride: number, 
 }
 
 /** 32-bit pixels whose channels are whole bytes (BGRA, RGBA, ...): copied byte by byte. Returns whether any alpha is non-zero. */
-function decodeByteAlignedRows(bytes: Uint8Array, header: BmpHeader, stride: number, data: Uint8Array, red: number, green: number, blue: number, alpha: number): boolean {
+function decodeByteAlignedRows(
+  bytes: Uint8Array,
+  header: BmpHeader,
+  stride: number,
+  data: Uint8Array,
+  red: number,
+  green: number,
+  blue: number,
+  alpha: number,
+): boolean {
   const { width, height, dataOffset } = header;
   const hasAlpha = alpha >= 0;
   let alphaSeen = 0;

@@ -111,10 +111,16 @@ function checkBmp(bytes: Uint8Array, header: BmpHeader): void {
  */
 export function checkStreamComplete(format: InputFormat, bytes: Uint8Array, bmpHeader?: BmpHeader): void {
   switch (format) {
-    case 'png': return checkPng(bytes);
-    case 'jpeg': return checkJpeg(bytes);
-    case 'webp': return checkWebp(bytes);
-    case 'avif': return checkAvif(bytes);
-    case 'bmp': if (bmpHeader) checkBmp(bytes, bmpHeader); return;
+    case 'png':
+      return checkPng(bytes);
+    case 'jpeg':
+      return checkJpeg(bytes);
+    case 'webp':
+      return checkWebp(bytes);
+    case 'avif':
+      return checkAvif(bytes);
+    case 'bmp':
+      if (bmpHeader) checkBmp(bytes, bmpHeader);
+      return;
   }
 }

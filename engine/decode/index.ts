@@ -69,9 +69,11 @@ export function detectFormat(bytes: Uint8Array): InputFormat {
   const found = sniff(bytes);
   if (found.kind === 'ours') return found.format;
   const what =
-    found.kind === 'foreign' ? `${found.detected.toUpperCase()} files are not supported`
-    : found.detected === 'unknown' ? 'The file is not an image'
-    : `The file is ${found.detected === 'text' ? 'plain text' : found.detected.toUpperCase()}, not an image`;
+    found.kind === 'foreign'
+      ? `${found.detected.toUpperCase()} files are not supported`
+      : found.detected === 'unknown'
+        ? 'The file is not an image'
+        : `The file is ${found.detected === 'text' ? 'plain text' : found.detected.toUpperCase()}, not an image`;
   throw new VectorizeError('unsupported_format', `${what}; Vectorize reads PNG, JPEG, WebP, AVIF and BMP.`, { detected: found.detected });
 }
 
@@ -80,11 +82,12 @@ export function checkPixelLimit(width: number, height: number, maxPixels: number
   if (width * height <= maxPixels) return;
   const megapixels = roundMegapixels(width * height);
   const maxMegapixels = roundMegapixels(maxPixels);
-  throw new VectorizeError(
-    'megapixels_exceeded',
-    `The image is ${megapixels} megapixels, over the limit of ${maxMegapixels} megapixels.`,
-    { megapixels, max_megapixels: maxMegapixels, width, height },
-  );
+  throw new VectorizeError('megapixels_exceeded', `The image is ${megapixels} megapixels, over the limit of ${maxMegapixels} megapixels.`, {
+    megapixels,
+    max_megapixels: maxMegapixels,
+    width,
+    height,
+  });
 }
 
 function roundMegapixels(pixels: number): number {
@@ -177,7 +180,14 @@ export async function decodeRaster(bytes: Uint8Array, options: DecodeOptions = {
     throw unreadable(format, `the decoder returned ${info.channels} channels of ${info.width}x${info.height}`);
   }
   checkSides(format, info.width, info.height);
-  return { format, channels, lossy: isLossy(format, bytes), width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+  return {
+    format,
+    channels,
+    lossy: isLossy(format, bytes),
+    width: info.width,
+    height: info.height,
+    data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+  };
 }
 
 /** The image as straight RGBA: itself when it already is, else a copy with every alpha 255. */

@@ -66,7 +66,10 @@ const FOREIGN_SIGNATURES: ReadonlyArray<{ detected: string; test: (b: Uint8Array
   { detected: 'cur', test: (b) => startsWith(b, [0, 0, 2, 0]) && b.length >= 6 && (b[4] | b[5]) !== 0 },
   // OS/2 bitmap arrays and icons share BMP's first byte but not its layout.
   { detected: 'os2-bitmap-array', test: (b) => ['BA', 'CI', 'CP', 'IC', 'PT'].includes(ascii(b, 0, 2)) && b.length >= 14 },
-  { detected: 'netpbm', test: (b) => b[0] === 0x50 && b[1] >= 0x31 && b[1] <= 0x37 && (b[2] === 0x0a || b[2] === 0x20 || b[2] === 0x0d || b[2] === 0x09) },
+  {
+    detected: 'netpbm',
+    test: (b) => b[0] === 0x50 && b[1] >= 0x31 && b[1] <= 0x37 && (b[2] === 0x0a || b[2] === 0x20 || b[2] === 0x0d || b[2] === 0x09),
+  },
   { detected: 'zip', test: (b) => startsWith(b, [0x50, 0x4b, 0x03, 0x04]) },
   { detected: 'gzip', test: (b) => startsWith(b, [0x1f, 0x8b]) },
 ];
@@ -155,7 +158,12 @@ function looksLikeText(bytes: Uint8Array): boolean {
 function textKind(bytes: Uint8Array): Sniffed {
   // Skip a UTF-8 byte order mark and leading whitespace before looking at markup.
   let start = startsWith(bytes, [0xef, 0xbb, 0xbf]) ? 3 : 0;
-  while (start < bytes.length && start < 1024 && (bytes[start] === 0x20 || bytes[start] === 0x09 || bytes[start] === 0x0a || bytes[start] === 0x0d)) start++;
+  while (
+    start < bytes.length &&
+    start < 1024 &&
+    (bytes[start] === 0x20 || bytes[start] === 0x09 || bytes[start] === 0x0a || bytes[start] === 0x0d)
+  )
+    start++;
   const head = ascii(bytes, start, Math.min(bytes.length - start, 4096)).toLowerCase();
   if (head.startsWith('<')) {
     if (head.includes('<svg')) return { kind: 'foreign', detected: 'svg' };

@@ -130,7 +130,8 @@ function guardedPiece(points: Float64Array, settings: FitSettings, limit: number
  */
 function joinPieces(points: Float64Array, step: number, settings: FitSettings, limit: number): FittedPath {
   const count = points.length >> 1;
-  const mx = (points[2 * step] + points[2 * step + 2]) / 2, my = (points[2 * step + 1] + points[2 * step + 3]) / 2;
+  const mx = (points[2 * step] + points[2 * step + 2]) / 2,
+    my = (points[2 * step + 1] + points[2 * step + 3]) / 2;
   const head = new Float64Array(2 * step + 4);
   head.set(points.subarray(0, 2 * step + 2));
   head[2 * step + 2] = mx;
@@ -177,14 +178,21 @@ function farthest(from: Float64Array, to: Float64Array, limit: number, byNearest
   const segments = (to.length >> 1) - 1;
   if (segments < 1) return -1;
   const limit2 = limit * limit;
-  let at = 0, worst2 = limit2, worstAt = -1;
+  let at = 0,
+    worst2 = limit2,
+    worstAt = -1;
   for (let i = 0; i < from.length; i += 2) {
-    const px = from[i], py = from[i + 1];
-    let best = Infinity, bestAt = at;
+    const px = from[i],
+      py = from[i + 1];
+    let best = Infinity,
+      bestAt = at;
     const stop = Math.min(segments, at + GUARD_WINDOW);
     for (let k = Math.max(0, at - 1); k < stop; k++) {
       const d2 = segmentDistance2(px, py, to, k);
-      if (d2 < best) { best = d2; bestAt = k; }
+      if (d2 < best) {
+        best = d2;
+        bestAt = k;
+      }
       // Segments are at most 2 px long, so once the line is 3 px further away it is leaving.
       else if (k > bestAt + 2 && d2 > best + 9 + 6 * Math.sqrt(best)) break;
     }
@@ -198,21 +206,30 @@ function farthest(from: Float64Array, to: Float64Array, limit: number, byNearest
 }
 
 function segmentDistance2(px: number, py: number, line: Float64Array, k: number): number {
-  const ax = line[2 * k], ay = line[2 * k + 1], bx = line[2 * k + 2], by = line[2 * k + 3];
-  const dx = bx - ax, dy = by - ay;
+  const ax = line[2 * k],
+    ay = line[2 * k + 1],
+    bx = line[2 * k + 2],
+    by = line[2 * k + 3];
+  const dx = bx - ax,
+    dy = by - ay;
   const len2 = dx * dx + dy * dy;
   let t = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0;
   t = t < 0 ? 0 : t > 1 ? 1 : t;
-  const ex = px - ax - t * dx, ey = py - ay - t * dy;
+  const ex = px - ax - t * dx,
+    ey = py - ay - t * dy;
   return ex * ex + ey * ey;
 }
 
 function nearestPoint(points: Float64Array, x: number, y: number): number {
   const n = points.length >> 1;
-  let start = 0, best = Infinity;
+  let start = 0,
+    best = Infinity;
   for (let i = 0; i < n; i++) {
     const d = (points[2 * i] - x) ** 2 + (points[2 * i + 1] - y) ** 2;
-    if (d < best) { best = d; start = i; }
+    if (d < best) {
+      best = d;
+      start = i;
+    }
   }
   return start;
 }
@@ -238,7 +255,10 @@ function densify(line: Float64Array): Float64Array {
   out[1] = line[1];
   let m = 2;
   for (let i = 2; i < line.length; i += 2) {
-    const x0 = line[i - 2], y0 = line[i - 1], x1 = line[i], y1 = line[i + 1];
+    const x0 = line[i - 2],
+      y0 = line[i - 1],
+      x1 = line[i],
+      y1 = line[i + 1];
     const steps = Math.max(1, Math.ceil(hypot(x1 - x0, y1 - y0) / 2));
     for (let k = 1; k <= steps; k++) {
       out[m++] = x0 + ((x1 - x0) * k) / steps;
@@ -248,7 +268,6 @@ function densify(line: Float64Array): Float64Array {
   return out;
 }
 
-
 function flatten(path: FittedPath): Float64Array {
   let count = 1;
   for (const s of path.segments) count += s.kind === 'C' ? 8 : 1;
@@ -256,18 +275,21 @@ function flatten(path: FittedPath): Float64Array {
   out[0] = path.start.x;
   out[1] = path.start.y;
   let m = 2;
-  let x0 = path.start.x, y0 = path.start.y;
+  let x0 = path.start.x,
+    y0 = path.start.y;
   for (const s of path.segments) {
     if (s.kind === 'C') {
       for (let k = 1; k < 8; k++) {
-        const t = k / 8, u = 1 - t;
+        const t = k / 8,
+          u = 1 - t;
         out[m++] = u * u * u * x0 + 3 * u * u * t * s.x1 + 3 * u * t * t * s.x2 + t * t * t * s.x;
         out[m++] = u * u * u * y0 + 3 * u * u * t * s.y1 + 3 * u * t * t * s.y2 + t * t * t * s.y;
       }
     }
     out[m++] = s.x;
     out[m++] = s.y;
-    x0 = s.x; y0 = s.y;
+    x0 = s.x;
+    y0 = s.y;
   }
   return out;
 }
@@ -284,13 +306,21 @@ export function simplifiedPolyline(points: Float64Array, closed: boolean, tolera
   keep[0] = 1;
   keep[count - 1] = 1;
   const split = (first: number, last: number): void => {
-    const ax = points[2 * first], ay = points[2 * first + 1];
-    const dx = points[2 * last] - ax, dy = points[2 * last + 1] - ay, len = hypot(dx, dy);
-    let worst = -1, at = -1;
+    const ax = points[2 * first],
+      ay = points[2 * first + 1];
+    const dx = points[2 * last] - ax,
+      dy = points[2 * last + 1] - ay,
+      len = hypot(dx, dy);
+    let worst = -1,
+      at = -1;
     for (let i = first + 1; i < last; i++) {
-      const px = points[2 * i] - ax, py = points[2 * i + 1] - ay;
+      const px = points[2 * i] - ax,
+        py = points[2 * i + 1] - ay;
       const d = len > 1e-9 ? Math.abs(px * dy - py * dx) / len : hypot(px, py);
-      if (d > worst) { worst = d; at = i; }
+      if (d > worst) {
+        worst = d;
+        at = i;
+      }
     }
     if (at < 0 || worst <= tolerance) return;
     keep[at] = 1;
@@ -298,10 +328,14 @@ export function simplifiedPolyline(points: Float64Array, closed: boolean, tolera
     split(at, last);
   };
   if (closed) {
-    let far = 0, best = -1;
+    let far = 0,
+      best = -1;
     for (let i = 1; i < count; i++) {
       const d = (points[2 * i] - points[0]) ** 2 + (points[2 * i + 1] - points[1]) ** 2;
-      if (d > best) { best = d; far = i; }
+      if (d > best) {
+        best = d;
+        far = i;
+      }
     }
     keep[far] = 1;
     split(0, far);
@@ -326,9 +360,12 @@ export function crackPolyline(points: Float64Array, closed: boolean): FittedPath
   const segments: Segment[] = [];
   const turnsAt = (i: number): boolean => {
     if (!closed && (i === 0 || i === count - 1)) return true;
-    const p = (i + count - 1) % count, q = (i + 1) % count;
-    const ax = points[2 * i] - points[2 * p], ay = points[2 * i + 1] - points[2 * p + 1];
-    const bx = points[2 * q] - points[2 * i], by = points[2 * q + 1] - points[2 * i + 1];
+    const p = (i + count - 1) % count,
+      q = (i + 1) % count;
+    const ax = points[2 * i] - points[2 * p],
+      ay = points[2 * i + 1] - points[2 * p + 1];
+    const bx = points[2 * q] - points[2 * i],
+      by = points[2 * q + 1] - points[2 * i + 1];
     return ax * by - ay * bx !== 0;
   };
   // A closed loop starts on a corner and leaves its last side to the ring's close.
@@ -377,8 +414,10 @@ export class FittedChains {
     let coordsNeeded = 2;
     for (const s of segs) coordsNeeded += s.kind === 'L' ? 2 : 6;
     this.reserve(coordsNeeded, segs.length);
-    const coords = this.coords, kinds = this.kinds;
-    let p = this.coordsUsed, k = this.kindsUsed;
+    const coords = this.coords,
+      kinds = this.kinds;
+    let p = this.coordsUsed,
+      k = this.kindsUsed;
     this.coordAt[c] = p;
     this.kindAt[c] = k;
     this.count[c] = segs.length;
@@ -387,13 +426,24 @@ export class FittedChains {
     for (const s of segs) {
       if (s.kind === 'L') {
         kinds[k++] = 0;
-        coords[p++] = s.x; coords[p++] = s.y;
+        coords[p++] = s.x;
+        coords[p++] = s.y;
       } else if (s.kind === 'A') {
         kinds[k++] = 2;
-        coords[p++] = s.rx; coords[p++] = s.ry; coords[p++] = s.rotation; coords[p++] = s.sweep; coords[p++] = s.x; coords[p++] = s.y;
+        coords[p++] = s.rx;
+        coords[p++] = s.ry;
+        coords[p++] = s.rotation;
+        coords[p++] = s.sweep;
+        coords[p++] = s.x;
+        coords[p++] = s.y;
       } else {
         kinds[k++] = 1;
-        coords[p++] = s.x1; coords[p++] = s.y1; coords[p++] = s.x2; coords[p++] = s.y2; coords[p++] = s.x; coords[p++] = s.y;
+        coords[p++] = s.x1;
+        coords[p++] = s.y1;
+        coords[p++] = s.x2;
+        coords[p++] = s.y2;
+        coords[p++] = s.x;
+        coords[p++] = s.y;
       }
     }
     this.coordsUsed = p;
@@ -432,10 +482,26 @@ export class FittedChains {
         segments.push({ kind: 'L', x: coords[p], y: coords[p + 1] });
         p += 2;
       } else if (kind === 2) {
-        segments.push({ kind: 'A', rx: coords[p], ry: coords[p + 1], rotation: coords[p + 2], sweep: coords[p + 3], x: coords[p + 4], y: coords[p + 5] });
+        segments.push({
+          kind: 'A',
+          rx: coords[p],
+          ry: coords[p + 1],
+          rotation: coords[p + 2],
+          sweep: coords[p + 3],
+          x: coords[p + 4],
+          y: coords[p + 5],
+        });
         p += 6;
       } else {
-        segments.push({ kind: 'C', x1: coords[p], y1: coords[p + 1], x2: coords[p + 2], y2: coords[p + 3], x: coords[p + 4], y: coords[p + 5] });
+        segments.push({
+          kind: 'C',
+          x1: coords[p],
+          y1: coords[p + 1],
+          x2: coords[p + 2],
+          y2: coords[p + 3],
+          x: coords[p + 4],
+          y: coords[p + 5],
+        });
         p += 6;
       }
     }

@@ -38,9 +38,14 @@ const CIRCLE_AXIS_SHARE = 0.03;
 export function fitEllipse(points: Float64Array, maxDeviation: number, maxRms: number): Ellipse | null {
   const n = points.length >> 1;
   if (n < MIN_POINTS) return null;
-  let mx = 0, my = 0;
-  for (let i = 0; i < n; i++) { mx += points[2 * i]; my += points[2 * i + 1]; }
-  mx /= n; my /= n;
+  let mx = 0,
+    my = 0;
+  for (let i = 0; i < n; i++) {
+    mx += points[2 * i];
+    my += points[2 * i + 1];
+  }
+  mx /= n;
+  my /= n;
   let spread = 0;
   for (let i = 0; i < n; i++) spread += (points[2 * i] - mx) ** 2 + (points[2 * i + 1] - my) ** 2;
   const scale = Math.sqrt(spread / n);
@@ -50,8 +55,13 @@ export function fitEllipse(points: Float64Array, maxDeviation: number, maxRms: n
   const m = new Float64Array(30); // 5 rows of 5 coefficients and the right-hand side
   const row = new Float64Array(5);
   for (let i = 0; i < n; i++) {
-    const u = (points[2 * i] - mx) / scale, v = (points[2 * i + 1] - my) / scale;
-    row[0] = u * u - v * v; row[1] = u * v; row[2] = u; row[3] = v; row[4] = 1;
+    const u = (points[2 * i] - mx) / scale,
+      v = (points[2 * i + 1] - my) / scale;
+    row[0] = u * u - v * v;
+    row[1] = u * v;
+    row[2] = u;
+    row[3] = v;
+    row[4] = 1;
     const target = -v * v;
     for (let r = 0; r < 5; r++) {
       for (let c = 0; c < 5; c++) m[r * 6 + c] += row[r] * row[c];
@@ -66,15 +76,19 @@ export function fitEllipse(points: Float64Array, maxDeviation: number, maxRms: n
   if (!(det > 1e-12)) return null; // a parabola or hyperbola: not closed
 
   // centre: where the gradient vanishes
-  const u0 = (B * E - 2 * C * D) / det, v0 = (B * D - 2 * A * E) / det;
+  const u0 = (B * E - 2 * C * D) / det,
+    v0 = (B * D - 2 * A * E) / det;
   const f0 = F + (D * u0 + E * v0) / 2;
   const theta = 0.5 * Math.atan2(B, A - C);
-  const cos = Math.cos(theta), sin = Math.sin(theta);
+  const cos = Math.cos(theta),
+    sin = Math.sin(theta);
   const l1 = A * cos * cos + B * cos * sin + C * sin * sin;
   const l2 = A * sin * sin - B * cos * sin + C * cos * cos;
   if (!(l1 * f0 < 0 && l2 * f0 < 0)) return null; // imaginary ellipse
-  let rx = Math.sqrt(-f0 / l1) * scale, ry = Math.sqrt(-f0 / l2) * scale;
-  const cx = mx + u0 * scale, cy = my + v0 * scale;
+  let rx = Math.sqrt(-f0 / l1) * scale,
+    ry = Math.sqrt(-f0 / l2) * scale;
+  const cx = mx + u0 * scale,
+    cy = my + v0 * scale;
   let rotation = (theta * 180) / Math.PI;
   if (Math.min(rx, ry) < MIN_RADIUS || Math.min(rx, ry) < MIN_AXIS_RATIO * Math.max(rx, ry)) return null;
   const mean = (rx + ry) / 2;
@@ -93,19 +107,25 @@ export function fitEllipse(points: Float64Array, maxDeviation: number, maxRms: n
 /** Whether every point lies within `maxDeviation` of the ellipse, and all within `maxRms` on average. */
 function fitsWithin(points: Float64Array, e: Ellipse, maxDeviation: number, maxRms: number): boolean {
   const n = points.length >> 1;
-  const t = (e.rotation * Math.PI) / 180, cos = Math.cos(t), sin = Math.sin(t);
-  const ia = 1 / (e.rx * e.rx), ib = 1 / (e.ry * e.ry);
+  const t = (e.rotation * Math.PI) / 180,
+    cos = Math.cos(t),
+    sin = Math.sin(t);
+  const ia = 1 / (e.rx * e.rx),
+    ib = 1 / (e.ry * e.ry);
   let sum = 0;
   for (let i = 0; i < n; i++) {
-    const dx = points[2 * i] - e.cx, dy = points[2 * i + 1] - e.cy;
-    const p = dx * cos + dy * sin, q = -dx * sin + dy * cos;
+    const dx = points[2 * i] - e.cx,
+      dy = points[2 * i + 1] - e.cy;
+    const p = dx * cos + dy * sin,
+      q = -dx * sin + dy * cos;
     // first-order (Sampson) distance: the implicit value over its gradient's length, refined by
     // the exact radial distance when the ellipse is a circle
     let d: number;
     if (e.rx === e.ry) d = Math.abs(Math.hypot(p, q) - e.rx);
     else {
       const g = p * p * ia + q * q * ib - 1;
-      const gx = 2 * p * ia, gy = 2 * q * ib;
+      const gx = 2 * p * ia,
+        gy = 2 * q * ib;
       d = Math.abs(g) / (Math.hypot(gx, gy) || 1);
     }
     if (d > maxDeviation) return false;
@@ -120,7 +140,12 @@ function solve5(m: Float64Array): number[] | null {
     let pivot = col;
     for (let r = col + 1; r < 5; r++) if (Math.abs(m[r * 6 + col]) > Math.abs(m[pivot * 6 + col])) pivot = r;
     if (Math.abs(m[pivot * 6 + col]) < 1e-12) return null;
-    if (pivot !== col) for (let c = 0; c < 6; c++) { const tmp = m[col * 6 + c]; m[col * 6 + c] = m[pivot * 6 + c]; m[pivot * 6 + c] = tmp; }
+    if (pivot !== col)
+      for (let c = 0; c < 6; c++) {
+        const tmp = m[col * 6 + c];
+        m[col * 6 + c] = m[pivot * 6 + c];
+        m[pivot * 6 + c] = tmp;
+      }
     for (let r = col + 1; r < 5; r++) {
       const f = m[r * 6 + col] / m[col * 6 + col];
       for (let c = col; c < 6; c++) m[r * 6 + c] -= f * m[col * 6 + c];
@@ -141,7 +166,8 @@ function solve5(m: Float64Array): number[] | null {
  */
 export function ellipsePath(e: Ellipse, clockwise: boolean): FittedPath {
   const t = (e.rotation * Math.PI) / 180;
-  const ax = e.rx * Math.cos(t), ay = e.rx * Math.sin(t);
+  const ax = e.rx * Math.cos(t),
+    ay = e.rx * Math.sin(t);
   const arc = (x: number, y: number) => ({ kind: 'A' as const, rx: e.rx, ry: e.ry, rotation: e.rotation, sweep: clockwise ? 1 : 0, x, y });
   return { start: { x: e.cx + ax, y: e.cy + ay }, segments: [arc(e.cx - ax, e.cy - ay), arc(e.cx + ax, e.cy + ay)] };
 }

@@ -31,9 +31,14 @@ const MIN_RAMP = 10;
 
 /** Colour samples of one region: pixel centres and their RGB, in the region's scan order. */
 interface Samples {
-  x: Float64Array; y: Float64Array; r: Float64Array; g: Float64Array; b: Float64Array;
+  x: Float64Array;
+  y: Float64Array;
+  r: Float64Array;
+  g: Float64Array;
+  b: Float64Array;
   /** Luma gradient at the sample (central differences; 0 on the image's border). */
-  gx: Float64Array; gy: Float64Array;
+  gx: Float64Array;
+  gy: Float64Array;
   n: number;
 }
 
@@ -72,7 +77,8 @@ function choosePaint(image: RasterImage, pixelIndices: Int32Array, maxResidual: 
   let best: Candidate | null = null;
   for (const c of candidates) if (best === null || c.residual < best.residual) best = c;
   if (best === null || best.residual > flat * (1 - MIN_IMPROVEMENT)) return { fill: null, residual: flat };
-  const first = best.profile[0], last = best.profile[best.profile.length - 1];
+  const first = best.profile[0],
+    last = best.profile[best.profile.length - 1];
   let span = 0;
   for (const p of best.profile) span = Math.max(span, colourDistance(p, first), colourDistance(p, last));
   if (span < MIN_RAMP) return { fill: null, residual: flat };
@@ -92,18 +98,27 @@ function sample(image: RasterImage, pixelIndices: Int32Array): Samples {
   const step = gradientSampleStep(pixelIndices.length);
   const n = Math.ceil(pixelIndices.length / step);
   const s: Samples = {
-    x: scratchFloat64(SAMPLE.x, n), y: scratchFloat64(SAMPLE.y, n), r: scratchFloat64(SAMPLE.r, n), g: scratchFloat64(SAMPLE.g, n), b: scratchFloat64(SAMPLE.b, n),
-    gx: scratchFloat64(SAMPLE.gx, n), gy: scratchFloat64(SAMPLE.gy, n), n,
+    x: scratchFloat64(SAMPLE.x, n),
+    y: scratchFloat64(SAMPLE.y, n),
+    r: scratchFloat64(SAMPLE.r, n),
+    g: scratchFloat64(SAMPLE.g, n),
+    b: scratchFloat64(SAMPLE.b, n),
+    gx: scratchFloat64(SAMPLE.gx, n),
+    gy: scratchFloat64(SAMPLE.gy, n),
+    n,
   };
   const { width, height, data } = image;
   const channels = image.channels ?? 4;
   const luma = (q: number) => 0.299 * data[channels * q] + 0.587 * data[channels * q + 1] + 0.114 * data[channels * q + 2];
   for (let k = 0, i = 0; i < pixelIndices.length; i += step, k++) {
     const p = pixelIndices[i];
-    const px = p % width, py = Math.floor(p / width);
+    const px = p % width,
+      py = Math.floor(p / width);
     s.x[k] = px + 0.5;
     s.y[k] = py + 0.5;
-    s.r[k] = data[channels * p]; s.g[k] = data[channels * p + 1]; s.b[k] = data[channels * p + 2];
+    s.r[k] = data[channels * p];
+    s.g[k] = data[channels * p + 1];
+    s.b[k] = data[channels * p + 2];
     const inside = px > 0 && py > 0 && px + 1 < width && py + 1 < height;
     s.gx[k] = inside ? luma(p + 1) - luma(p - 1) : 0;
     s.gy[k] = inside ? luma(p + width) - luma(p - width) : 0;
@@ -112,12 +127,22 @@ function sample(image: RasterImage, pixelIndices: Int32Array): Samples {
 }
 
 function flatResidual(s: Samples): number {
-  let mr = 0, mg = 0, mb = 0;
-  for (let i = 0; i < s.n; i++) { mr += s.r[i]; mg += s.g[i]; mb += s.b[i]; }
-  mr /= s.n; mg /= s.n; mb /= s.n;
+  let mr = 0,
+    mg = 0,
+    mb = 0;
+  for (let i = 0; i < s.n; i++) {
+    mr += s.r[i];
+    mg += s.g[i];
+    mb += s.b[i];
+  }
+  mr /= s.n;
+  mg /= s.n;
+  mb /= s.n;
   let sum = 0;
   for (let i = 0; i < s.n; i++) {
-    const dr = s.r[i] - mr, dg = s.g[i] - mg, db = s.b[i] - mb;
+    const dr = s.r[i] - mr,
+      dg = s.g[i] - mg,
+      db = s.b[i] - mb;
     sum += Math.sqrt(dr * dr + dg * dg + db * db); // not Math.hypot: several times slower in V8
   }
   return sum / s.n;
@@ -133,36 +158,76 @@ interface Candidate {
 
 /** Unit direction of steepest colour change: principal eigenvector of Σ∇cᵀ∇c over the channels. */
 function linearCandidate(s: Samples): Candidate | null {
-  let mx = 0, my = 0;
-  for (let i = 0; i < s.n; i++) { mx += s.x[i]; my += s.y[i]; }
-  mx /= s.n; my /= s.n;
-  let sxx = 0, sxy = 0, syy = 0;
-  for (let i = 0; i < s.n; i++) { const dx = s.x[i] - mx, dy = s.y[i] - my; sxx += dx * dx; sxy += dx * dy; syy += dy * dy; }
+  let mx = 0,
+    my = 0;
+  for (let i = 0; i < s.n; i++) {
+    mx += s.x[i];
+    my += s.y[i];
+  }
+  mx /= s.n;
+  my /= s.n;
+  let sxx = 0,
+    sxy = 0,
+    syy = 0;
+  for (let i = 0; i < s.n; i++) {
+    const dx = s.x[i] - mx,
+      dy = s.y[i] - my;
+    sxx += dx * dx;
+    sxy += dx * dy;
+    syy += dy * dy;
+  }
   const det = sxx * syy - sxy * sxy;
   if (det <= 1e-9) return null;
   // the three channels' moment sums in one pass over the samples (each sum in the same order)
-  let sxr = 0, syr = 0, sxg = 0, syg = 0, sxb = 0, syb = 0;
+  let sxr = 0,
+    syr = 0,
+    sxg = 0,
+    syg = 0,
+    sxb = 0,
+    syb = 0;
   for (let i = 0; i < s.n; i++) {
-    const dx = s.x[i] - mx, dy = s.y[i] - my;
-    sxr += dx * s.r[i]; syr += dy * s.r[i];
-    sxg += dx * s.g[i]; syg += dy * s.g[i];
-    sxb += dx * s.b[i]; syb += dy * s.b[i];
+    const dx = s.x[i] - mx,
+      dy = s.y[i] - my;
+    sxr += dx * s.r[i];
+    syr += dy * s.r[i];
+    sxg += dx * s.g[i];
+    syg += dy * s.g[i];
+    sxb += dx * s.b[i];
+    syb += dy * s.b[i];
   }
-  let jxx = 0, jxy = 0, jyy = 0;
-  for (const [sxc, syc] of [[sxr, syr], [sxg, syg], [sxb, syb]]) {
-    const gx = (syy * sxc - sxy * syc) / det, gy = (sxx * syc - sxy * sxc) / det;
-    jxx += gx * gx; jxy += gx * gy; jyy += gy * gy;
+  let jxx = 0,
+    jxy = 0,
+    jyy = 0;
+  for (const [sxc, syc] of [
+    [sxr, syr],
+    [sxg, syg],
+    [sxb, syb],
+  ]) {
+    const gx = (syy * sxc - sxy * syc) / det,
+      gy = (sxx * syc - sxy * sxc) / det;
+    jxx += gx * gx;
+    jxy += gx * gy;
+    jyy += gy * gy;
   }
   const angle = 0.5 * Math.atan2(2 * jxy, jxx - jyy);
-  const dx = Math.cos(angle), dy = Math.sin(angle);
+  const dx = Math.cos(angle),
+    dy = Math.sin(angle);
   const t = new Float64Array(s.n);
-  let lo = Infinity, hi = -Infinity;
-  for (let i = 0; i < s.n; i++) { t[i] = (s.x[i] - mx) * dx + (s.y[i] - my) * dy; if (t[i] < lo) lo = t[i]; if (t[i] > hi) hi = t[i]; }
+  let lo = Infinity,
+    hi = -Infinity;
+  for (let i = 0; i < s.n; i++) {
+    t[i] = (s.x[i] - mx) * dx + (s.y[i] - my) * dy;
+    if (t[i] < lo) lo = t[i];
+    if (t[i] > hi) hi = t[i];
+  }
   if (hi - lo < 2) return null;
   const fit = profileFit(s, t, lo, hi);
   const fill: GradientFill = {
     type: 'linear',
-    x1: round2(mx + lo * dx), y1: round2(my + lo * dy), x2: round2(mx + hi * dx), y2: round2(my + hi * dy),
+    x1: round2(mx + lo * dx),
+    y1: round2(my + lo * dy),
+    x2: round2(mx + hi * dx),
+    y2: round2(my + hi * dy),
     stops: fit.stops,
   };
   return { fill, residual: fit.residual, profile: fit.profile };
@@ -170,21 +235,47 @@ function linearCandidate(s: Samples): Candidate | null {
 
 function radialCandidate(s: Samples): Candidate | null {
   // luma = a + b·(x²+y²) + c·x + d·y, centred for conditioning; centre = (−c/2b, −d/2b)
-  let mx = 0, my = 0;
-  for (let i = 0; i < s.n; i++) { mx += s.x[i]; my += s.y[i]; }
-  mx /= s.n; my /= s.n;
+  let mx = 0,
+    my = 0;
+  for (let i = 0; i < s.n; i++) {
+    mx += s.x[i];
+    my += s.y[i];
+  }
+  mx /= s.n;
+  my /= s.n;
   // Normal equations of the rows (1, r², x, y): the ten distinct sums in registers (the matrix is
   // symmetric and 1·v is v exactly, so these are the same numbers a full 4×4 loop adds up).
-  let s01 = 0, s02 = 0, s03 = 0, s11 = 0, s12 = 0, s13 = 0, s22 = 0, s23 = 0, s33 = 0;
-  let l0 = 0, l1 = 0, l2 = 0, l3 = 0;
+  let s01 = 0,
+    s02 = 0,
+    s03 = 0,
+    s11 = 0,
+    s12 = 0,
+    s13 = 0,
+    s22 = 0,
+    s23 = 0,
+    s33 = 0;
+  let l0 = 0,
+    l1 = 0,
+    l2 = 0,
+    l3 = 0;
   for (let i = 0; i < s.n; i++) {
-    const x = s.x[i] - mx, y = s.y[i] - my;
+    const x = s.x[i] - mx,
+      y = s.y[i] - my;
     const q = x * x + y * y;
     const l = 0.299 * s.r[i] + 0.587 * s.g[i] + 0.114 * s.b[i];
-    l0 += l; l1 += q * l; l2 += x * l; l3 += y * l;
-    s01 += q; s02 += x; s03 += y;
-    s11 += q * q; s12 += q * x; s13 += q * y;
-    s22 += x * x; s23 += x * y; s33 += y * y;
+    l0 += l;
+    l1 += q * l;
+    l2 += x * l;
+    l3 += y * l;
+    s01 += q;
+    s02 += x;
+    s03 += y;
+    s11 += q * q;
+    s12 += q * x;
+    s13 += q * y;
+    s22 += x * x;
+    s23 += x * y;
+    s33 += y * y;
   }
   const ata = Float64Array.of(s.n, s01, s02, s03, s01, s11, s12, s13, s02, s12, s22, s23, s03, s13, s23, s33);
   const atb = Float64Array.of(l0, l1, l2, l3);
@@ -209,18 +300,32 @@ function isophoteCandidate(s: Samples): Candidate | null {
   const sorted = Float64Array.from(magnitude).sort();
   const limit = EDGE_STEP_FACTOR * EDGE_STEP_FACTOR * sorted[s.n >> 1];
   if (!(limit > 0)) return null;
-  let mx = 0, my = 0;
-  for (let i = 0; i < s.n; i++) { mx += s.x[i]; my += s.y[i]; }
-  mx /= s.n; my /= s.n;
+  let mx = 0,
+    my = 0;
+  for (let i = 0; i < s.n; i++) {
+    mx += s.x[i];
+    my += s.y[i];
+  }
+  mx /= s.n;
+  my /= s.n;
   // Σ n·nᵀ c = Σ n·(n·p) over the normals n = (−gy, gx), weighted by the step squared (its length)
-  let axx = 0, axy = 0, ayy = 0, bx = 0, by = 0;
+  let axx = 0,
+    axy = 0,
+    ayy = 0,
+    bx = 0,
+    by = 0;
   for (let i = 0; i < s.n; i++) {
     if (magnitude[i] > limit || magnitude[i] === 0) continue;
-    const nx = -s.gy[i], ny = s.gx[i];
-    const x = s.x[i] - mx, y = s.y[i] - my;
+    const nx = -s.gy[i],
+      ny = s.gx[i];
+    const x = s.x[i] - mx,
+      y = s.y[i] - my;
     const along = nx * x + ny * y;
-    axx += nx * nx; axy += nx * ny; ayy += ny * ny;
-    bx += nx * along; by += ny * along;
+    axx += nx * nx;
+    axy += nx * ny;
+    ayy += ny * ny;
+    bx += nx * along;
+    by += ny * along;
   }
   const det = axx * ayy - axy * axy;
   // parallel lines (a linear ramp) meet nowhere
@@ -232,9 +337,11 @@ function isophoteCandidate(s: Samples): Candidate | null {
 function radialAround(s: Samples, cx: number, cy: number, mx: number, my: number): Candidate | null {
   if (!Number.isFinite(cx) || !Number.isFinite(cy)) return null;
   const t = new Float64Array(s.n);
-  let lo = Infinity, hi = 0;
+  let lo = Infinity,
+    hi = 0;
   for (let i = 0; i < s.n; i++) {
-    const dx = s.x[i] - cx, dy = s.y[i] - cy;
+    const dx = s.x[i] - cx,
+      dy = s.y[i] - cy;
     t[i] = Math.sqrt(dx * dx + dy * dy);
     if (t[i] > hi) hi = t[i];
     if (t[i] < lo) lo = t[i];
@@ -257,12 +364,17 @@ function radialAround(s: Samples, cx: number, cy: number, mx: number, my: number
 function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): { stops: GradientStop[]; residual: number; profile: Rgb[] } {
   const span = hi - lo;
   const bins = PROFILE_BINS;
-  const sum = new Float64Array(bins * 3), count = new Float64Array(bins);
+  const sum = new Float64Array(bins * 3),
+    count = new Float64Array(bins);
   for (let i = 0; i < s.n; i++) {
     const k = Math.min(bins - 1, Math.floor(((t[i] - lo) / span) * bins));
-    sum[3 * k] += s.r[i]; sum[3 * k + 1] += s.g[i]; sum[3 * k + 2] += s.b[i]; count[k]++;
+    sum[3 * k] += s.r[i];
+    sum[3 * k + 1] += s.g[i];
+    sum[3 * k + 2] += s.b[i];
+    count[k]++;
   }
-  const pos: number[] = [], col: Rgb[] = [];
+  const pos: number[] = [],
+    col: Rgb[] = [];
   for (let k = 0; k < bins; k++) {
     if (count[k] === 0) continue;
     pos.push((k + 0.5) / bins);
@@ -270,38 +382,53 @@ function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): { stop
   }
   if (col.length < 2) return { stops: [], residual: Infinity, profile: col };
   const keep = simplifyProfile(pos, col);
-  const stopPos = keep.map((k) => pos[k]), stopCol = keep.map((k): Rgb => [...col[k]]);
+  const stopPos = keep.map((k) => pos[k]),
+    stopCol = keep.map((k): Rgb => [...col[k]]);
   // bin means sit half a bin inside the ramp: carry the end colours out to t = 0 and 1 along the ramp
   const last = stopPos.length - 1;
   stopCol[0] = extrapolate(stopCol[0], stopCol[1], -stopPos[0] / (stopPos[1] - stopPos[0]));
   stopCol[last] = extrapolate(stopCol[last], stopCol[last - 1], -(1 - stopPos[last]) / (stopPos[last] - stopPos[last - 1]));
-  stopPos[0] = 0; stopPos[last] = 1;
+  stopPos[0] = 0;
+  stopPos[last] = 1;
   // The ramp the stops draw, read inline so 8 192 samples allocate nothing, from typed copies: the
   // stop arrays mix whole and fractional numbers, whose changing element kinds kept V8 deoptimising.
   let residual = 0;
   const stopCount = stopPos.length;
   const sp = Float64Array.from(stopPos);
   const sc = new Float64Array(3 * stopCount);
-  for (let k = 0; k < stopCount; k++) { sc[3 * k] = stopCol[k][0]; sc[3 * k + 1] = stopCol[k][1]; sc[3 * k + 2] = stopCol[k][2]; }
+  for (let k = 0; k < stopCount; k++) {
+    sc[3 * k] = stopCol[k][0];
+    sc[3 * k + 1] = stopCol[k][1];
+    sc[3 * k + 2] = stopCol[k][2];
+  }
   const { r, g, b } = s;
   for (let i = 0; i < s.n; i++) {
     const f = (t[i] - lo) / span;
     let cr: number, cg: number, cb: number;
     if (f <= sp[0]) {
-      cr = sc[0]; cg = sc[1]; cb = sc[2];
+      cr = sc[0];
+      cg = sc[1];
+      cb = sc[2];
     } else {
       let k = 1;
       while (k < stopCount && f > sp[k]) k++;
       if (k === stopCount) {
         const o = 3 * (stopCount - 1);
-        cr = sc[o]; cg = sc[o + 1]; cb = sc[o + 2];
+        cr = sc[o];
+        cg = sc[o + 1];
+        cb = sc[o + 2];
       } else {
-        const a = 3 * (k - 1), z = 3 * k;
+        const a = 3 * (k - 1),
+          z = 3 * k;
         const w = (f - sp[k - 1]) / (sp[k] - sp[k - 1] || 1);
-        cr = sc[a] + w * (sc[z] - sc[a]); cg = sc[a + 1] + w * (sc[z + 1] - sc[a + 1]); cb = sc[a + 2] + w * (sc[z + 2] - sc[a + 2]);
+        cr = sc[a] + w * (sc[z] - sc[a]);
+        cg = sc[a + 1] + w * (sc[z + 1] - sc[a + 1]);
+        cb = sc[a + 2] + w * (sc[z + 2] - sc[a + 2]);
       }
     }
-    const dr = r[i] - cr, dg = g[i] - cg, db = b[i] - cb;
+    const dr = r[i] - cr,
+      dg = g[i] - cg,
+      db = b[i] - cb;
     residual += Math.sqrt(dr * dr + dg * dg + db * db);
   }
   const stops = stopPos.map((offset, k) => ({ offset: Math.round(offset * 1000) / 1000, color: hex(stopCol[k]) }));
@@ -312,13 +439,22 @@ function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): { stop
 function simplifyProfile(pos: number[], col: Rgb[]): number[] {
   const keep = [0, col.length - 1];
   for (let round = 0; round < 2; round++) {
-    let worst = -1, worstErr = STOP_TOLERANCE;
+    let worst = -1,
+      worstErr = STOP_TOLERANCE;
     for (let seg = 0; seg + 1 < keep.length; seg++) {
-      const a = keep[seg], b = keep[seg + 1];
+      const a = keep[seg],
+        b = keep[seg + 1];
       for (let k = a + 1; k < b; k++) {
         const f = (pos[k] - pos[a]) / (pos[b] - pos[a]);
-        const err = hypot3(col[k][0] - (col[a][0] + f * (col[b][0] - col[a][0])), col[k][1] - (col[a][1] + f * (col[b][1] - col[a][1])), col[k][2] - (col[a][2] + f * (col[b][2] - col[a][2])));
-        if (err > worstErr) { worstErr = err; worst = k; }
+        const err = hypot3(
+          col[k][0] - (col[a][0] + f * (col[b][0] - col[a][0])),
+          col[k][1] - (col[a][1] + f * (col[b][1] - col[a][1])),
+          col[k][2] - (col[a][2] + f * (col[b][2] - col[a][2])),
+        );
+        if (err > worstErr) {
+          worstErr = err;
+          worst = k;
+        }
       }
     }
     if (worst < 0) break;
@@ -329,14 +465,21 @@ function simplifyProfile(pos: number[], col: Rgb[]): number[] {
 }
 
 function solve4(a: Float64Array, b: Float64Array): Float64Array | null {
-  const m = Float64Array.from(a), v = Float64Array.from(b);
+  const m = Float64Array.from(a),
+    v = Float64Array.from(b);
   for (let c = 0; c < 4; c++) {
     let p = c;
     for (let r = c + 1; r < 4; r++) if (Math.abs(m[4 * r + c]) > Math.abs(m[4 * p + c])) p = r;
     if (Math.abs(m[4 * p + c]) < 1e-12) return null;
     if (p !== c) {
-      for (let k = 0; k < 4; k++) { const tmp = m[4 * c + k]; m[4 * c + k] = m[4 * p + k]; m[4 * p + k] = tmp; }
-      const tmp = v[c]; v[c] = v[p]; v[p] = tmp;
+      for (let k = 0; k < 4; k++) {
+        const tmp = m[4 * c + k];
+        m[4 * c + k] = m[4 * p + k];
+        m[4 * p + k] = tmp;
+      }
+      const tmp = v[c];
+      v[c] = v[p];
+      v[p] = tmp;
     }
     for (let r = 0; r < 4; r++) {
       if (r === c) continue;

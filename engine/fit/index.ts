@@ -24,7 +24,35 @@ import { scratchFloat64, scratchInt32, scratchSlots, scratchUint8, zeroedFloat64
 import { hypot } from '../hypot.js';
 
 /** Scratch slots (../scratch.ts): one per call site, none alive twice at once. */
-const F64 = scratchSlots('fit', Float64Array, ['Mids', 'SumX', 'SumY', 'SumXX', 'SumXY', 'SumYY', 'PolyX', 'PolyY', 'LineX', 'LineY', 'LineUx', 'LineUy', 'MovedX', 'MovedY', 'SharpX', 'SharpY', 'Alpha', 'Turn', 'StartCut', 'EndCut', 'EdgeLen', 'Pieces', 'SampleX', 'SampleY', 'Turned', 'Params', 'Bezier']);
+const F64 = scratchSlots('fit', Float64Array, [
+  'Mids',
+  'SumX',
+  'SumY',
+  'SumXX',
+  'SumXY',
+  'SumYY',
+  'PolyX',
+  'PolyY',
+  'LineX',
+  'LineY',
+  'LineUx',
+  'LineUy',
+  'MovedX',
+  'MovedY',
+  'SharpX',
+  'SharpY',
+  'Alpha',
+  'Turn',
+  'StartCut',
+  'EndCut',
+  'EdgeLen',
+  'Pieces',
+  'SampleX',
+  'SampleY',
+  'Turned',
+  'Params',
+  'Bezier',
+]);
 const I32 = scratchSlots('fit', Int32Array, ['PolyAt', 'SharpAt', 'SampleCounts']);
 const U8 = scratchSlots('fit', Uint8Array, ['Keep', 'Corner', 'PieceKind', 'BreakBefore']);
 
@@ -100,15 +128,23 @@ export function fitChain(points: Float64Array, closed: boolean, settings: FitSet
   if (n === 0) return { start: { x: 0, y: 0 }, segments: [] };
   if (n === 1) return { start: { x: crack[0], y: crack[1] }, segments: [] };
   if (closed && n < 3) {
-    return { start: { x: crack[0], y: crack[1] }, segments: [{ kind: 'L', x: crack[2], y: crack[3] }, { kind: 'L', x: crack[0], y: crack[1] }] };
+    return {
+      start: { x: crack[0], y: crack[1] },
+      segments: [
+        { kind: 'L', x: crack[2], y: crack[3] },
+        { kind: 'L', x: crack[0], y: crack[1] },
+      ],
+    };
   }
   const mids = staircaseMidpoints(crack, closed);
   const poly = buildPolygon(mids, closed);
   adjustVertices(poly, mids, closed);
   if (!closed) {
     // junctions are shared with other chains: they stay exactly where the caller put them
-    poly.vx[0] = crack[0]; poly.vy[0] = crack[1];
-    poly.vx[poly.m - 1] = crack[2 * n - 2]; poly.vy[poly.m - 1] = crack[2 * n - 1];
+    poly.vx[0] = crack[0];
+    poly.vy[0] = crack[1];
+    poly.vx[poly.m - 1] = crack[2 * n - 2];
+    poly.vy[poly.m - 1] = crack[2 * n - 1];
     dropEndHooks(poly, settings.tolerance);
   }
   const sharp = collapseChamfers(poly, closed, settings);
@@ -145,9 +181,12 @@ function dedupe(points: Float64Array, closed: boolean): Float64Array {
   const out = new Float64Array(points.length);
   let m = 0;
   for (let i = 0; i < count; i++) {
-    const x = points[2 * i], y = points[2 * i + 1];
+    const x = points[2 * i],
+      y = points[2 * i + 1];
     if (m > 0 && out[2 * m - 2] === x && out[2 * m - 1] === y) continue;
-    out[2 * m] = x; out[2 * m + 1] = y; m++;
+    out[2 * m] = x;
+    out[2 * m + 1] = y;
+    m++;
   }
   if (closed && m > 1 && out[0] === out[2 * m - 2] && out[1] === out[2 * m - 1]) m--;
   return out.subarray(0, 2 * m);
@@ -174,8 +213,10 @@ function staircaseMidpoints(crack: Float64Array, closed: boolean): Float64Array 
   for (let i = 0; i < steps; i++) {
     const j = (i + 1) % n;
     const k = unitCount(crack, i, j);
-    const x0 = crack[2 * i], y0 = crack[2 * i + 1];
-    const dx = (crack[2 * j] - x0) / k, dy = (crack[2 * j + 1] - y0) / k;
+    const x0 = crack[2 * i],
+      y0 = crack[2 * i + 1];
+    const dx = (crack[2 * j] - x0) / k,
+      dy = (crack[2 * j + 1] - y0) / k;
     for (let s = 0; s < k; s++) {
       out[2 * m] = x0 + dx * (s + 0.5);
       out[2 * m + 1] = y0 + dy * (s + 0.5);
@@ -186,7 +227,8 @@ function staircaseMidpoints(crack: Float64Array, closed: boolean): Float64Array 
 }
 
 function unitCount(p: Float64Array, i: number, j: number): number {
-  const dx = Math.abs(p[2 * j] - p[2 * i]), dy = Math.abs(p[2 * j + 1] - p[2 * i + 1]);
+  const dx = Math.abs(p[2 * j] - p[2 * i]),
+    dy = Math.abs(p[2 * j + 1] - p[2 * i + 1]);
   if ((dx === 0 || dy === 0) && Number.isInteger(dx + dy) && dx + dy > 1) return dx + dy;
   return 1;
 }
@@ -208,22 +250,36 @@ interface Polygon {
  * least-squares line of any run comes in O(1).
  */
 interface RunSums {
-  sx: Float64Array; sy: Float64Array; sxx: Float64Array; sxy: Float64Array; syy: Float64Array;
+  sx: Float64Array;
+  sy: Float64Array;
+  sxx: Float64Array;
+  sxy: Float64Array;
+  syy: Float64Array;
   /** Origin subtracted before summing, for precision on large images. */
-  ox: number; oy: number;
+  ox: number;
+  oy: number;
 }
 
 function runSums(mx: Float64Array, closed: boolean): RunSums {
   const n = mx.length >> 1;
   const len = closed ? 2 * n : n;
-  const sx = scratchFloat64(F64.SumX, len + 1), sy = scratchFloat64(F64.SumY, len + 1), sxx = scratchFloat64(F64.SumXX, len + 1), sxy = scratchFloat64(F64.SumXY, len + 1), syy = scratchFloat64(F64.SumYY, len + 1);
+  const sx = scratchFloat64(F64.SumX, len + 1),
+    sy = scratchFloat64(F64.SumY, len + 1),
+    sxx = scratchFloat64(F64.SumXX, len + 1),
+    sxy = scratchFloat64(F64.SumXY, len + 1),
+    syy = scratchFloat64(F64.SumYY, len + 1);
   sx[0] = sy[0] = sxx[0] = sxy[0] = syy[0] = 0;
-  const ox = mx[0], oy = mx[1];
+  const ox = mx[0],
+    oy = mx[1];
   for (let i = 0, q = 0; i < len; i++, q++) {
     if (q === n) q = 0;
-    const x = mx[2 * q] - ox, y = mx[2 * q + 1] - oy;
-    sx[i + 1] = sx[i] + x; sy[i + 1] = sy[i] + y;
-    sxx[i + 1] = sxx[i] + x * x; sxy[i + 1] = sxy[i] + x * y; syy[i + 1] = syy[i] + y * y;
+    const x = mx[2 * q] - ox,
+      y = mx[2 * q + 1] - oy;
+    sx[i + 1] = sx[i] + x;
+    sy[i + 1] = sy[i] + y;
+    sxx[i + 1] = sxx[i] + x * x;
+    sxy[i + 1] = sxy[i] + x * y;
+    syy[i + 1] = syy[i] + y * y;
   }
   return { sx, sy, sxx, sxy, syy, ox, oy };
 }
@@ -236,16 +292,22 @@ function runSums(mx: Float64Array, closed: boolean): RunSums {
 function isStraight(mx: Float64Array, n: number, sums: RunSums, i: number, j: number, corridor: number): boolean {
   const count = j - i + 1;
   if (count <= 2) return true;
-  const x0 = mx[2 * (i % n)], y0 = mx[2 * (i % n) + 1], x1 = mx[2 * (j % n)], y1 = mx[2 * (j % n) + 1];
+  const x0 = mx[2 * (i % n)],
+    y0 = mx[2 * (i % n) + 1],
+    x1 = mx[2 * (j % n)],
+    y1 = mx[2 * (j % n) + 1];
   // unit-spaced middles advance at least 0.7 px per step along a straight run; a U-turn does not
   if (hypot(x1 - x0, y1 - y0) < 0.6 * (count - 1) - 1) return false;
-  const cx = (sums.sx[j + 1] - sums.sx[i]) / count, cy = (sums.sy[j + 1] - sums.sy[i]) / count;
+  const cx = (sums.sx[j + 1] - sums.sx[i]) / count,
+    cy = (sums.sy[j + 1] - sums.sy[i]) / count;
   const vxx = (sums.sxx[j + 1] - sums.sxx[i]) / count - cx * cx;
   const vxy = (sums.sxy[j + 1] - sums.sxy[i]) / count - cx * cy;
   const vyy = (sums.syy[j + 1] - sums.syy[i]) / count - cy * cy;
   const angle = 0.5 * Math.atan2(2 * vxy, vxx - vyy);
-  const nx = -Math.sin(angle), ny = Math.cos(angle);
-  const px = cx + sums.ox, py = cy + sums.oy;
+  const nx = -Math.sin(angle),
+    ny = Math.cos(angle);
+  const px = cx + sums.ox,
+    py = cy + sums.oy;
   // k runs past n only on a closed chain's second lap: wrap by subtraction, not a division per point
   for (let k = i, q = i % n; k <= j; k++, q++) {
     if (q >= n) q -= n;
@@ -256,19 +318,24 @@ function isStraight(mx: Float64Array, n: number, sums: RunSums, i: number, j: nu
 
 /** Largest j ≤ limit with i..j straight: doubling, then bisection (O(L log L) for a run of L). */
 function longestStraight(mx: Float64Array, n: number, sums: RunSums, i: number, limit: number, corridor: number): number {
-  let good = i + 1, step = 2;
+  let good = i + 1,
+    step = 2;
   if (good >= limit) return limit;
   let bad: number;
   while (true) {
     const j = Math.min(limit, i + step);
-    if (!isStraight(mx, n, sums, i, j, corridor)) { bad = j; break; }
+    if (!isStraight(mx, n, sums, i, j, corridor)) {
+      bad = j;
+      break;
+    }
     good = j;
     if (j === limit) return limit;
     step *= 2;
   }
   while (bad - good > 1) {
     const mid = (good + bad) >> 1;
-    if (isStraight(mx, n, sums, i, mid, corridor)) good = mid; else bad = mid;
+    if (isStraight(mx, n, sums, i, mid, corridor)) good = mid;
+    else bad = mid;
   }
   return good;
 }
@@ -288,11 +355,17 @@ function greedyCover(mx: Float64Array, n: number, sums: RunSums, closed: boolean
 
 /** The middle with the sharpest turn between the points `reach` steps before and after it, near `around`. */
 function sharpestNear(mx: Float64Array, n: number, around: number, reach: number): number {
-  let best = around, bestTurn = -1;
+  let best = around,
+    bestTurn = -1;
   for (let d = -reach; d <= reach; d++) {
-    const b = (((around + d) % n) + n) % n, a = (b - reach + n) % n, c = (b + reach) % n;
+    const b = (((around + d) % n) + n) % n,
+      a = (b - reach + n) % n,
+      c = (b + reach) % n;
     const turn = Math.abs(turnAngle(mx[2 * a], mx[2 * a + 1], mx[2 * b], mx[2 * b + 1], mx[2 * c], mx[2 * c + 1]));
-    if (turn > bestTurn + 1e-9) { bestTurn = turn; best = b; }
+    if (turn > bestTurn + 1e-9) {
+      bestTurn = turn;
+      best = b;
+    }
   }
   return best;
 }
@@ -303,11 +376,17 @@ function buildPolygon(mx: Float64Array, closed: boolean): Polygon {
   let at = greedyCover(mx, n, sums, closed, 0);
   if (closed && at.length > 2) {
     // a greedy cover is best when it starts on a true corner: restart at the sharpest vertex found
-    let best = 0, bestTurn = -1;
+    let best = 0,
+      bestTurn = -1;
     for (let k = 0; k < at.length; k++) {
-      const a = at[(k + at.length - 1) % at.length] % n, b = at[k] % n, c = at[(k + 1) % at.length] % n;
+      const a = at[(k + at.length - 1) % at.length] % n,
+        b = at[k] % n,
+        c = at[(k + 1) % at.length] % n;
       const turn = Math.abs(turnAngle(mx[2 * a], mx[2 * a + 1], mx[2 * b], mx[2 * b + 1], mx[2 * c], mx[2 * c + 1]));
-      if (turn > bestTurn) { bestTurn = turn; best = k; }
+      if (turn > bestTurn) {
+        bestTurn = turn;
+        best = k;
+      }
     }
     // the greedy vertex lies past the corner it found: start the real cover on the corner itself
     const start = n > 12 ? sharpestNear(mx, n, at[best] % n, 3) : at[best] % n;
@@ -315,17 +394,24 @@ function buildPolygon(mx: Float64Array, closed: boolean): Polygon {
   }
   if (!closed) at.push(n - 1);
   const m = at.length;
-  const vx = scratchFloat64(F64.PolyX, m), vy = scratchFloat64(F64.PolyY, m), idx = scratchInt32(I32.PolyAt, m);
+  const vx = scratchFloat64(F64.PolyX, m),
+    vy = scratchFloat64(F64.PolyY, m),
+    idx = scratchInt32(I32.PolyAt, m);
   for (let k = 0; k < m; k++) {
     const q = at[k] % n;
-    vx[k] = mx[2 * q]; vy[k] = mx[2 * q + 1]; idx[k] = at[k];
+    vx[k] = mx[2 * q];
+    vy[k] = mx[2 * q + 1];
+    idx[k] = at[k];
   }
   return { vx, vy, at: idx, m };
 }
 
 /** Signed turn (radians) from direction a→b to direction b→c. */
 function turnAngle(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {
-  const ux = bx - ax, uy = by - ay, wx = cx - bx, wy = cy - by;
+  const ux = bx - ax,
+    uy = by - ay,
+    wx = cx - bx,
+    wy = cy - by;
   return Math.atan2(ux * wy - uy * wx, ux * wx + uy * wy);
 }
 
@@ -338,25 +424,45 @@ function adjustVertices(poly: Polygon, mx: Float64Array, closed: boolean): void 
   const n = mx.length >> 1;
   const edges = closed ? m : m - 1;
   if (edges < 2) return;
-  const cx = scratchFloat64(F64.LineX, edges), cy = scratchFloat64(F64.LineY, edges), ux = scratchFloat64(F64.LineUx, edges), uy = scratchFloat64(F64.LineUy, edges);
+  const cx = scratchFloat64(F64.LineX, edges),
+    cy = scratchFloat64(F64.LineY, edges),
+    ux = scratchFloat64(F64.LineUx, edges),
+    uy = scratchFloat64(F64.LineUy, edges);
   for (let e = 0; e < edges; e++) {
     let from = at[e];
     let to = e + 1 < m ? at[e + 1] : at[0] + n;
     // the greedy cover puts a vertex on the last point that still fits, often already round the
     // corner: leave the two end points out of the line fit when the edge has enough without them
-    if (to - from >= 4) { from++; to--; }
-    let sx = 0, sy = 0, count = 0;
-    for (let i = from; i <= to; i++) { const q = i % n; sx += mx[2 * q]; sy += mx[2 * q + 1]; count++; }
-    const mxc = sx / count, myc = sy / count;
-    let sxx = 0, sxy = 0, syy = 0;
+    if (to - from >= 4) {
+      from++;
+      to--;
+    }
+    let sx = 0,
+      sy = 0,
+      count = 0;
     for (let i = from; i <= to; i++) {
       const q = i % n;
-      const dx = mx[2 * q] - mxc, dy = mx[2 * q + 1] - myc;
-      sxx += dx * dx; sxy += dx * dy; syy += dy * dy;
+      sx += mx[2 * q];
+      sy += mx[2 * q + 1];
+      count++;
+    }
+    const mxc = sx / count,
+      myc = sy / count;
+    let sxx = 0,
+      sxy = 0,
+      syy = 0;
+    for (let i = from; i <= to; i++) {
+      const q = i % n;
+      const dx = mx[2 * q] - mxc,
+        dy = mx[2 * q + 1] - myc;
+      sxx += dx * dx;
+      sxy += dx * dy;
+      syy += dy * dy;
     }
     // principal axis of the points: the direction of the best-fitting line
     const angle = 0.5 * Math.atan2(2 * sxy, sxx - syy);
-    const dirX = Math.cos(angle), dirY = Math.sin(angle);
+    const dirX = Math.cos(angle),
+      dirY = Math.sin(angle);
     // On a curve the least-squares line is a secant lying a third of the bulge inside the boundary,
     // and the smooth curve touches each edge at its middle, so shapes would shrink. Sliding the line
     // onto the middle third of its points makes it a tangent instead; on a straight run that third
@@ -371,21 +477,30 @@ function adjustVertices(poly: Polygon, mx: Float64Array, closed: boolean): void 
       }
       shift = sum / (count - 2 * third);
     }
-    cx[e] = mxc - shift * dirY; cy[e] = myc + shift * dirX; ux[e] = dirX; uy[e] = dirY;
+    cx[e] = mxc - shift * dirY;
+    cy[e] = myc + shift * dirX;
+    ux[e] = dirX;
+    uy[e] = dirY;
   }
-  const first = closed ? 0 : 1, last = closed ? m - 1 : m - 2;
-  const nx = scratchFloat64(F64.MovedX, m), ny = scratchFloat64(F64.MovedY, m);
-  nx.set(poly.vx); ny.set(poly.vy);
+  const first = closed ? 0 : 1,
+    last = closed ? m - 1 : m - 2;
+  const nx = scratchFloat64(F64.MovedX, m),
+    ny = scratchFloat64(F64.MovedY, m);
+  nx.set(poly.vx);
+  ny.set(poly.vy);
   for (let v = first; v <= last; v++) {
-    const a = (v + edges - 1) % edges, b = v % edges;
+    const a = (v + edges - 1) % edges,
+      b = v % edges;
     const cross = ux[a] * uy[b] - uy[a] * ux[b];
     if (Math.abs(cross) < 0.05) continue; // nearly parallel: the meeting point is ill-defined
     const t = ((cx[b] - cx[a]) * uy[b] - (cy[b] - cy[a]) * ux[b]) / cross;
-    const px = cx[a] + t * ux[a], py = cy[a] + t * uy[a];
+    const px = cx[a] + t * ux[a],
+      py = cy[a] + t * uy[a];
     nx[v] = poly.vx[v] + clamp(px - poly.vx[v], -MAX_VERTEX_SHIFT, MAX_VERTEX_SHIFT);
     ny[v] = poly.vy[v] + clamp(py - poly.vy[v], -MAX_VERTEX_SHIFT, MAX_VERTEX_SHIFT);
   }
-  poly.vx.set(nx); poly.vy.set(ny);
+  poly.vx.set(nx);
+  poly.vy.set(ny);
 }
 
 /**
@@ -398,8 +513,10 @@ function collapseChamfers(poly: Polygon, closed: boolean, settings: FitSettings)
   if (m < 4) return poly;
   const maxInterior = settings.cornerAngleDeg * (Math.PI / 180) + 1e-3;
   const keep = scratchUint8(U8.Keep, m).fill(1);
-  const nx = scratchFloat64(F64.MovedX, m), ny = scratchFloat64(F64.MovedY, m);
-  nx.set(vx); ny.set(vy);
+  const nx = scratchFloat64(F64.MovedX, m),
+    ny = scratchFloat64(F64.MovedY, m);
+  nx.set(vx);
+  ny.set(vy);
   const edges = closed ? m : m - 1;
   const edgeLen = (e: number) => hypot(vx[(e + 1) % m] - vx[e], vy[(e + 1) % m] - vy[e]);
   for (let e = 0; e < edges; e++) {
@@ -407,43 +524,70 @@ function collapseChamfers(poly: Polygon, closed: boolean, settings: FitSettings)
     if (edgeLen(e) < MIN_CORNER_EDGE) continue;
     const a = (e + 1) % m;
     if (!closed && a === m - 1) continue;
-    let b = a, shortRun = 0, total = 0, sign = 0, ok = true;
+    let b = a,
+      shortRun = 0,
+      total = 0,
+      sign = 0,
+      ok = true;
     while (shortRun <= MAX_CHAMFER_EDGES) {
-      const prev = (b + m - 1) % m, next = (b + 1) % m;
+      const prev = (b + m - 1) % m,
+        next = (b + 1) % m;
       const t = turnAngle(vx[prev], vy[prev], vx[b], vy[b], vx[next], vy[next]);
       if (sign === 0) sign = Math.sign(t);
-      if (Math.sign(t) !== sign) { ok = false; break; }
+      if (Math.sign(t) !== sign) {
+        ok = false;
+        break;
+      }
       total += t;
-      if (!closed && next === m - 1) { ok = false; break; }
+      if (!closed && next === m - 1) {
+        ok = false;
+        break;
+      }
       if (edgeLen(b % edges) >= MIN_CORNER_EDGE) break;
-      b = next; shortRun++;
+      b = next;
+      shortRun++;
     }
     if (!ok || shortRun === 0 || shortRun > MAX_CHAMFER_EDGES || b === (e + m) % m) continue;
     if (Math.PI - Math.abs(total) > maxInterior) continue;
     let skip = false;
     for (let v = a, k = 0; k <= shortRun; k++, v = (v + 1) % m) if (!keep[v]) skip = true;
     if (skip) continue;
-    const p = e, q = (b + 1) % m;
-    const lenIn = edgeLen(e), lenOut = edgeLen(b % edges);
-    const ux = (vx[a] - vx[p]) / lenIn, uy = (vy[a] - vy[p]) / lenIn, wx = (vx[q] - vx[b]) / lenOut, wy = (vy[q] - vy[b]) / lenOut;
+    const p = e,
+      q = (b + 1) % m;
+    const lenIn = edgeLen(e),
+      lenOut = edgeLen(b % edges);
+    const ux = (vx[a] - vx[p]) / lenIn,
+      uy = (vy[a] - vy[p]) / lenIn,
+      wx = (vx[q] - vx[b]) / lenOut,
+      wy = (vy[q] - vy[b]) / lenOut;
     const cross = ux * wy - uy * wx;
     if (Math.abs(cross) < 1e-6) continue;
     const t = ((vx[b] - vx[a]) * wy - (vy[b] - vy[a]) * wx) / cross;
-    const ix = vx[a] + t * ux, iy = vy[a] + t * uy;
+    const ix = vx[a] + t * ux,
+      iy = vy[a] + t * uy;
     let near = true;
     for (let v = a, k = 0; k <= shortRun; k++, v = (v + 1) % m) if (hypot(ix - vx[v], iy - vy[v]) > MAX_CHAMFER_REACH) near = false;
     if (!near) continue;
-    nx[a] = ix; ny[a] = iy;
+    nx[a] = ix;
+    ny[a] = iy;
     for (let v = (a + 1) % m, k = 0; k < shortRun; k++, v = (v + 1) % m) keep[v] = 0;
   }
   let count = 0;
   for (let v = 0; v < m; v++) count += keep[v];
   if (count === m) return poly;
-  const out: Polygon = { vx: scratchFloat64(F64.SharpX, count), vy: scratchFloat64(F64.SharpY, count), at: scratchInt32(I32.SharpAt, count), m: count };
+  const out: Polygon = {
+    vx: scratchFloat64(F64.SharpX, count),
+    vy: scratchFloat64(F64.SharpY, count),
+    at: scratchInt32(I32.SharpAt, count),
+    m: count,
+  };
   let k = 0;
   for (let v = 0; v < m; v++) {
     if (!keep[v]) continue;
-    out.vx[k] = nx[v]; out.vy[k] = ny[v]; out.at[k] = poly.at[v]; k++;
+    out.vx[k] = nx[v];
+    out.vy[k] = ny[v];
+    out.at[k] = poly.at[v];
+    k++;
   }
   return out;
 }
@@ -456,16 +600,25 @@ function collapseChamfers(poly: Polygon, closed: boolean, settings: FitSettings)
  */
 function dropEndHooks(poly: Polygon, tol: number): void {
   const hook = (end: number, near: number, far: number): boolean => {
-    const ex = poly.vx[end], ey = poly.vy[end], nx = poly.vx[near], ny = poly.vy[near];
+    const ex = poly.vx[end],
+      ey = poly.vy[end],
+      nx = poly.vx[near],
+      ny = poly.vy[near];
     if (hypot(ex - nx, ey - ny) > END_HOOK) return false;
-    const dx = nx - poly.vx[far], dy = ny - poly.vy[far], len = hypot(dx, dy);
+    const dx = nx - poly.vx[far],
+      dy = ny - poly.vy[far],
+      len = hypot(dx, dy);
     return len > 2 * END_HOOK && Math.abs((ex - nx) * dy - (ey - ny) * dx) / len <= tol;
   };
   const remove = (v: number): void => {
-    poly.vx.copyWithin(v, v + 1, poly.m); poly.vy.copyWithin(v, v + 1, poly.m); poly.at.copyWithin(v, v + 1, poly.m);
+    poly.vx.copyWithin(v, v + 1, poly.m);
+    poly.vy.copyWithin(v, v + 1, poly.m);
+    poly.at.copyWithin(v, v + 1, poly.m);
     poly.m--;
     // the later steps read the arrays' lengths as the vertex count
-    poly.vx = poly.vx.subarray(0, poly.m); poly.vy = poly.vy.subarray(0, poly.m); poly.at = poly.at.subarray(0, poly.m);
+    poly.vx = poly.vx.subarray(0, poly.m);
+    poly.vy = poly.vy.subarray(0, poly.m);
+    poly.at = poly.at.subarray(0, poly.m);
   };
   if (poly.m >= 3 && hook(0, 1, 2)) remove(1);
   if (poly.m >= 3 && hook(poly.m - 1, poly.m - 2, poly.m - 3)) remove(poly.m - 2);
@@ -488,17 +641,26 @@ interface VertexShape {
 
 function classifyVertices(poly: Polygon, closed: boolean, settings: FitSettings): VertexShape {
   const { m, vx, vy } = poly;
-  const corner = zeroedUint8(U8.Corner, m), alpha = zeroedFloat64(F64.Alpha, m), turn = zeroedFloat64(F64.Turn, m);
+  const corner = zeroedUint8(U8.Corner, m),
+    alpha = zeroedFloat64(F64.Alpha, m),
+    turn = zeroedFloat64(F64.Turn, m);
   const { alphaMax } = ROUNDING[settings.smoothing];
   const minInterior = settings.cornerAngleDeg * (Math.PI / 180) + 1e-3;
   for (let j = 0; j < m; j++) {
-    if (!closed && (j === 0 || j === m - 1)) { corner[j] = 1; continue; }
-    const i = (j + m - 1) % m, k = (j + 1) % m;
+    if (!closed && (j === 0 || j === m - 1)) {
+      corner[j] = 1;
+      continue;
+    }
+    const i = (j + m - 1) % m,
+      k = (j + 1) % m;
     turn[j] = Math.abs(turnAngle(vx[i], vy[i], vx[j], vy[j], vx[k], vy[k]));
     // Potrace: distance of the vertex from the chord between the middles of its two edges, in
     // the L1 metric's units. Middles, not the neighbouring vertices: a long straight edge meeting a
     // short one would otherwise put the chord far out and turn every rounded corner sharp.
-    const ax = (vx[i] + vx[j]) / 2, ay = (vy[i] + vy[j]) / 2, bx = (vx[k] + vx[j]) / 2, by = (vy[k] + vy[j]) / 2;
+    const ax = (vx[i] + vx[j]) / 2,
+      ay = (vy[i] + vy[j]) / 2,
+      bx = (vx[k] + vx[j]) / 2,
+      by = (vy[k] + vy[j]) / 2;
     const denom = Math.abs(bx - ax) + Math.abs(by - ay);
     let a = 4 / 3;
     if (denom > 1e-9) {
@@ -537,13 +699,17 @@ function buildPieces(poly: Polygon, shape: VertexShape, closed: boolean, roundin
     return half < 1e-6 ? Infinity : roundingReach / half;
   };
   // where each edge's straight part starts and ends (distance from its start / end vertex)
-  const startCut = scratchFloat64(F64.StartCut, edges), endCut = scratchFloat64(F64.EndCut, edges), len = scratchFloat64(F64.EdgeLen, edges);
+  const startCut = scratchFloat64(F64.StartCut, edges),
+    endCut = scratchFloat64(F64.EndCut, edges),
+    len = scratchFloat64(F64.EdgeLen, edges);
   for (let e = 0; e < edges; e++) {
-    const a = e, b = (e + 1) % m;
+    const a = e,
+      b = (e + 1) % m;
     len[e] = hypot(vx[b] - vx[a], vy[b] - vy[a]);
   }
   for (let e = 0; e < edges; e++) {
-    const a = e, b = (e + 1) % m;
+    const a = e,
+      b = (e + 1) % m;
     startCut[e] = shape.corner[a] ? 0 : Math.min(len[e] / 2, reachBase(a));
     endCut[e] = shape.corner[b] ? 0 : Math.min(len[e] / 2, reachBase(b));
   }
@@ -551,53 +717,100 @@ function buildPieces(poly: Polygon, shape: VertexShape, closed: boolean, roundin
   let first = 0;
   if (closed) {
     let found = -1;
-    for (let v = 0; v < m; v++) if (shape.corner[v]) { found = v; break; }
+    for (let v = 0; v < m; v++)
+      if (shape.corner[v]) {
+        found = v;
+        break;
+      }
     if (found >= 0) first = found;
     else {
       let bestRun = -1;
       for (let e = 0; e < edges; e++) {
         const run = len[e] - startCut[e] - endCut[e];
-        if (run > bestRun) { bestRun = run; first = e; }
+        if (run > bestRun) {
+          bestRun = run;
+          first = e;
+        }
       }
     }
   }
   const cap = 2 * edges;
-  const kind = scratchUint8(U8.PieceKind, cap), c = scratchFloat64(F64.Pieces, cap * 8), breakBefore = scratchUint8(U8.BreakBefore, cap);
+  const kind = scratchUint8(U8.PieceKind, cap),
+    c = scratchFloat64(F64.Pieces, cap * 8),
+    breakBefore = scratchUint8(U8.BreakBefore, cap);
   let count = 0;
   // eight named numbers, not a rest array: this runs for every piece of every chain
-  const push = (k: number, brk: boolean, x0: number, y0: number, x1: number, y1: number, x2: number, y2: number, x3: number, y3: number) => {
-    kind[count] = k; breakBefore[count] = brk ? 1 : 0;
+  const push = (
+    k: number,
+    brk: boolean,
+    x0: number,
+    y0: number,
+    x1: number,
+    y1: number,
+    x2: number,
+    y2: number,
+    x3: number,
+    y3: number,
+  ) => {
+    kind[count] = k;
+    breakBefore[count] = brk ? 1 : 0;
     const o = count * 8;
-    c[o] = x0; c[o + 1] = y0; c[o + 2] = x1; c[o + 3] = y1; c[o + 4] = x2; c[o + 5] = y2; c[o + 6] = x3; c[o + 7] = y3;
+    c[o] = x0;
+    c[o + 1] = y0;
+    c[o + 2] = x1;
+    c[o + 3] = y1;
+    c[o + 4] = x2;
+    c[o + 5] = y2;
+    c[o + 6] = x3;
+    c[o + 7] = y3;
     count++;
   };
   let pendingBreak = true;
   for (let s = 0; s < edges; s++) {
     const e = (first + s) % edges;
-    const a = e, b = (e + 1) % m;
-    const ux = len[e] > 0 ? (vx[b] - vx[a]) / len[e] : 0, uy = len[e] > 0 ? (vy[b] - vy[a]) / len[e] : 0;
-    const sx = vx[a] + ux * startCut[e], sy = vy[a] + uy * startCut[e];
-    const ex = vx[b] - ux * endCut[e], ey = vy[b] - uy * endCut[e];
+    const a = e,
+      b = (e + 1) % m;
+    const ux = len[e] > 0 ? (vx[b] - vx[a]) / len[e] : 0,
+      uy = len[e] > 0 ? (vy[b] - vy[a]) / len[e] : 0;
+    const sx = vx[a] + ux * startCut[e],
+      sy = vy[a] + uy * startCut[e];
+    const ex = vx[b] - ux * endCut[e],
+      ey = vy[b] - uy * endCut[e];
     const run = len[e] - startCut[e] - endCut[e];
     if (run > 1e-9 || (shape.corner[a] && shape.corner[b])) {
-      push(0, pendingBreak || run >= MIN_LINE_RUN, sx, sy, (2 * sx + ex) / 3, (2 * sy + ey) / 3, (sx + 2 * ex) / 3, (sy + 2 * ey) / 3, ex, ey);
+      push(
+        0,
+        pendingBreak || run >= MIN_LINE_RUN,
+        sx,
+        sy,
+        (2 * sx + ex) / 3,
+        (2 * sy + ey) / 3,
+        (sx + 2 * ex) / 3,
+        (sy + 2 * ey) / 3,
+        ex,
+        ey,
+      );
       pendingBreak = run >= MIN_LINE_RUN;
     }
     if (!closed && b === m - 1) break;
-    if (shape.corner[b]) { pendingBreak = true; continue; }
+    if (shape.corner[b]) {
+      pendingBreak = true;
+      continue;
+    }
     // rounding at b: from the end of this edge's straight part to the start of the next one's
     const f = b % edges;
     const nb = (b + 1) % m;
     const nlen = len[f];
-    const nux = nlen > 0 ? (vx[nb] - vx[b]) / nlen : 0, nuy = nlen > 0 ? (vy[nb] - vy[b]) / nlen : 0;
-    const tx = vx[b] + nux * startCut[f], ty = vy[b] + nuy * startCut[f];
+    const nux = nlen > 0 ? (vx[nb] - vx[b]) / nlen : 0,
+      nuy = nlen > 0 ? (vy[nb] - vy[b]) / nlen : 0;
+    const tx = vx[b] + nux * startCut[f],
+      ty = vy[b] + nuy * startCut[f];
     const al = shape.alpha[b];
     push(1, pendingBreak, ex, ey, ex + al * (vx[b] - ex), ey + al * (vy[b] - ey), tx + al * (vx[b] - tx), ty + al * (vy[b] - ty), tx, ty);
     pendingBreak = false;
   }
   return { kind, c, breakBefore, count };
 }
-
 
 // ----------------------------------------------------------------------------------------------
 // 5. fitting
@@ -621,7 +834,8 @@ function fitPieces(pieces: Pieces, closed: boolean, settings: FitSettings): Fitt
   if (closed) {
     // the last piece ends where the first began: write the exact same numbers so the path closes
     const last = out[out.length - 1];
-    last.x = start.x; last.y = start.y;
+    last.x = start.x;
+    last.y = start.y;
   }
   return { start, segments: mergeLines(start, straighten(start, out, settings.straightTolerance), settings.straightTolerance) };
 }
@@ -632,24 +846,35 @@ function fitRun(c: Float64Array, s: number, e: number, settings: FitSettings, ou
   const counts = scratchInt32(I32.SampleCounts, e - s);
   for (let p = s; p < e; p++) {
     const o = p * 8;
-    const approx = hypot(c[o + 2] - c[o], c[o + 3] - c[o + 1]) + hypot(c[o + 4] - c[o + 2], c[o + 5] - c[o + 3]) + hypot(c[o + 6] - c[o + 4], c[o + 7] - c[o + 5]);
+    const approx =
+      hypot(c[o + 2] - c[o], c[o + 3] - c[o + 1]) +
+      hypot(c[o + 4] - c[o + 2], c[o + 5] - c[o + 3]) +
+      hypot(c[o + 6] - c[o + 4], c[o + 7] - c[o + 5]);
     counts[p - s] = Math.max(2, Math.ceil(approx));
     total += counts[p - s];
   }
-  const px = scratchFloat64(F64.SampleX, total), py = scratchFloat64(F64.SampleY, total);
-  px[0] = c[s * 8]; py[0] = c[s * 8 + 1];
+  const px = scratchFloat64(F64.SampleX, total),
+    py = scratchFloat64(F64.SampleY, total);
+  px[0] = c[s * 8];
+  py[0] = c[s * 8 + 1];
   let k = 1;
   for (let p = s; p < e; p++) {
-    const o = p * 8, steps = counts[p - s];
+    const o = p * 8,
+      steps = counts[p - s];
     for (let i = 1; i <= steps; i++) {
-      const t = i / steps, u = 1 - t;
-      const b0 = u * u * u, b1 = 3 * u * u * t, b2 = 3 * u * t * t, b3 = t * t * t;
+      const t = i / steps,
+        u = 1 - t;
+      const b0 = u * u * u,
+        b1 = 3 * u * u * t,
+        b2 = 3 * u * t * t,
+        b3 = t * t * t;
       px[k] = b0 * c[o] + b1 * c[o + 2] + b2 * c[o + 4] + b3 * c[o + 6];
       py[k] = b0 * c[o + 1] + b1 * c[o + 3] + b2 * c[o + 5] + b3 * c[o + 7];
       k++;
     }
   }
-  const so = s * 8, eo = (e - 1) * 8;
+  const so = s * 8,
+    eo = (e - 1) * 8;
   const [t1x, t1y] = tangentOf(c[so], c[so + 1], c[so + 2], c[so + 3], c[so + 4], c[so + 5], c[so + 6], c[so + 7]);
   const [t2x, t2y] = tangentOf(c[eo + 6], c[eo + 7], c[eo + 4], c[eo + 5], c[eo + 2], c[eo + 3], c[eo], c[eo + 1]);
   // cumulative turning along the samples: a cubic spans at most MAX_ARC_TURN of it
@@ -682,8 +907,24 @@ const MAX_ARC_TURN = (100 * Math.PI) / 180;
  * tangents (t1 leaving the first point, t2 leaving the last point backwards); split at the worst
  * point with a shared tangent when the error bound is not met.
  */
-function fitCubic(px: Float64Array, py: Float64Array, turned: Float64Array, first: number, last: number, t1x: number, t1y: number, t2x: number, t2y: number, tol: number, out: Segment[], depth: number): void {
-  const x0 = px[first], y0 = py[first], x3 = px[last], y3 = py[last];
+function fitCubic(
+  px: Float64Array,
+  py: Float64Array,
+  turned: Float64Array,
+  first: number,
+  last: number,
+  t1x: number,
+  t1y: number,
+  t2x: number,
+  t2y: number,
+  tol: number,
+  out: Segment[],
+  depth: number,
+): void {
+  const x0 = px[first],
+    y0 = py[first],
+    x3 = px[last],
+    y3 = py[last];
   const chord = hypot(x3 - x0, y3 - y0);
   if (last - first === 1) {
     const d = chord / 3;
@@ -722,22 +963,66 @@ function fitCubic(px: Float64Array, py: Float64Array, turned: Float64Array, firs
 }
 
 /** Fits both halves around `split`, sharing the tangent there so the join stays smooth. */
-function splitAt(px: Float64Array, py: Float64Array, turned: Float64Array, first: number, split: number, last: number, t1x: number, t1y: number, t2x: number, t2y: number, tol: number, out: Segment[], depth: number): void {
-  let cx = px[split - 1] - px[split + 1], cy = py[split - 1] - py[split + 1];
-  if (hypot(cx, cy) < 1e-12) { cx = px[split - 1] - px[split]; cy = py[split - 1] - py[split]; }
+function splitAt(
+  px: Float64Array,
+  py: Float64Array,
+  turned: Float64Array,
+  first: number,
+  split: number,
+  last: number,
+  t1x: number,
+  t1y: number,
+  t2x: number,
+  t2y: number,
+  tol: number,
+  out: Segment[],
+  depth: number,
+): void {
+  let cx = px[split - 1] - px[split + 1],
+    cy = py[split - 1] - py[split + 1];
+  if (hypot(cx, cy) < 1e-12) {
+    cx = px[split - 1] - px[split];
+    cy = py[split - 1] - py[split];
+  }
   const cn = hypot(cx, cy) || 1;
-  cx /= cn; cy /= cn;
+  cx /= cn;
+  cy /= cn;
   fitCubic(px, py, turned, first, split, t1x, t1y, cx, cy, tol, out, depth + 1);
   fitCubic(px, py, turned, split, last, -cx, -cy, t2x, t2y, tol, out, depth + 1);
 }
 
-function generateAndMeasure(px: Float64Array, py: Float64Array, first: number, last: number, u: Float64Array, t1x: number, t1y: number, t2x: number, t2y: number, bez: Float64Array): { error: number; index: number } {
-  const x0 = px[first], y0 = py[first], x3 = px[last], y3 = py[last];
-  let c00 = 0, c01 = 0, c11 = 0, r0 = 0, r1 = 0;
+function generateAndMeasure(
+  px: Float64Array,
+  py: Float64Array,
+  first: number,
+  last: number,
+  u: Float64Array,
+  t1x: number,
+  t1y: number,
+  t2x: number,
+  t2y: number,
+  bez: Float64Array,
+): { error: number; index: number } {
+  const x0 = px[first],
+    y0 = py[first],
+    x3 = px[last],
+    y3 = py[last];
+  let c00 = 0,
+    c01 = 0,
+    c11 = 0,
+    r0 = 0,
+    r1 = 0;
   for (let i = 0; i <= last - first; i++) {
-    const t = u[i], s = 1 - t;
-    const b0 = s * s * s, b1 = 3 * s * s * t, b2 = 3 * s * t * t, b3 = t * t * t;
-    const a1x = t1x * b1, a1y = t1y * b1, a2x = t2x * b2, a2y = t2y * b2;
+    const t = u[i],
+      s = 1 - t;
+    const b0 = s * s * s,
+      b1 = 3 * s * s * t,
+      b2 = 3 * s * t * t,
+      b3 = t * t * t;
+    const a1x = t1x * b1,
+      a1y = t1y * b1,
+      a2x = t2x * b2,
+      a2y = t2y * b2;
     c00 += a1x * a1x + a1y * a1y;
     c01 += a1x * a2x + a1y * a2y;
     c11 += a2x * a2x + a2y * a2y;
@@ -748,26 +1033,42 @@ function generateAndMeasure(px: Float64Array, py: Float64Array, first: number, l
   }
   const det = c00 * c11 - c01 * c01;
   const chord = hypot(x3 - x0, y3 - y0);
-  let al = 0, ar = 0;
+  let al = 0,
+    ar = 0;
   if (Math.abs(det) > 1e-12) {
     al = (r0 * c11 - r1 * c01) / det;
     ar = (c00 * r1 - c01 * r0) / det;
   }
   // Schneider's fallback: a degenerate or backwards solution becomes the chord/3 heuristic
   const eps = 1e-6 * chord;
-  if (!(al > eps) || !(ar > eps) || al > 3 * chord + 1 || ar > 3 * chord + 1) { al = chord / 3; ar = chord / 3; }
-  bez[0] = x0; bez[1] = y0;
-  bez[2] = x0 + t1x * al; bez[3] = y0 + t1y * al;
-  bez[4] = x3 + t2x * ar; bez[5] = y3 + t2y * ar;
-  bez[6] = x3; bez[7] = y3;
-  let error = 0, index = (first + last) >> 1;
+  if (!(al > eps) || !(ar > eps) || al > 3 * chord + 1 || ar > 3 * chord + 1) {
+    al = chord / 3;
+    ar = chord / 3;
+  }
+  bez[0] = x0;
+  bez[1] = y0;
+  bez[2] = x0 + t1x * al;
+  bez[3] = y0 + t1y * al;
+  bez[4] = x3 + t2x * ar;
+  bez[5] = y3 + t2y * ar;
+  bez[6] = x3;
+  bez[7] = y3;
+  let error = 0,
+    index = (first + last) >> 1;
   for (let i = 1; i < last - first; i++) {
-    const t = u[i], s = 1 - t;
-    const b0 = s * s * s, b1 = 3 * s * s * t, b2 = 3 * s * t * t, b3 = t * t * t;
+    const t = u[i],
+      s = 1 - t;
+    const b0 = s * s * s,
+      b1 = 3 * s * s * t,
+      b2 = 3 * s * t * t,
+      b3 = t * t * t;
     const dx = b0 * bez[0] + b1 * bez[2] + b2 * bez[4] + b3 * bez[6] - px[first + i];
     const dy = b0 * bez[1] + b1 * bez[3] + b2 * bez[5] + b3 * bez[7] - py[first + i];
     const d = dx * dx + dy * dy;
-    if (d > error) { error = d; index = first + i; }
+    if (d > error) {
+      error = d;
+      index = first + i;
+    }
   }
   return { error: Math.sqrt(error), index };
 }
@@ -775,14 +1076,16 @@ function generateAndMeasure(px: Float64Array, py: Float64Array, first: number, l
 /** One Newton step per point towards the parameter of its nearest point on the cubic. */
 function reparameterize(px: Float64Array, py: Float64Array, first: number, u: Float64Array, b: Float64Array): void {
   for (let i = 1; i < u.length - 1; i++) {
-    const t = u[i], s = 1 - t;
+    const t = u[i],
+      s = 1 - t;
     const qx = s * s * s * b[0] + 3 * s * s * t * b[2] + 3 * s * t * t * b[4] + t * t * t * b[6];
     const qy = s * s * s * b[1] + 3 * s * s * t * b[3] + 3 * s * t * t * b[5] + t * t * t * b[7];
     const d1x = 3 * (s * s * (b[2] - b[0]) + 2 * s * t * (b[4] - b[2]) + t * t * (b[6] - b[4]));
     const d1y = 3 * (s * s * (b[3] - b[1]) + 2 * s * t * (b[5] - b[3]) + t * t * (b[7] - b[5]));
     const d2x = 6 * (s * (b[4] - 2 * b[2] + b[0]) + t * (b[6] - 2 * b[4] + b[2]));
     const d2y = 6 * (s * (b[5] - 2 * b[3] + b[1]) + t * (b[7] - 2 * b[5] + b[3]));
-    const ex = qx - px[first + i], ey = qy - py[first + i];
+    const ex = qx - px[first + i],
+      ey = qy - py[first + i];
     const num = ex * d1x + ey * d1y;
     const den = d1x * d1x + d1y * d1y + ex * d2x + ey * d2y;
     if (Math.abs(den) > 1e-12) u[i] = clamp(t - num / den, 0, 1);
@@ -793,11 +1096,14 @@ function reparameterize(px: Float64Array, py: Float64Array, first: number, u: Fl
 // 6. clean-up: straight cubics become lines, collinear lines merge
 
 function straighten(start: { x: number; y: number }, segs: Segment[], tol: number): Segment[] {
-  let px = start.x, py = start.y;
+  let px = start.x,
+    py = start.y;
   const out: Segment[] = [];
   for (const seg of segs) {
     if (seg.kind === 'C') {
-      const dx = seg.x - px, dy = seg.y - py, len = hypot(dx, dy);
+      const dx = seg.x - px,
+        dy = seg.y - py,
+        len = hypot(dx, dy);
       if (len > 1e-9) {
         const d1 = Math.abs((seg.x1 - px) * dy - (seg.y1 - py) * dx) / len;
         const d2 = Math.abs((seg.x2 - px) * dy - (seg.y2 - py) * dx) / len;
@@ -806,13 +1112,15 @@ function straighten(start: { x: number; y: number }, segs: Segment[], tol: numbe
         // a cubic strays at most 3/4 of its control points' distance from the chord
         if (0.75 * Math.max(d1, d2) <= tol && p1 >= -0.05 && p1 <= 1.05 && p2 >= -0.05 && p2 <= 1.05) {
           out.push({ kind: 'L', x: seg.x, y: seg.y });
-          px = seg.x; py = seg.y;
+          px = seg.x;
+          py = seg.y;
           continue;
         }
       }
     }
     out.push(seg);
-    px = seg.x; py = seg.y;
+    px = seg.x;
+    py = seg.y;
   }
   return out;
 }
@@ -826,13 +1134,18 @@ function straighten(start: { x: number; y: number }, segs: Segment[], tol: numbe
 function mergeLines(start: { x: number; y: number }, segs: Segment[], tol: number): Segment[] {
   const out: Segment[] = [];
   // the points the open run passes, to check every one against the longer chord
-  let runX: number[] = [], runY: number[] = [];
-  let px = start.x, py = start.y;
+  let runX: number[] = [],
+    runY: number[] = [];
+  let px = start.x,
+    py = start.y;
   for (const seg of segs) {
     const prev = out[out.length - 1];
     if (seg.kind !== 'A' && prev !== undefined && runX.length > 0 && (seg.kind === 'L' || prev.kind === 'L')) {
-      const ax = runX[0], ay = runY[0];
-      const dx = seg.x - ax, dy = seg.y - ay, len = hypot(dx, dy);
+      const ax = runX[0],
+        ay = runY[0];
+      const dx = seg.x - ax,
+        dy = seg.y - ay,
+        len = hypot(dx, dy);
       const within = (x: number, y: number): boolean => {
         const t = ((x - ax) * dx + (y - ay) * dy) / (len * len);
         return Math.abs((x - ax) * dy - (y - ay) * dx) / len <= tol && t >= 0 && t <= 1;
@@ -842,17 +1155,30 @@ function mergeLines(start: { x: number; y: number }, segs: Segment[], tol: numbe
       if (ok && seg.kind === 'C') ok = within(seg.x1, seg.y1) && within(seg.x2, seg.y2);
       if (ok) {
         out[out.length - 1] = { kind: 'L', x: seg.x, y: seg.y };
-        if (seg.kind === 'C') { runX.push(seg.x1, seg.x2); runY.push(seg.y1, seg.y2); }
-        runX.push(seg.x); runY.push(seg.y);
-        px = seg.x; py = seg.y;
+        if (seg.kind === 'C') {
+          runX.push(seg.x1, seg.x2);
+          runY.push(seg.y1, seg.y2);
+        }
+        runX.push(seg.x);
+        runY.push(seg.y);
+        px = seg.x;
+        py = seg.y;
         continue;
       }
     }
-    if (seg.kind === 'L') { runX = [px, seg.x]; runY = [py, seg.y]; }
-    else if (seg.kind === 'C') { runX = [px, seg.x1, seg.x2, seg.x]; runY = [py, seg.y1, seg.y2, seg.y]; }
-    else { runX = []; runY = []; }
+    if (seg.kind === 'L') {
+      runX = [px, seg.x];
+      runY = [py, seg.y];
+    } else if (seg.kind === 'C') {
+      runX = [px, seg.x1, seg.x2, seg.x];
+      runY = [py, seg.y1, seg.y2, seg.y];
+    } else {
+      runX = [];
+      runY = [];
+    }
     out.push({ ...seg });
-    px = seg.x; py = seg.y;
+    px = seg.x;
+    py = seg.y;
   }
   return out;
 }

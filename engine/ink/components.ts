@@ -26,7 +26,8 @@ export function labelComponents(mask: Uint8Array, stride: number, minus?: Uint8A
   let stack = new Int32Array(4096);
   const nb = connectivity === 8 ? [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1] : [-stride, -1, 1, stride];
   const reach = nb.length;
-  const areas: number[] = [0], starts: number[] = [0];
+  const areas: number[] = [0],
+    starts: number[] = [0];
   let count = 0;
   for (let start = 0; start < n; start++) {
     if (!mask[start] || labels[start] || (hasMinus && without[start])) continue;
@@ -38,10 +39,17 @@ export function labelComponents(mask: Uint8Array, stride: number, minus?: Uint8A
     while (top > 0) {
       const p = stack[--top];
       area++;
-      if (top + 8 > stack.length) { const bigger = new Int32Array(stack.length * 2); bigger.set(stack); stack = bigger; }
+      if (top + 8 > stack.length) {
+        const bigger = new Int32Array(stack.length * 2);
+        bigger.set(stack);
+        stack = bigger;
+      }
       for (let k = 0; k < reach; k++) {
         const q = p + nb[k];
-        if (mask[q] && !labels[q] && !(hasMinus && without[q])) { labels[q] = id; stack[top++] = q; }
+        if (mask[q] && !labels[q] && !(hasMinus && without[q])) {
+          labels[q] = id;
+          stack[top++] = q;
+        }
       }
     }
     areas.push(area);

@@ -50,7 +50,11 @@ export function separateInk(image: RgbaImage): InkLayer {
   const n = width * height;
   // Most inputs are opaque: read their pixels where they are instead of copying them.
   let opaque = true;
-  for (let j = 3; j < n * 4; j += 4) if (data[j] !== 255) { opaque = false; break; }
+  for (let j = 3; j < n * 4; j += 4)
+    if (data[j] !== 255) {
+      opaque = false;
+      break;
+    }
   const rgba = opaque ? data : flattenOnWhite(data, n);
   const { contrast, threshold, paper } = measureInkContrast(rgba, 4, width, height);
   const background = paper.background;
@@ -80,9 +84,12 @@ export function paperColourAt(paper: PaperModel, x: number, y: number, out: Floa
   const { grid, bw, bh } = paper;
   const fx = Math.min(Math.max((x + 0.5) / BLOCK - 0.5, 0), bw - 1);
   const fy = Math.min(Math.max((y + 0.5) / BLOCK - 0.5, 0), bh - 1);
-  const x0 = Math.floor(fx), y0 = Math.floor(fy);
-  const x1 = Math.min(x0 + 1, bw - 1), y1 = Math.min(y0 + 1, bh - 1);
-  const tx = fx - x0, ty = fy - y0;
+  const x0 = Math.floor(fx),
+    y0 = Math.floor(fy);
+  const x1 = Math.min(x0 + 1, bw - 1),
+    y1 = Math.min(y0 + 1, bh - 1);
+  const tx = fx - x0,
+    ty = fy - y0;
   for (let c = 0; c < 3; c++) {
     const top = grid[(y0 * bw + x0) * 3 + c] + (grid[(y0 * bw + x1) * 3 + c] - grid[(y0 * bw + x0) * 3 + c]) * tx;
     const bottom = grid[(y1 * bw + x0) * 3 + c] + (grid[(y1 * bw + x1) * 3 + c] - grid[(y1 * bw + x0) * 3 + c]) * tx;
@@ -96,9 +103,12 @@ export function flattenOnWhite(data: Uint8Array, n: number): Uint8Array {
   for (let j = 0; j < n * 4; j += 4) {
     const a = data[j + 3];
     if (a === 255) {
-      out[j] = data[j]; out[j + 1] = data[j + 1]; out[j + 2] = data[j + 2];
+      out[j] = data[j];
+      out[j + 1] = data[j + 1];
+      out[j + 2] = data[j + 2];
     } else {
-      const t = a / 255, w = 255 * (1 - t);
+      const t = a / 255,
+        w = 255 * (1 - t);
       out[j] = Math.round(data[j] * t + w);
       out[j + 1] = Math.round(data[j + 1] * t + w);
       out[j + 2] = Math.round(data[j + 2] * t + w);
@@ -115,10 +125,14 @@ function dominantColour(rgb: Uint8Array, bpp: number, n: number): Rgb {
   const sums = new Float64Array(4096 * 3);
   const step = Math.max(1, Math.floor(n / 400_000));
   for (let i = 0, j = 0, dj = step * bpp; i < n; i += step, j += dj) {
-    const r = rgb[j], g = rgb[j + 1], b = rgb[j + 2];
+    const r = rgb[j],
+      g = rgb[j + 1],
+      b = rgb[j + 2];
     const bin = ((r >> 4) << 8) | ((g >> 4) << 4) | (b >> 4);
     hist[bin]++;
-    sums[bin * 3] += r; sums[bin * 3 + 1] += g; sums[bin * 3 + 2] += b;
+    sums[bin * 3] += r;
+    sums[bin * 3 + 1] += g;
+    sums[bin * 3 + 2] += b;
   }
   let best = 0;
   for (let b = 1; b < 4096; b++) if (hist[b] > hist[best]) best = b;
@@ -128,30 +142,44 @@ function dominantColour(rgb: Uint8Array, bpp: number, n: number): Rgb {
 
 /** Per-block page colour (Float32Array of 3 per block) on a grid of BLOCK-sized cells, smoothed. */
 function localBackground(rgb: Uint8Array, bpp: number, width: number, height: number, page: Rgb) {
-  const bw = Math.ceil(width / BLOCK), bh = Math.ceil(height / BLOCK);
+  const bw = Math.ceil(width / BLOCK),
+    bh = Math.ceil(height / BLOCK);
   const sums = new Float64Array(bw * bh * 3);
   const counts = new Int32Array(bw * bh);
   const totals = new Int32Array(bw * bh);
   const limit = PAPER_DISTANCE * PAPER_DISTANCE;
-  const pr = page[0], pg = page[1], pb = page[2];
+  const pr = page[0],
+    pg = page[1],
+    pb = page[2];
   // Row by row, one block's 32 pixels at a time (the same sums in the same order as pixel by pixel).
   for (let y = 0; y < height; y++) {
     const by = (y / BLOCK) | 0;
     for (let bx = 0; bx < bw; bx++) {
       const b = by * bw + bx;
-      let r = 0, g = 0, bl = 0, c = 0;
+      let r = 0,
+        g = 0,
+        bl = 0,
+        c = 0;
       for (let x = bx * BLOCK, end = Math.min(width, x + BLOCK), j = (y * width + x) * bpp; x < end; x++, j += bpp) {
-        const dr = rgb[j] - pr, dg = rgb[j + 1] - pg, db = rgb[j + 2] - pb;
+        const dr = rgb[j] - pr,
+          dg = rgb[j + 1] - pg,
+          db = rgb[j + 2] - pb;
         if (dr * dr + dg * dg + db * db > limit) continue;
-        r += rgb[j]; g += rgb[j + 1]; bl += rgb[j + 2]; c++;
+        r += rgb[j];
+        g += rgb[j + 1];
+        bl += rgb[j + 2];
+        c++;
       }
-      sums[b * 3] += r; sums[b * 3 + 1] += g; sums[b * 3 + 2] += bl;
+      sums[b * 3] += r;
+      sums[b * 3 + 1] += g;
+      sums[b * 3 + 2] += bl;
       counts[b] += c;
     }
   }
-  for (let by = 0; by < bh; by++) for (let bx = 0; bx < bw; bx++) {
-    totals[by * bw + bx] = (Math.min(width, (bx + 1) * BLOCK) - bx * BLOCK) * (Math.min(height, (by + 1) * BLOCK) - by * BLOCK);
-  }
+  for (let by = 0; by < bh; by++)
+    for (let bx = 0; bx < bw; bx++) {
+      totals[by * bw + bx] = (Math.min(width, (bx + 1) * BLOCK) - bx * BLOCK) * (Math.min(height, (by + 1) * BLOCK) - by * BLOCK);
+    }
   const grid = new Float32Array(bw * bh * 3);
   const known = new Uint8Array(bw * bh);
   for (let b = 0; b < bw * bh; b++) {
@@ -167,29 +195,46 @@ function localBackground(rgb: Uint8Array, bpp: number, width: number, height: nu
   for (let pass = 0; pass < bw + bh; pass++) {
     let missing = 0;
     const next = known.slice();
-    for (let by = 0; by < bh; by++) for (let bx = 0; bx < bw; bx++) {
-      const b = by * bw + bx;
-      if (known[b]) continue;
-      if (knownNeighbourMean(grid, known, bw, bh, bx, by, neighbours)) { grid.set(neighbours, b * 3); next[b] = 1; } else missing++;
-    }
+    for (let by = 0; by < bh; by++)
+      for (let bx = 0; bx < bw; bx++) {
+        const b = by * bw + bx;
+        if (known[b]) continue;
+        if (knownNeighbourMean(grid, known, bw, bh, bx, by, neighbours)) {
+          grid.set(neighbours, b * 3);
+          next[b] = 1;
+        } else missing++;
+      }
     known.set(next);
     if (!missing) break;
   }
-  for (let b = 0; b < bw * bh; b++) if (!known[b]) { grid[b * 3] = page[0]; grid[b * 3 + 1] = page[1]; grid[b * 3 + 2] = page[2]; }
+  for (let b = 0; b < bw * bh; b++)
+    if (!known[b]) {
+      grid[b * 3] = page[0];
+      grid[b * 3 + 1] = page[1];
+      grid[b * 3 + 2] = page[2];
+    }
   // 3×3 box smoothing so block seams never show up as ink edges.
   const smooth = new Float32Array(grid.length);
-  for (let by = 0; by < bh; by++) for (let bx = 0; bx < bw; bx++) {
-    let c = 0;
-    const acc = [0, 0, 0];
-    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
-      const xx = bx + dx, yy = by + dy;
-      if (xx < 0 || yy < 0 || xx >= bw || yy >= bh) continue;
-      const q = (yy * bw + xx) * 3;
-      acc[0] += grid[q]; acc[1] += grid[q + 1]; acc[2] += grid[q + 2]; c++;
+  for (let by = 0; by < bh; by++)
+    for (let bx = 0; bx < bw; bx++) {
+      let c = 0;
+      const acc = [0, 0, 0];
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = bx + dx,
+            yy = by + dy;
+          if (xx < 0 || yy < 0 || xx >= bw || yy >= bh) continue;
+          const q = (yy * bw + xx) * 3;
+          acc[0] += grid[q];
+          acc[1] += grid[q + 1];
+          acc[2] += grid[q + 2];
+          c++;
+        }
+      const b = (by * bw + bx) * 3;
+      smooth[b] = acc[0] / c;
+      smooth[b + 1] = acc[1] / c;
+      smooth[b + 2] = acc[2] / c;
     }
-    const b = (by * bw + bx) * 3;
-    smooth[b] = acc[0] / c; smooth[b + 1] = acc[1] / c; smooth[b + 2] = acc[2] / c;
-  }
   return { grid: smooth, bw, bh };
 }
 
@@ -198,7 +243,15 @@ function localBackground(rgb: Uint8Array, bpp: number, width: number, height: nu
  * (`rgb`: `bpp` bytes a pixel). Also counts the contrast values into `hist` (256 bins) for the
  * threshold, so no second pass.
  */
-function contrastToBackground(rgb: Uint8Array, bpp: number, width: number, height: number, local: { grid: Float32Array; bw: number; bh: number }, page: Rgb, hist: Int32Array): Uint8Array {
+function contrastToBackground(
+  rgb: Uint8Array,
+  bpp: number,
+  width: number,
+  height: number,
+  local: { grid: Float32Array; bw: number; bh: number },
+  page: Rgb,
+  hist: Int32Array,
+): Uint8Array {
   const { grid, bw, bh } = local;
   const out = new Uint8Array(width * height);
   const scale = 1 / Math.sqrt(3);
@@ -208,23 +261,38 @@ function contrastToBackground(rgb: Uint8Array, bpp: number, width: number, heigh
   const pageSum = page[0] + page[1] + page[2];
   // Bilinear in two steps: blend the two block rows once per image row (per block column), then
   // interpolate that row along x with per-column tables computed once for the image.
-  const col0 = new Int32Array(width), col1 = new Int32Array(width), colT = new Float32Array(width);
+  const col0 = new Int32Array(width),
+    col1 = new Int32Array(width),
+    colT = new Float32Array(width);
   for (let x = 0; x < width; x++) {
     const fx = Math.min(Math.max((x + 0.5) / BLOCK - 0.5, 0), bw - 1);
     const x0 = Math.floor(fx);
-    col0[x] = x0 * 3; col1[x] = Math.min(x0 + 1, bw - 1) * 3; colT[x] = fx - x0;
+    col0[x] = x0 * 3;
+    col1[x] = Math.min(x0 + 1, bw - 1) * 3;
+    colT[x] = fx - x0;
   }
   const row = new Float32Array(bw * 3);
   for (let y = 0; y < height; y++) {
     const fy = Math.min(Math.max((y + 0.5) / BLOCK - 0.5, 0), bh - 1);
-    const y0 = Math.floor(fy), y1 = Math.min(y0 + 1, bh - 1), ty = fy - y0;
-    for (let k = 0; k < bw * 3; k++) { const top = grid[y0 * bw * 3 + k]; row[k] = top + (grid[y1 * bw * 3 + k] - top) * ty; }
+    const y0 = Math.floor(fy),
+      y1 = Math.min(y0 + 1, bh - 1),
+      ty = fy - y0;
+    for (let k = 0; k < bw * 3; k++) {
+      const top = grid[y0 * bw * 3 + k];
+      row[k] = top + (grid[y1 * bw * 3 + k] - top) * ty;
+    }
     // Columns between the same two block centres share those centres' colours (and their difference).
     for (let x = 0, i = y * width, j = i * bpp; x < width;) {
-      const a = col0[x], b = col1[x];
-      const r0 = row[a], g0 = row[a + 1], b0 = row[a + 2];
-      const rd = row[b] - r0, gd = row[b + 1] - g0, bd = row[b + 2] - b0;
-      const s0 = r0 + g0 + b0, sd = rd + gd + bd;
+      const a = col0[x],
+        b = col1[x];
+      const r0 = row[a],
+        g0 = row[a + 1],
+        b0 = row[a + 2];
+      const rd = row[b] - r0,
+        gd = row[b + 1] - g0,
+        bd = row[b + 2] - b0;
+      const s0 = r0 + g0 + b0,
+        sd = rd + gd + bd;
       for (; x < width && col0[x] === a; x++, i++, j += bpp) {
         const t = colT[x];
         const dr = rgb[j] - (r0 + rd * t);
@@ -250,17 +318,24 @@ function contrastToBackground(rgb: Uint8Array, bpp: number, width: number, heigh
 function otsuThreshold(hist: Int32Array, total: number): number {
   let sum = 0;
   for (let i = 0; i < 256; i++) sum += i * hist[i];
-  let sumB = 0, wB = 0, best = -1, first = 128, last = 128;
+  let sumB = 0,
+    wB = 0,
+    best = -1,
+    first = 128,
+    last = 128;
   for (let t = 0; t < 255; t++) {
-    wB += hist[t]; sumB += t * hist[t];
+    wB += hist[t];
+    sumB += t * hist[t];
     const wF = total - wB;
     if (!wB || !wF) continue;
     const between = wB * wF * (sumB / wB - (sum - sumB) / wF) ** 2;
-    if (between > best * (1 + 1e-9)) { best = between; first = last = t; } else if (between >= best * (1 - 1e-9)) last = t;
+    if (between > best * (1 + 1e-9)) {
+      best = between;
+      first = last = t;
+    } else if (between >= best * (1 - 1e-9)) last = t;
   }
   return Math.min(200, Math.max(32, Math.round((first + last) / 2)));
 }
-
 
 /** Times an unknown block is searched for paper near its neighbours' before it is left to interpolation. */
 const GROW_TRIES = 3;
@@ -271,47 +346,88 @@ const GROW_TRIES = 3;
  * neighbours' paper colour, ring by ring, so the estimate follows a gradual slope step by step
  * but does not jump into a filled area, whose colour is far from the paper around it.
  */
-function growPaper(rgb: Uint8Array, bpp: number, width: number, height: number, bw: number, bh: number, grid: Float32Array, known: Uint8Array, totals: Int32Array): void {
+function growPaper(
+  rgb: Uint8Array,
+  bpp: number,
+  width: number,
+  height: number,
+  bw: number,
+  bh: number,
+  grid: Float32Array,
+  known: Uint8Array,
+  totals: Int32Array,
+): void {
   const limit = PAPER_DISTANCE * PAPER_DISTANCE;
   const tries = new Uint8Array(bw * bh);
   const reference = new Float32Array(3);
   for (let grown = true; grown;) {
     grown = false;
     const next = known.slice();
-    for (let by = 0; by < bh; by++) for (let bx = 0; bx < bw; bx++) {
-      const b = by * bw + bx;
-      if (known[b] || tries[b] >= GROW_TRIES) continue;
-      if (!knownNeighbourMean(grid, known, bw, bh, bx, by, reference)) continue;
-      tries[b]++;
-      const rr = reference[0], rg = reference[1], rb = reference[2];
-      let r = 0, g = 0, bl = 0, count = 0;
-      for (let y = by * BLOCK, yEnd = Math.min(height, y + BLOCK); y < yEnd; y++) {
-        for (let x = bx * BLOCK, end = Math.min(width, x + BLOCK), j = (y * width + x) * bpp; x < end; x++, j += bpp) {
-          const dr = rgb[j] - rr, dg = rgb[j + 1] - rg, db = rgb[j + 2] - rb;
-          if (dr * dr + dg * dg + db * db > limit) continue;
-          r += rgb[j]; g += rgb[j + 1]; bl += rgb[j + 2]; count++;
+    for (let by = 0; by < bh; by++)
+      for (let bx = 0; bx < bw; bx++) {
+        const b = by * bw + bx;
+        if (known[b] || tries[b] >= GROW_TRIES) continue;
+        if (!knownNeighbourMean(grid, known, bw, bh, bx, by, reference)) continue;
+        tries[b]++;
+        const rr = reference[0],
+          rg = reference[1],
+          rb = reference[2];
+        let r = 0,
+          g = 0,
+          bl = 0,
+          count = 0;
+        for (let y = by * BLOCK, yEnd = Math.min(height, y + BLOCK); y < yEnd; y++) {
+          for (let x = bx * BLOCK, end = Math.min(width, x + BLOCK), j = (y * width + x) * bpp; x < end; x++, j += bpp) {
+            const dr = rgb[j] - rr,
+              dg = rgb[j + 1] - rg,
+              db = rgb[j + 2] - rb;
+            if (dr * dr + dg * dg + db * db > limit) continue;
+            r += rgb[j];
+            g += rgb[j + 1];
+            bl += rgb[j + 2];
+            count++;
+          }
         }
+        if (count === 0 || count < totals[b] * 0.2) continue;
+        grid[b * 3] = r / count;
+        grid[b * 3 + 1] = g / count;
+        grid[b * 3 + 2] = bl / count;
+        next[b] = 1;
+        grown = true;
       }
-      if (count === 0 || count < totals[b] * 0.2) continue;
-      grid[b * 3] = r / count; grid[b * 3 + 1] = g / count; grid[b * 3 + 2] = bl / count;
-      next[b] = 1;
-      grown = true;
-    }
     known.set(next);
   }
 }
 
 /** Mean paper colour of the known blocks among block (bx, by)'s eight neighbours, into `out`; false when none is known. */
-function knownNeighbourMean(grid: Float32Array, known: Uint8Array, bw: number, bh: number, bx: number, by: number, out: Float32Array): boolean {
-  let c = 0, r = 0, g = 0, b = 0;
-  for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
-    const xx = bx + dx, yy = by + dy;
-    if (xx < 0 || yy < 0 || xx >= bw || yy >= bh) continue;
-    const q = yy * bw + xx;
-    if (!known[q]) continue;
-    r += grid[q * 3]; g += grid[q * 3 + 1]; b += grid[q * 3 + 2]; c++;
-  }
+function knownNeighbourMean(
+  grid: Float32Array,
+  known: Uint8Array,
+  bw: number,
+  bh: number,
+  bx: number,
+  by: number,
+  out: Float32Array,
+): boolean {
+  let c = 0,
+    r = 0,
+    g = 0,
+    b = 0;
+  for (let dy = -1; dy <= 1; dy++)
+    for (let dx = -1; dx <= 1; dx++) {
+      const xx = bx + dx,
+        yy = by + dy;
+      if (xx < 0 || yy < 0 || xx >= bw || yy >= bh) continue;
+      const q = yy * bw + xx;
+      if (!known[q]) continue;
+      r += grid[q * 3];
+      g += grid[q * 3 + 1];
+      b += grid[q * 3 + 2];
+      c++;
+    }
   if (!c) return false;
-  out[0] = r / c; out[1] = g / c; out[2] = b / c;
+  out[0] = r / c;
+  out[1] = g / c;
+  out[2] = b / c;
   return true;
 }

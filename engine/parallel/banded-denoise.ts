@@ -38,9 +38,15 @@ export interface BandedDenoiseOptions {
 }
 
 /** prepareImage, with each denoise pass split with a worker when the image is large enough. */
-export async function prepareInBands(image: RasterImage, settings: PrepareSettings, context: StageContext, options: BandedDenoiseOptions = {}): Promise<PreparedImage> {
+export async function prepareInBands(
+  image: RasterImage,
+  settings: PrepareSettings,
+  context: StageContext,
+  options: BandedDenoiseOptions = {},
+): Promise<PreparedImage> {
   const workers = options.workers ?? fitConcurrency();
-  if (workers <= 0 || settings.denoisePasses === 0 || image.width * image.height < MIN_SPLIT_PIXELS || image.height < 4) return prepareImage(image, settings, context);
+  if (workers <= 0 || settings.denoisePasses === 0 || image.width * image.height < MIN_SPLIT_PIXELS || image.height < 4)
+    return prepareImage(image, settings, context);
   const prepared = prepareUnsmoothed(image, settings);
   for (let pass = 0; pass < settings.denoisePasses; pass++) prepared.rgb = await smoothInHalves(prepared, settings.denoiseRange, context);
   return prepared;
@@ -53,7 +59,16 @@ async function smoothInHalves(image: PreparedImage, range: number, context: Stag
   try {
     const bottom = rgb.slice((split - 1) * width * 3, height * width * 3);
     const bottomClear = hasTransparency ? transparent.slice((split - 1) * width, height * width) : new Uint8Array(0);
-    const message: DenoiseJobMessage = { type: 'denoise', job, width, height: height - split + 1, rgb: bottom, transparent: bottomClear, hasTransparency, range };
+    const message: DenoiseJobMessage = {
+      type: 'denoise',
+      job,
+      width,
+      height: height - split + 1,
+      rgb: bottom,
+      transparent: bottomClear,
+      hasTransparency,
+      range,
+    };
     worker.postMessage(message, [bottom.buffer, bottomClear.buffer]);
     const out = smoothSimilar(rgb, transparent, hasTransparency, width, height, range, context, 0, split);
     out.set((await reply()).rows, split * width * 3);
@@ -66,7 +81,10 @@ async function smoothInHalves(image: PreparedImage, range: number, context: Stag
 // ---------------------------------------------------------------------------------------------
 // the worker side (engine/parallel/fit-worker.ts calls this for every denoise job it is sent)
 
-export function runDenoiseJob(message: DenoiseJobMessage, post: (reply: DenoiseReply | JobErrorReply, transfer: ArrayBuffer[]) => void): void {
+export function runDenoiseJob(
+  message: DenoiseJobMessage,
+  post: (reply: DenoiseReply | JobErrorReply, transfer: ArrayBuffer[]) => void,
+): void {
   const { width, height, rgb, transparent, hasTransparency, range, job } = message;
   const out = smoothSimilar(rgb, transparent, hasTransparency, width, height, range, NO_CONTEXT, 1, height);
   const rows = out.subarray(width * 3);

@@ -109,7 +109,8 @@ export function startChainFits(
   const offsets = new Int32Array(new SharedArrayBuffer(4 * (count + 1)));
   const flags = new Uint8Array(new SharedArrayBuffer(Math.max(1, count)));
   const starts: number[] = [0];
-  let at = 0, inChunk = 0;
+  let at = 0,
+    inChunk = 0;
   for (let i = 0; i < count; i++) {
     const chain = chains[chainOf[i]];
     points.set(chain.points, at);
@@ -186,7 +187,8 @@ export function runFitJob(message: JobMessage, post: (reply: WorkerReply, transf
   const { points, offsets, flags, chunkStart, claim, settings, job } = message;
   const chunks = chunkStart.length - 1;
   for (let k = Atomics.add(claim, 0, 1); k < chunks; k = Atomics.add(claim, 0, 1)) {
-    const first = chunkStart[k], end = chunkStart[k + 1];
+    const first = chunkStart[k],
+      end = chunkStart[k + 1];
     const counts = new Int32Array(end - first);
     const kinds: number[] = [];
     const coords: number[] = [];
@@ -216,7 +218,8 @@ export function runFitJob(message: JobMessage, post: (reply: WorkerReply, transf
 function unpackChunk(reply: ChunkMessage, chunkStart: Int32Array, chainOf: number[], fitted: FittedChains): void {
   const { counts, kinds, coords } = reply;
   const first = chunkStart[reply.chunk];
-  let k = 0, p = 0;
+  let k = 0,
+    p = 0;
   for (let j = 0; j < counts.length; j++) {
     p += fitted.setPacked(chainOf[first + j], counts[j], kinds, k, coords, p);
     k += counts[j];

@@ -23,7 +23,8 @@ let workerCount = DEFAULT_FIT_WORKERS;
  */
 export function fitConcurrency(workers?: number): number {
   if (workers !== undefined) {
-    if (!Number.isInteger(workers) || workers < 0 || workers > 64) throw new VectorizeError('invalid_parameter', `fit workers must be a whole number from 0 to 64, got ${workers}`);
+    if (!Number.isInteger(workers) || workers < 0 || workers > 64)
+      throw new VectorizeError('invalid_parameter', `fit workers must be a whole number from 0 to 64, got ${workers}`);
     workerCount = workers;
   }
   return workerCount;
@@ -53,7 +54,10 @@ let inFlight = 0;
  * Registers a job and returns its number and up to `count` workers to post it to. end() must be
  * called once the job is over (done, failed or cancelled), or the workers keep the process alive.
  */
-export function openJob<Reply extends JobReply>(count: number, listener: JobListener<Reply>): { job: number; workers: Worker[]; end(): void } {
+export function openJob<Reply extends JobReply>(
+  count: number,
+  listener: JobListener<Reply>,
+): { job: number; workers: Worker[]; end(): void } {
   const job = nextJob++;
   const workers = poolWorkers(count);
   jobs.set(job, listener as JobListener<JobReply>);
@@ -77,13 +81,20 @@ export function openJob<Reply extends JobReply>(count: number, listener: JobList
  * VectorizeError('internal_error') naming `doing` ("painting", ...) when the worker fails the job
  * or dies. end() as for openJob.
  */
-export function openOneReplyJob<Reply extends JobReply>(doing: string): { job: number; worker: Worker; reply(): Promise<Reply>; end(): void } {
+export function openOneReplyJob<Reply extends JobReply>(
+  doing: string,
+): { job: number; worker: Worker; reply(): Promise<Reply>; end(): void } {
   let answer: Reply | null = null;
   let failure: VectorizeError | null = null;
   let wake: (() => void) | null = null;
-  const { job, workers: [worker], end } = openJob<Reply>(1, {
+  const {
+    job,
+    workers: [worker],
+    end,
+  } = openJob<Reply>(1, {
     onReply(reply) {
-      if (reply.type === 'error') failure ??= new VectorizeError('internal_error', `A ${doing} worker failed: ${(reply as JobErrorReply).message}`);
+      if (reply.type === 'error')
+        failure ??= new VectorizeError('internal_error', `A ${doing} worker failed: ${(reply as JobErrorReply).message}`);
       else answer = reply as Reply;
       wake?.();
     },
@@ -124,7 +135,9 @@ function poolWorkers(count: number): Worker[] {
       for (const listener of jobs.values()) listener.onFailure(error);
     };
     worker.on('message', (reply: JobReply) => jobs.get(reply.job)?.onReply(reply));
-    worker.on('error', (error) => retire(new VectorizeError('internal_error', `An engine worker failed: ${error.message}`, {}, { cause: error })));
+    worker.on('error', (error) =>
+      retire(new VectorizeError('internal_error', `An engine worker failed: ${error.message}`, {}, { cause: error })),
+    );
     worker.on('exit', (code) => retire(new VectorizeError('internal_error', `An engine worker stopped (exit code ${code}).`)));
     if (inFlight === 0) worker.unref();
     pool.push(worker);
@@ -142,7 +155,9 @@ function spawnWorker(): Worker {
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./fit-worker.js', import.meta.url));
   const tsx = import.meta.resolve('tsx/esm/api');
   const entry = new URL('./fit-worker.ts', import.meta.url).href;
-  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`, { eval: true });
+  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`, {
+    eval: true,
+  });
 }
 
 /** Tests only: a worker script to use instead of the engine's worker, to see how failures surface. */

@@ -53,7 +53,12 @@ export interface RegionPaintOptions {
   workers?: number;
 }
 
-export function startRegionPaints(image: PreparedImage, segmentation: Segmentation, settings: EngineSettings, options: RegionPaintOptions = {}): RegionPainting {
+export function startRegionPaints(
+  image: PreparedImage,
+  segmentation: Segmentation,
+  settings: EngineSettings,
+  options: RegionPaintOptions = {},
+): RegionPainting {
   const workers = options.workers ?? fitConcurrency();
   // Without gradients the colouring is one pass over the pixels: not worth a copy of them.
   if (workers <= 0 || !settings.gradients.enabled || segmentation.labels.length < MIN_PARALLEL_PIXELS) {
@@ -120,7 +125,10 @@ function sharedPixels(values: Uint8Array): { pixels: Uint8Array; release(): void
   };
 }
 
-function sharedCopy<T extends Uint8Array | Int32Array>(values: T, Type: { new (buffer: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number }): T {
+function sharedCopy<T extends Uint8Array | Int32Array>(
+  values: T,
+  Type: { new (buffer: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number },
+): T {
   const copy = new Type(new SharedArrayBuffer(values.length * Type.BYTES_PER_ELEMENT));
   copy.set(values);
   return copy;
@@ -134,4 +142,3 @@ export function runPaintJob(message: PaintJobMessage, post: (reply: PaintReply |
   const paints = paintRegions({ source: { width, height, data, channels } }, { labels, area, transparent, regionCount }, { gradients });
   post({ type: 'paint', job, paints });
 }
-

@@ -47,9 +47,17 @@ export function absorbAntialiasBands(image: BandImage, regions: BandRegions): Ba
   for (let y = 0, p = 0; y < height; y++) {
     for (let x = 0; x < width; x++, p++) {
       const l = labels[p];
-      sums[3 * l] += rgb[3 * p]; sums[3 * l + 1] += rgb[3 * p + 1]; sums[3 * l + 2] += rgb[3 * p + 2];
-      if (x + 1 < width && labels[p + 1] !== l) { perimeter[l]++; perimeter[labels[p + 1]]++; }
-      if (y + 1 < height && labels[p + width] !== l) { perimeter[l]++; perimeter[labels[p + width]]++; }
+      sums[3 * l] += rgb[3 * p];
+      sums[3 * l + 1] += rgb[3 * p + 1];
+      sums[3 * l + 2] += rgb[3 * p + 2];
+      if (x + 1 < width && labels[p + 1] !== l) {
+        perimeter[l]++;
+        perimeter[labels[p + 1]]++;
+      }
+      if (y + 1 < height && labels[p + width] !== l) {
+        perimeter[l]++;
+        perimeter[labels[p + width]]++;
+      }
     }
   }
   const mean = new Float64Array(3 * regionCount);
@@ -57,7 +65,9 @@ export function absorbAntialiasBands(image: BandImage, regions: BandRegions): Ba
   let anyBand = false;
   for (let r = 0; r < regionCount; r++) {
     const a = Math.max(1, regions.area[r]);
-    mean[3 * r] = sums[3 * r] / a; mean[3 * r + 1] = sums[3 * r + 1] / a; mean[3 * r + 2] = sums[3 * r + 2] / a;
+    mean[3 * r] = sums[3 * r] / a;
+    mean[3 * r + 1] = sums[3 * r + 1] / a;
+    mean[3 * r + 2] = sums[3 * r + 2] / a;
     if (!transparent[r] && perimeter[r] > 0 && (2 * regions.area[r]) / perimeter[r] <= BAND_WIDTH) {
       band[r] = 1;
       anyBand = true;
@@ -87,20 +97,29 @@ export function absorbAntialiasBands(image: BandImage, regions: BandRegions): Ba
         }
       }
       if (found < 2) continue;
-      const r = rgb[3 * p], g = rgb[3 * p + 1], b = rgb[3 * p + 2];
+      const r = rgb[3 * p],
+        g = rgb[3 * p + 1],
+        b = rgb[3 * p + 2];
       // the pair whose line passes nearest the pixel's colour, relative to their contrast
-      let best = -1, bestOff = Infinity;
+      let best = -1,
+        bestOff = Infinity;
       for (let i = 0; i < found; i++) {
         const A = 3 * candidates[i];
         for (let j = i + 1; j < found; j++) {
           const C = 3 * candidates[j];
-          const dr = mean[A] - mean[C], dg = mean[A + 1] - mean[C + 1], db = mean[A + 2] - mean[C + 2];
+          const dr = mean[A] - mean[C],
+            dg = mean[A + 1] - mean[C + 1],
+            db = mean[A + 2] - mean[C + 2];
           const contrast2 = dr * dr + dg * dg + db * db;
           if (contrast2 < MIN_CONTRAST * MIN_CONTRAST) continue;
-          const pr = r - mean[C], pg = g - mean[C + 1], pb = b - mean[C + 2];
+          const pr = r - mean[C],
+            pg = g - mean[C + 1],
+            pb = b - mean[C + 2];
           const alpha = (pr * dr + pg * dg + pb * db) / contrast2;
           if (alpha < 0 || alpha > 1) continue;
-          const er = pr - alpha * dr, eg = pg - alpha * dg, eb = pb - alpha * db;
+          const er = pr - alpha * dr,
+            eg = pg - alpha * dg,
+            eb = pb - alpha * db;
           const off = (er * er + eg * eg + eb * eb) / contrast2;
           if (off > OFF_LINE_SHARE * OFF_LINE_SHARE || off >= bestOff) continue;
           bestOff = off;

@@ -52,10 +52,13 @@ export function joinGradientBands(image: RasterImage, regions: BandSegmentation,
   const pairs = new Map<number, { sum: number; count: number; hard: number }>();
   const hard2 = settings.hardStep * settings.hardStep;
   const facing = (p: number, q: number): void => {
-    const a = labels[p], b = labels[q];
+    const a = labels[p],
+      b = labels[q];
     if (a === b || transparent[a] || transparent[b] || area[a] < MIN_REGION || area[b] < MIN_REGION) return;
     const key = a < b ? a * regionCount + b : b * regionCount + a;
-    const dr = data[channels * p] - data[channels * q], dg = data[channels * p + 1] - data[channels * q + 1], db = data[channels * p + 2] - data[channels * q + 2];
+    const dr = data[channels * p] - data[channels * q],
+      dg = data[channels * p + 1] - data[channels * q + 1],
+      db = data[channels * p + 2] - data[channels * q + 2];
     const d2 = dr * dr + dg * dg + db * db;
     let pair = pairs.get(key);
     if (!pair) pairs.set(key, (pair = { sum: 0, count: 0, hard: 0 }));
@@ -72,7 +75,8 @@ export function joinGradientBands(image: RasterImage, regions: BandSegmentation,
   const soft: Array<{ key: number; larger: number }> = [];
   for (const [key, pair] of pairs) {
     const step = pair.sum / pair.count;
-    const a = Math.floor(key / regionCount), b = key % regionCount;
+    const a = Math.floor(key / regionCount),
+      b = key % regionCount;
     if (step <= settings.maxStep && pair.hard <= settings.maxHardShare * pair.count) soft.push({ key, larger: Math.max(area[a], area[b]) });
   }
   if (soft.length === 0) return regions;
@@ -102,7 +106,8 @@ export function joinGradientBands(image: RasterImage, regions: BandSegmentation,
     const step = gradientSampleStep(total);
     const sample = new Int32Array(Math.ceil(total / step));
     // one pixel every `step` along the members' pixels end to end (each member's list read by stride)
-    let k = 0, at = 0;
+    let k = 0,
+      at = 0;
     for (const r of group) {
       let i = first[r] + at;
       for (; i < first[r + 1]; i += step) sample[k++] = pixels[i];
@@ -120,7 +125,8 @@ export function joinGradientBands(image: RasterImage, regions: BandSegmentation,
   // can lead to the same two groups): judged by their total size when refused.
   const refused = new Map<number, number>();
   for (const { key } of soft) {
-    let a = find(Math.floor(key / regionCount)), b = find(key % regionCount);
+    let a = find(Math.floor(key / regionCount)),
+      b = find(key % regionCount);
     if (a === b) continue;
     const total = size[a] + size[b];
     const groups = a < b ? a * regionCount + b : b * regionCount + a;

@@ -43,7 +43,8 @@ export class PairHeap {
   }
 
   push(key: number, id: number): void {
-    const keys = this.keys, ids = this.ids;
+    const keys = this.keys,
+      ids = this.ids;
     let i = this.size++;
     while (i > 0) {
       const parent = (i - 1) >> 1;
@@ -66,7 +67,9 @@ export class PairHeap {
   }
 
   private siftDown(start: number, key: number, id: number): void {
-    const keys = this.keys, ids = this.ids, size = this.size;
+    const keys = this.keys,
+      ids = this.ids,
+      size = this.size;
     let i = start;
     for (;;) {
       let c = 2 * i + 1;
@@ -74,7 +77,10 @@ export class PairHeap {
       let ck = keys[c];
       if (c + 1 < size) {
         const rk = keys[c + 1];
-        if (rk < ck || (rk === ck && ids[c + 1] < ids[c])) { c++; ck = rk; }
+        if (rk < ck || (rk === ck && ids[c + 1] < ids[c])) {
+          c++;
+          ck = rk;
+        }
       }
       if (key < ck || (key === ck && id < ids[c])) break;
       keys[i] = ck;

@@ -105,7 +105,11 @@ function floodSeeds(image: PreparedImage, tolerance: number, context: StageConte
   const labels = takeLabels(n).fill(UNLABELLED_OPAQUE);
   if (image.hasTransparency) for (let p = 0; p < n; p++) if (transparent[p]) labels[p] = UNLABELLED_CLEAR;
   const fill: FillState = {
-    width, height, rgb, labels, tol2: tolerance * tolerance,
+    width,
+    height,
+    rgb,
+    labels,
+    tol2: tolerance * tolerance,
     // (row, first x, last x, parent's row, parent's first x, parent's last x) per segment; grows
     // when it must, rarely past a few rows' worth
     stack: new Int32Array(Math.max(6144, width * 24)),
@@ -194,24 +198,56 @@ function floodRegion(fill: FillState, start: number, label: number, clear: numbe
   const { width, height, rgb, labels, tol2, squares } = fill;
   let stack = fill.stack;
   const free = clear ? UNLABELLED_CLEAR : UNLABELLED_OPAQUE;
-  const r0 = rgb[start * 3], g0 = rgb[start * 3 + 1], b0 = rgb[start * 3 + 2];
+  const r0 = rgb[start * 3],
+    g0 = rgb[start * 3 + 1],
+    b0 = rgb[start * 3 + 2];
   labels[start] = label;
-  const y0 = (start / width) | 0, x0 = start - y0 * width;
+  const y0 = (start / width) | 0,
+    x0 = start - y0 * width;
   // x-moments are summed pixel by pixel; y is fixed along a row, so the y-moments are added once
   // per row pass from what that pass added to the x-moments.
   // The sums start from -0, which V8 cannot hold as a small integer, so they are doubles from the
   // first pixel on: started as small integers they would overflow one after another on a large
   // image, and every overflow throws the optimised code away. -0 + v is v, so the sums are the same.
   let area = 1;
-  let sumX = -0, sumXX = -0, sumY = -0, sumXY = -0, sumYY = -0;
-  let sr = -0, sg = -0, sb = -0, srx = -0, sgx = -0, sbx = -0, sry = -0, sgy = -0, sby = -0, sq = -0;
-  sumX += x0; sumXX += x0 * x0; sumY += y0; sumXY += x0 * y0; sumYY += y0 * y0;
-  sr += r0; sg += g0; sb += b0; srx += r0 * x0; sgx += g0 * x0; sbx += b0 * x0;
-  sry += r0 * y0; sgy += g0 * y0; sby += b0 * y0; sq += r0 * r0 + g0 * g0 + b0 * b0;
+  let sumX = -0,
+    sumXX = -0,
+    sumY = -0,
+    sumXY = -0,
+    sumYY = -0;
+  let sr = -0,
+    sg = -0,
+    sb = -0,
+    srx = -0,
+    sgx = -0,
+    sbx = -0,
+    sry = -0,
+    sgy = -0,
+    sby = -0,
+    sq = -0;
+  sumX += x0;
+  sumXX += x0 * x0;
+  sumY += y0;
+  sumXY += x0 * y0;
+  sumYY += y0 * y0;
+  sr += r0;
+  sg += g0;
+  sb += b0;
+  srx += r0 * x0;
+  sgx += g0 * x0;
+  sbx += b0 * x0;
+  sry += r0 * y0;
+  sgy += g0 * y0;
+  sby += b0 * y0;
+  sq += r0 * r0 + g0 * g0 + b0 * b0;
   let top = 0;
   // every pixel before the seed is labelled, so its whole row above counts as the parent's run
-  stack[top++] = y0; stack[top++] = x0; stack[top++] = x0;
-  stack[top++] = y0 - 1; stack[top++] = 0; stack[top++] = width - 1;
+  stack[top++] = y0;
+  stack[top++] = x0;
+  stack[top++] = x0;
+  stack[top++] = y0 - 1;
+  stack[top++] = 0;
+  stack[top++] = width - 1;
   while (top > 0) {
     const parentLast = stack[--top];
     const parentFirst = stack[--top];
@@ -220,52 +256,90 @@ function floodRegion(fill: FillState, start: number, label: number, clear: numbe
     let xl = stack[--top];
     const y = stack[--top];
     const row = y * width;
-    let area0 = area, sumX0 = sumX, sumY0 = sumY, sr0 = sr, sg0 = sg, sb0 = sb;
+    let area0 = area,
+      sumX0 = sumX,
+      sumY0 = sumY,
+      sr0 = sr,
+      sg0 = sg,
+      sb0 = sb;
     // grow the segment left and right along its row (two loops written out: the running sums
     // stay in locals, which a shared helper could only reach through an object)
     while (xl > 0) {
       const q = row + xl - 1;
       if (labels[q] !== free) break;
-      const r = rgb[q * 3], g = rgb[q * 3 + 1], b = rgb[q * 3 + 2];
+      const r = rgb[q * 3],
+        g = rgb[q * 3 + 1],
+        b = rgb[q * 3 + 2];
       if (!clear) {
-        const dr = r - r0, dg = g - g0, db = b - b0;
+        const dr = r - r0,
+          dg = g - g0,
+          db = b - b0;
         if (dr * dr + dg * dg + db * db > tol2) break;
       }
       labels[q] = label;
       const x = --xl;
-      area++; sumX += x; sumXX += squares[x + 1] - squares[x];
-      sr += r; sg += g; sb += b; srx += r * x; sgx += g * x; sbx += b * x;
+      area++;
+      sumX += x;
+      sumXX += squares[x + 1] - squares[x];
+      sr += r;
+      sg += g;
+      sb += b;
+      srx += r * x;
+      sgx += g * x;
+      sbx += b * x;
       sq += r * r + g * g + b * b;
     }
     while (xr < width - 1) {
       const q = row + xr + 1;
       if (labels[q] !== free) break;
-      const r = rgb[q * 3], g = rgb[q * 3 + 1], b = rgb[q * 3 + 2];
+      const r = rgb[q * 3],
+        g = rgb[q * 3 + 1],
+        b = rgb[q * 3 + 2];
       if (!clear) {
-        const dr = r - r0, dg = g - g0, db = b - b0;
+        const dr = r - r0,
+          dg = g - g0,
+          db = b - b0;
         if (dr * dr + dg * dg + db * db > tol2) break;
       }
       labels[q] = label;
       const x = ++xr;
-      area++; sumX += x; sumXX += squares[x + 1] - squares[x];
-      sr += r; sg += g; sb += b; srx += r * x; sgx += g * x; sbx += b * x;
+      area++;
+      sumX += x;
+      sumXX += squares[x + 1] - squares[x];
+      sr += r;
+      sg += g;
+      sb += b;
+      srx += r * x;
+      sgx += g * x;
+      sbx += b * x;
       sq += r * r + g * g + b * b;
     }
     if (area !== area0) {
-      sumY += y * (area - area0); sumYY += y * (sumY - sumY0); sumXY += y * (sumX - sumX0);
-      sry += y * (sr - sr0); sgy += y * (sg - sg0); sby += y * (sb - sb0);
+      sumY += y * (area - area0);
+      sumYY += y * (sumY - sumY0);
+      sumXY += y * (sumX - sumX0);
+      sry += y * (sr - sr0);
+      sgy += y * (sg - sg0);
+      sby += y * (sb - sb0);
     }
     // Eight neighbours: a one-pixel diagonal stroke (thin text, hatching) stays one region
     // instead of falling apart into specks that would be merged into the paper.
-    const sx = xl > 0 ? xl - 1 : 0, ex = xr < width - 1 ? xr + 1 : xr;
+    const sx = xl > 0 ? xl - 1 : 0,
+      ex = xr < width - 1 ? xr + 1 : xr;
     for (let ny = y - 1; ny <= y + 1; ny += 2) {
       if (ny < 0 || ny >= height) continue;
       const nrow = ny * width;
-      area0 = area; sumX0 = sumX; sumY0 = sumY; sr0 = sr; sg0 = sg; sb0 = sb;
+      area0 = area;
+      sumX0 = sumX;
+      sumY0 = sumY;
+      sr0 = sr;
+      sg0 = sg;
+      sb0 = sb;
       // up to two stretches: the scan minus the parent's run when this is the parent's row
       const parentHere = ny === parentRow;
       for (let part = 0; part < 2; part++) {
-        let from = sx, to = ex;
+        let from = sx,
+          to = ex;
         if (parentHere) {
           if (part === 0) to = to < parentFirst - 1 ? to : parentFirst - 1;
           else from = from > parentLast + 1 ? from : parentLast + 1;
@@ -274,31 +348,51 @@ function floodRegion(fill: FillState, start: number, label: number, clear: numbe
         while (x <= to) {
           // refused pixels (labelled, the other kind, too far from the seed's colour) are passed over
           let q = nrow + x;
-          if (labels[q] !== free) { x++; continue; }
-          let r = rgb[q * 3], g = rgb[q * 3 + 1], b = rgb[q * 3 + 2];
+          if (labels[q] !== free) {
+            x++;
+            continue;
+          }
+          let r = rgb[q * 3],
+            g = rgb[q * 3 + 1],
+            b = rgb[q * 3 + 2];
           if (!clear) {
-            const dr = r - r0, dg = g - g0, db = b - b0;
-            if (dr * dr + dg * dg + db * db > tol2) { x++; continue; }
+            const dr = r - r0,
+              dg = g - g0,
+              db = b - b0;
+            if (dr * dr + dg * dg + db * db > tol2) {
+              x++;
+              continue;
+            }
           }
           // a stretch of accepted pixels, labelled up to the first refused one or the scan's end
           const runStart = x;
           for (;;) {
             labels[q] = label;
-            sr += r; sg += g; sb += b; srx += r * x; sgx += g * x; sbx += b * x;
+            sr += r;
+            sg += g;
+            sb += b;
+            srx += r * x;
+            sgx += g * x;
+            sbx += b * x;
             sq += r * r + g * g + b * b;
             x++;
             if (x > to) break;
             q++;
             if (labels[q] !== free) break;
-            r = rgb[q * 3]; g = rgb[q * 3 + 1]; b = rgb[q * 3 + 2];
+            r = rgb[q * 3];
+            g = rgb[q * 3 + 1];
+            b = rgb[q * 3 + 2];
             if (!clear) {
-              const dr = r - r0, dg = g - g0, db = b - b0;
+              const dr = r - r0,
+                dg = g - g0,
+                db = b - b0;
               if (dr * dr + dg * dg + db * db > tol2) break;
             }
           }
           // the stretch's count, Σx and Σx² in closed form: whole numbers, so the same doubles as
           // adding pixel by pixel
-          const last = x - 1, len = x - runStart;
+          const last = x - 1,
+            len = x - runStart;
           area += len;
           sumX += ((runStart + last) * len) / 2;
           sumXX += squares[x] - squares[runStart];
@@ -307,22 +401,40 @@ function floodRegion(fill: FillState, start: number, label: number, clear: numbe
             bigger.set(stack);
             stack = fill.stack = bigger;
           }
-          stack[top++] = ny; stack[top++] = runStart; stack[top++] = last;
-          stack[top++] = y; stack[top++] = xl; stack[top++] = xr;
+          stack[top++] = ny;
+          stack[top++] = runStart;
+          stack[top++] = last;
+          stack[top++] = y;
+          stack[top++] = xl;
+          stack[top++] = xr;
           x++; // x was refused (or lies past the end)
         }
       }
       if (area !== area0) {
-        sumY += ny * (area - area0); sumYY += ny * (sumY - sumY0); sumXY += ny * (sumX - sumX0);
-        sry += ny * (sr - sr0); sgy += ny * (sg - sg0); sby += ny * (sb - sb0);
+        sumY += ny * (area - area0);
+        sumYY += ny * (sumY - sumY0);
+        sumXY += ny * (sumX - sumX0);
+        sry += ny * (sr - sr0);
+        sgy += ny * (sg - sg0);
+        sby += ny * (sb - sb0);
       }
     }
   }
-  sums[at] = area; sums[at + 1] = sumX; sums[at + 2] = sumY;
-  sums[at + 3] = sumXX; sums[at + 4] = sumXY; sums[at + 5] = sumYY;
-  sums[at + 6] = sr; sums[at + 7] = sg; sums[at + 8] = sb;
-  sums[at + 9] = srx; sums[at + 10] = sgx; sums[at + 11] = sbx;
-  sums[at + 12] = sry; sums[at + 13] = sgy; sums[at + 14] = sby;
+  sums[at] = area;
+  sums[at + 1] = sumX;
+  sums[at + 2] = sumY;
+  sums[at + 3] = sumXX;
+  sums[at + 4] = sumXY;
+  sums[at + 5] = sumYY;
+  sums[at + 6] = sr;
+  sums[at + 7] = sg;
+  sums[at + 8] = sb;
+  sums[at + 9] = srx;
+  sums[at + 10] = sgx;
+  sums[at + 11] = sbx;
+  sums[at + 12] = sry;
+  sums[at + 13] = sgy;
+  sums[at + 14] = sby;
   sums[at + 15] = sq;
   return area;
 }
@@ -335,7 +447,14 @@ function floodRegion(fill: FillState, start: number, label: number, clear: numbe
  * listed are visited, in scan order: folding one never changes another's seed size, so these are
  * exactly the pixels a pass over the whole image would pick.
  */
-function foldSinglePixels(image: PreparedImage, labels: Int32Array, chunks: Float64Array[], seedCount: number, singles: Int32Array, foldDistance: number): void {
+function foldSinglePixels(
+  image: PreparedImage,
+  labels: Int32Array,
+  chunks: Float64Array[],
+  seedCount: number,
+  singles: Int32Array,
+  foldDistance: number,
+): void {
   const { width, height, rgb } = image;
   const transparent = image.transparent;
   const limit = foldDistance * foldDistance;
@@ -344,7 +463,8 @@ function foldSinglePixels(image: PreparedImage, labels: Int32Array, chunks: Floa
   // reads to one cache line each (the quotients are the ones the loop would take, taken once).
   const means = new Float64Array(4 * seedCount);
   for (let seed = 0; seed < seedCount; seed++) {
-    const stats = chunks[seed >> SEED_CHUNK_BITS], o = (seed & (SEED_CHUNK - 1)) * PLANE_STRIDE;
+    const stats = chunks[seed >> SEED_CHUNK_BITS],
+      o = (seed & (SEED_CHUNK - 1)) * PLANE_STRIDE;
     const a = stats[o];
     if (a < 2) continue;
     means[4 * seed] = a;
@@ -356,27 +476,62 @@ function foldSinglePixels(image: PreparedImage, labels: Int32Array, chunks: Floa
   // without pulling the next pixel's choice; its own seed is emptied (a count of 0 marks it).
   for (let i = 0; i < singles.length; i++) {
     const p = singles[i];
-    const y = (p / width) | 0, x = p - y * width;
-    const r = rgb[p * 3], g = rgb[p * 3 + 1], b = rgb[p * 3 + 2];
-    let best = -1, bestDistance = Infinity;
+    const y = (p / width) | 0,
+      x = p - y * width;
+    const r = rgb[p * 3],
+      g = rgb[p * 3 + 1],
+      b = rgb[p * 3 + 2];
+    let best = -1,
+      bestDistance = Infinity;
     for (let k = 0; k < 4; k++) {
-      const q = k === 0 ? (x > 0 ? p - 1 : -1) : k === 1 ? (x < width - 1 ? p + 1 : -1) : k === 2 ? (y > 0 ? p - width : -1) : y < height - 1 ? p + width : -1;
+      const q =
+        k === 0
+          ? x > 0
+            ? p - 1
+            : -1
+          : k === 1
+            ? x < width - 1
+              ? p + 1
+              : -1
+            : k === 2
+              ? y > 0
+                ? p - width
+                : -1
+              : y < height - 1
+                ? p + width
+                : -1;
       if (q < 0 || transparent[q]) continue;
       const l = labels[q];
       const o = 4 * l;
       if (means[o] < 2) continue;
-      const dr = means[o + 1] - r, dg = means[o + 2] - g, db = means[o + 3] - b;
+      const dr = means[o + 1] - r,
+        dg = means[o + 2] - g,
+        db = means[o + 3] - b;
       const d = dr * dr + dg * dg + db * db;
-      if (d < bestDistance) { bestDistance = d; best = l; }
+      if (d < bestDistance) {
+        bestDistance = d;
+        best = l;
+      }
     }
     if (best >= 0 && bestDistance <= limit) {
       // the pixel's own terms, the same whole numbers its one-pixel seed summed
-      const stats = chunks[best >> SEED_CHUNK_BITS], o = (best & (SEED_CHUNK - 1)) * PLANE_STRIDE;
-      stats[o] += 1; stats[o + 1] += x; stats[o + 2] += y;
-      stats[o + 3] += x * x; stats[o + 4] += x * y; stats[o + 5] += y * y;
-      stats[o + 6] += r; stats[o + 7] += g; stats[o + 8] += b;
-      stats[o + 9] += r * x; stats[o + 10] += g * x; stats[o + 11] += b * x;
-      stats[o + 12] += r * y; stats[o + 13] += g * y; stats[o + 14] += b * y;
+      const stats = chunks[best >> SEED_CHUNK_BITS],
+        o = (best & (SEED_CHUNK - 1)) * PLANE_STRIDE;
+      stats[o] += 1;
+      stats[o + 1] += x;
+      stats[o + 2] += y;
+      stats[o + 3] += x * x;
+      stats[o + 4] += x * y;
+      stats[o + 5] += y * y;
+      stats[o + 6] += r;
+      stats[o + 7] += g;
+      stats[o + 8] += b;
+      stats[o + 9] += r * x;
+      stats[o + 10] += g * x;
+      stats[o + 11] += b * x;
+      stats[o + 12] += r * y;
+      stats[o + 13] += g * y;
+      stats[o + 14] += b * y;
       stats[o + 15] += r * r + g * g + b * b;
       const own = labels[p];
       chunks[own >> SEED_CHUNK_BITS][(own & (SEED_CHUNK - 1)) * PLANE_STRIDE] = 0;
@@ -416,7 +571,8 @@ function mergeRegions(
   for (let seed = 0; seed < count; seed++) {
     const d = denseOf[seed] * stride;
     if (d < 0) continue;
-    const from = chunks[seed >> SEED_CHUNK_BITS], o = (seed & (SEED_CHUNK - 1)) * PLANE_STRIDE;
+    const from = chunks[seed >> SEED_CHUNK_BITS],
+      o = (seed & (SEED_CHUNK - 1)) * PLANE_STRIDE;
     if (plane) {
       for (let k = 0; k < PLANE_STRIDE; k++) stats[d + k] = from[o + k];
     } else {
@@ -442,17 +598,22 @@ function mergeRegions(
       if (x + 1 < width) {
         const b = labels[p + 1];
         if (a !== b && !regionTransparent[a] && !regionTransparent[b]) {
-          const lo = a < b ? a : b, hi = a < b ? b : a;
+          const lo = a < b ? a : b,
+            hi = a < b ? b : a;
           const key = lo * count + hi;
           const slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca6b)) >>> (32 - PAIR_CACHE_BITS);
           if (seen[slot] !== key) {
             seen[slot] = key;
             if (pairCount === edgeA.length) {
-              const biggerA = new Int32Array(2 * pairCount), biggerB = new Int32Array(2 * pairCount);
-              biggerA.set(edgeA); biggerB.set(edgeB);
-              edgeA = biggerA; edgeB = biggerB;
+              const biggerA = new Int32Array(2 * pairCount),
+                biggerB = new Int32Array(2 * pairCount);
+              biggerA.set(edgeA);
+              biggerB.set(edgeB);
+              edgeA = biggerA;
+              edgeB = biggerB;
             }
-            edgeA[pairCount] = denseOf[lo]; edgeB[pairCount] = denseOf[hi];
+            edgeA[pairCount] = denseOf[lo];
+            edgeB[pairCount] = denseOf[hi];
             pairCount++;
           }
         }
@@ -460,17 +621,22 @@ function mergeRegions(
       if (y + 1 < height) {
         const b = labels[p + width];
         if (a !== b && !regionTransparent[a] && !regionTransparent[b]) {
-          const lo = a < b ? a : b, hi = a < b ? b : a;
+          const lo = a < b ? a : b,
+            hi = a < b ? b : a;
           const key = lo * count + hi;
           const slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca6b)) >>> (32 - PAIR_CACHE_BITS);
           if (seen[slot] !== key) {
             seen[slot] = key;
             if (pairCount === edgeA.length) {
-              const biggerA = new Int32Array(2 * pairCount), biggerB = new Int32Array(2 * pairCount);
-              biggerA.set(edgeA); biggerB.set(edgeB);
-              edgeA = biggerA; edgeB = biggerB;
+              const biggerA = new Int32Array(2 * pairCount),
+                biggerB = new Int32Array(2 * pairCount);
+              biggerA.set(edgeA);
+              biggerB.set(edgeB);
+              edgeA = biggerA;
+              edgeB = biggerB;
             }
-            edgeA[pairCount] = denseOf[lo]; edgeB[pairCount] = denseOf[hi];
+            edgeA[pairCount] = denseOf[lo];
+            edgeB[pairCount] = denseOf[hi];
             pairCount++;
           }
         }
@@ -514,24 +680,39 @@ function mergeRegions(
     while (parent[a] !== a) a = parent[a] = parent[parent[a]];
     let b = edgeB[e];
     while (parent[b] !== b) b = parent[b] = parent[parent[b]];
-    if (a === b) { heap.pop(); continue; }
-    const na = stats[a * stride], nb = stats[b * stride];
+    if (a === b) {
+      heap.pop();
+      continue;
+    }
+    const na = stats[a * stride],
+      nb = stats[b * stride];
     const small = na < minArea || nb < minArea;
     if (a !== edgeA[e] || b !== edgeB[e] || version[a] !== stampA[e] || version[b] !== stampB[e]) {
       // Stale: one side grew since this pair was queued; re-price and queue it again.
       const c = pairCost(stats, ownError, plane, a, b);
-      if (c > maxCost && !small) { heap.pop(); continue; }
-      edgeA[e] = a; edgeB[e] = b; stampA[e] = version[a]; stampB[e] = version[b];
+      if (c > maxCost && !small) {
+        heap.pop();
+        continue;
+      }
+      edgeA[e] = a;
+      edgeB[e] = b;
+      stampA[e] = version[a];
+      stampB[e] = version[b];
       heap.replaceTop(c, e);
       continue;
     }
     heap.pop();
     if (key > maxCost && !small) continue;
     // Join the smaller into the larger; equal sizes join into the lower id (determinism).
-    let keep = a, gone = b;
-    if (nb > na || (nb === na && b < a)) { keep = b; gone = a; }
+    let keep = a,
+      gone = b;
+    if (nb > na || (nb === na && b < a)) {
+      keep = b;
+      gone = a;
+    }
     parent[gone] = keep;
-    const ok = keep * stride, og = gone * stride;
+    const ok = keep * stride,
+      og = gone * stride;
     for (let k = 0; k < stride; k++) stats[ok + k] += stats[og + k];
     if (plane) ownError[keep] = planeError(stats, ok);
     version[keep]++;
@@ -571,8 +752,10 @@ function mergeRegions(
 /** What joining regions a and b adds to the summed squared error of their models. */
 function pairCost(stats: Float64Array, ownError: Float64Array, plane: boolean, a: number, b: number): number {
   if (!plane) {
-    const oa = a * FLAT_STRIDE, ob = b * FLAT_STRIDE;
-    const na = stats[oa], nb = stats[ob];
+    const oa = a * FLAT_STRIDE,
+      ob = b * FLAT_STRIDE;
+    const na = stats[oa],
+      nb = stats[ob];
     const dr = stats[oa + 1] / na - stats[ob + 1] / nb;
     const dg = stats[oa + 2] / na - stats[ob + 2] / nb;
     const db = stats[oa + 3] / na - stats[ob + 3] / nb;
@@ -589,8 +772,10 @@ function pairCost(stats: Float64Array, ownError: Float64Array, plane: boolean, a
 function joinedPlaneError(s: Float64Array, oa: number, t: Float64Array, ob: number): number {
   const n = s[oa] + t[ob];
   if (n <= 0) return 0;
-  const s1 = s[oa + 1] + t[ob + 1], s2 = s[oa + 2] + t[ob + 2];
-  const mx = s1 / n, my = s2 / n;
+  const s1 = s[oa + 1] + t[ob + 1],
+    s2 = s[oa + 2] + t[ob + 2];
+  const mx = s1 / n,
+    my = s2 / n;
   const cxx = s[oa + 3] + t[ob + 3] - s1 * mx + PLANE_RIDGE * n;
   const cxy = s[oa + 4] + t[ob + 4] - s1 * my;
   const cyy = s[oa + 5] + t[ob + 5] - s2 * my + PLANE_RIDGE * n;

@@ -42,10 +42,12 @@ export function segmentLineArt(image: PreparedImage, settings: LineArtSettings, 
   checkAbort(context);
 
   // Padded mask (1-pixel paper border): neighbour loops need no bounds checks.
-  const stride = width + 2, rows = height + 2;
+  const stride = width + 2,
+    rows = height + 2;
   const mask = new Uint8Array(stride * rows);
   for (let y = 0, i = 0; y < height; y++) {
-    for (let q = (y + 1) * stride + 1, end = q + width; q < end; q++, i++) mask[q] = contrast[i] > threshold && !image.transparent[i] ? 1 : 0;
+    for (let q = (y + 1) * stride + 1, end = q + width; q < end; q++, i++)
+      mask[q] = contrast[i] > threshold && !image.transparent[i] ? 1 : 0;
   }
   fillPinholes(mask, stride, settings.pinholeMax);
   const lineWidth = typicalLineWidth(mask, stride);
@@ -109,7 +111,8 @@ function pixelsOnWhite(image: PreparedImage): { pixels: Uint8Array; bpp: 3 | 4 }
   const { source } = image;
   if ((source.channels ?? 4) === 4) {
     const data = source.data;
-    for (let j = 3; j < data.length; j += 4) if (data[j] !== 255) return { pixels: flattenOnWhite(data, image.width * image.height), bpp: 4 };
+    for (let j = 3; j < data.length; j += 4)
+      if (data[j] !== 255) return { pixels: flattenOnWhite(data, image.width * image.height), bpp: 4 };
   }
   return { pixels: image.rgb, bpp: 3 };
 }
@@ -135,9 +138,16 @@ function fillPinholes(mask: Uint8Array, stride: number, max: number): void {
           const r = q + nb[o];
           if (mask[r]) continue;
           const x = r % stride;
-          if (r < stride || r >= mask.length - stride || x === 0 || x === stride - 1) { size = max + 1; break; }
+          if (r < stride || r >= mask.length - stride || x === 0 || x === stride - 1) {
+            size = max + 1;
+            break;
+          }
           let seen = false;
-          for (let j = 0; j < size; j++) if (found[j] === r) { seen = true; break; }
+          for (let j = 0; j < size; j++)
+            if (found[j] === r) {
+              seen = true;
+              break;
+            }
           if (!seen) found[size++] = r;
         }
       }
@@ -158,11 +168,14 @@ function fillPinholes(mask: Uint8Array, stride: number, max: number): void {
 function joinDiagonals(mask: Uint8Array, stride: number, contrast: Uint8Array, width: number): void {
   const rows = mask.length / stride;
   const contrastAt = (q: number) => contrast[(((q / stride) | 0) - 1) * width + (q % stride) - 1];
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (let y = 1; y < rows - 2; y++) {
       for (let p = y * stride + 1, end = p + stride - 3; p < end; p++) {
-        const a = mask[p], b = mask[p + 1], c = mask[p + stride], d = mask[p + stride + 1];
+        const a = mask[p],
+          b = mask[p + 1],
+          c = mask[p + stride],
+          d = mask[p + stride + 1];
         if (a !== d || b !== c || a === b) continue;
         // the two paper pixels of the block: p + 1 and p + stride, or p and p + stride + 1
         const [u, v] = a ? [p + 1, p + stride] : [p, p + stride + 1];
@@ -178,7 +191,8 @@ function joinDiagonals(mask: Uint8Array, stride: number, contrast: Uint8Array, w
  * width w and length L has area wL and an outline of about 2L).
  */
 function typicalLineWidth(mask: Uint8Array, stride: number): number {
-  let inkArea = 0, cracks = 0;
+  let inkArea = 0,
+    cracks = 0;
   for (let p = stride; p < mask.length - stride; p++) {
     if (!mask[p]) continue;
     inkArea++;
@@ -195,12 +209,15 @@ function dropSpecks(mask: Uint8Array, stride: number, limit: number): void {
   if (limit <= 1) return;
   const parts = labelComponents(mask, stride);
   const { count, labels, area } = parts;
-  const left = new Int32Array(count + 1).fill(stride), right = new Int32Array(count + 1).fill(-1);
-  const top = new Int32Array(count + 1).fill(-1), bottom = new Int32Array(count + 1);
+  const left = new Int32Array(count + 1).fill(stride),
+    right = new Int32Array(count + 1).fill(-1);
+  const top = new Int32Array(count + 1).fill(-1),
+    bottom = new Int32Array(count + 1);
   for (let p = 0; p < mask.length; p++) {
     const id = labels[p];
     if (!id || area[id] >= limit) continue;
-    const x = p % stride, y = (p - x) / stride;
+    const x = p % stride,
+      y = (p - x) / stride;
     if (x < left[id]) left[id] = x;
     if (x > right[id]) right[id] = x;
     if (top[id] < 0) top[id] = y;
@@ -226,7 +243,16 @@ interface Ink {
  * paper as their four neighbours): their colour is the ink's own, not mixed with the paper at an
  * anti-aliased edge.
  */
-function findInks(pixels: Uint8Array, bpp: number, width: number, contrast: Uint8Array, paper: PaperModel, mask: Uint8Array, stride: number, settings: LineArtSettings): Ink[] {
+function findInks(
+  pixels: Uint8Array,
+  bpp: number,
+  width: number,
+  contrast: Uint8Array,
+  paper: PaperModel,
+  mask: Uint8Array,
+  stride: number,
+  settings: LineArtSettings,
+): Ink[] {
   const bins = DIRECTION_BINS;
   const count = new Float64Array(bins * bins * bins);
   const sum = new Float64Array(count.length * 3);
@@ -234,18 +260,25 @@ function findInks(pixels: Uint8Array, bpp: number, width: number, contrast: Uint
   let total = 0;
   for (let p = stride; p < mask.length - stride; p++) {
     if (!mask[p]) continue;
-    const x = (p % stride) - 1, y = ((p / stride) | 0) - 1;
+    const x = (p % stride) - 1,
+      y = ((p / stride) | 0) - 1;
     const i = y * width + x;
     if (!strokeCentre(contrast, mask, p, i, stride, width)) continue;
     paperColourAt(paper, x, y, local);
     const j = i * bpp;
-    const dr = local[0] - pixels[j], dg = local[1] - pixels[j + 1], db = local[2] - pixels[j + 2];
+    const dr = local[0] - pixels[j],
+      dg = local[1] - pixels[j + 1],
+      db = local[2] - pixels[j + 2];
     const len = Math.sqrt(dr * dr + dg * dg + db * db);
     if (len < 1) continue;
-    const ux = dr / len, uy = dg / len, uz = db / len;
+    const ux = dr / len,
+      uy = dg / len,
+      uz = db / len;
     const bin = (quantise(ux) * bins + quantise(uy)) * bins + quantise(uz);
     count[bin]++;
-    sum[bin * 3] += ux; sum[bin * 3 + 1] += uy; sum[bin * 3 + 2] += uz;
+    sum[bin * 3] += ux;
+    sum[bin * 3 + 1] += uy;
+    sum[bin * 3 + 2] += uz;
     total++;
   }
   if (!total) return [{ direction: [1 / Math.SQRT2, 1 / Math.SQRT2, 0], weight: 0 }];
@@ -258,7 +291,9 @@ function findInks(pixels: Uint8Array, bpp: number, width: number, contrast: Uint
     const m = unit(sum[b * 3], sum[b * 3 + 1], sum[b * 3 + 2]);
     let home = clusters.find((c) => dot(c.seed, m) >= cosLimit);
     if (!home) clusters.push((home = { seed: m, sum: [0, 0, 0], weight: 0 }));
-    home.sum[0] += sum[b * 3]; home.sum[1] += sum[b * 3 + 1]; home.sum[2] += sum[b * 3 + 2];
+    home.sum[0] += sum[b * 3];
+    home.sum[1] += sum[b * 3 + 1];
+    home.sum[2] += sum[b * 3 + 2];
     home.weight += count[b];
   }
   // Tints too rare to be an ink (JPEG colour fringes, a stray coloured pixel) join the closest ink.
@@ -267,7 +302,9 @@ function findInks(pixels: Uint8Array, bpp: number, width: number, contrast: Uint
     if (kept.includes(c)) continue;
     let best = kept[0];
     for (const k of kept) if (dot(k.seed, c.seed) > dot(best.seed, c.seed)) best = k;
-    best.sum[0] += c.sum[0]; best.sum[1] += c.sum[1]; best.sum[2] += c.sum[2];
+    best.sum[0] += c.sum[0];
+    best.sum[1] += c.sum[1];
+    best.sum[2] += c.sum[2];
     best.weight += c.weight;
   }
   return kept.map((c) => ({ direction: unit(c.sum[0], c.sum[1], c.sum[2]), weight: c.weight })).sort((a, b) => b.weight - a.weight);
@@ -288,15 +325,29 @@ function strokeCentre(contrast: Uint8Array, mask: Uint8Array, p: number, i: numb
  * Each ink's colour: the mean of its stroke centres, so black text is drawn black and not the grey
  * its anti-aliased edges average to (the renderer's own anti-aliasing draws those edges again).
  */
-function inkColours(pixels: Uint8Array, bpp: number, width: number, contrast: Uint8Array, mask: Uint8Array, stride: number, inkOf: Uint8Array, inkCount: number): Float64Array {
+function inkColours(
+  pixels: Uint8Array,
+  bpp: number,
+  width: number,
+  contrast: Uint8Array,
+  mask: Uint8Array,
+  stride: number,
+  inkOf: Uint8Array,
+  inkCount: number,
+): Float64Array {
   const sums = new Float64Array(inkCount * 4);
   for (let p = stride; p < mask.length - stride; p++) {
     if (!mask[p]) continue;
-    const x = (p % stride) - 1, y = ((p / stride) | 0) - 1;
+    const x = (p % stride) - 1,
+      y = ((p / stride) | 0) - 1;
     const i = y * width + x;
     if (!strokeCentre(contrast, mask, p, i, stride, width)) continue;
-    const k = inkOf[p] * 4, j = i * bpp;
-    sums[k] += pixels[j]; sums[k + 1] += pixels[j + 1]; sums[k + 2] += pixels[j + 2]; sums[k + 3]++;
+    const k = inkOf[p] * 4,
+      j = i * bpp;
+    sums[k] += pixels[j];
+    sums[k + 1] += pixels[j + 1];
+    sums[k + 2] += pixels[j + 2];
+    sums[k + 3]++;
   }
   return sums;
 }
@@ -306,20 +357,34 @@ function inkColours(pixels: Uint8Array, bpp: number, width: number, contrast: Ui
  * whose direction is closest to its own; then every piece of one ink smaller than a speck that
  * touches another ink joins the ink it touches most (a tinted edge pixel, a JPEG fringe).
  */
-function assignInks(pixels: Uint8Array, bpp: number, width: number, paper: PaperModel, mask: Uint8Array, stride: number, inks: Ink[], speckLimit: number): Uint8Array {
+function assignInks(
+  pixels: Uint8Array,
+  bpp: number,
+  width: number,
+  paper: PaperModel,
+  mask: Uint8Array,
+  stride: number,
+  inks: Ink[],
+  speckLimit: number,
+): Uint8Array {
   const inkOf = new Uint8Array(mask.length);
   if (inks.length < 2) return inkOf;
   const local = new Float32Array(3);
   for (let p = stride; p < mask.length - stride; p++) {
     if (!mask[p]) continue;
-    const x = (p % stride) - 1, y = ((p / stride) | 0) - 1;
+    const x = (p % stride) - 1,
+      y = ((p / stride) | 0) - 1;
     paperColourAt(paper, x, y, local);
     const j = (y * width + x) * bpp;
     const v: [number, number, number] = [local[0] - pixels[j], local[1] - pixels[j + 1], local[2] - pixels[j + 2]];
-    let best = 0, bestCos = -Infinity;
+    let best = 0,
+      bestCos = -Infinity;
     for (let k = 0; k < inks.length; k++) {
       const c = dot(inks[k].direction, v);
-      if (c > bestCos) { bestCos = c; best = k; }
+      if (c > bestCos) {
+        bestCos = c;
+        best = k;
+      }
     }
     inkOf[p] = best;
   }
@@ -341,8 +406,13 @@ function assignInks(pixels: Uint8Array, bpp: number, width: number, paper: Paper
     for (let p = 0; p < mask.length; p++) {
       const id = parts.labels[p];
       if (!id || parts.area[id] >= fragmentLimit) continue;
-      let best = -1, most = 0;
-      for (let other = 0; other < inks.length; other++) if (touches[id * inks.length + other] > most) { most = touches[id * inks.length + other]; best = other; }
+      let best = -1,
+        most = 0;
+      for (let other = 0; other < inks.length; other++)
+        if (touches[id * inks.length + other] > most) {
+          most = touches[id * inks.length + other];
+          best = other;
+        }
       if (best >= 0) inkOf[p] = best;
     }
   }
@@ -363,10 +433,20 @@ function inkCoverage(contrast: Uint8Array, threshold: number, mask: Uint8Array, 
   for (let v = 0; v < 256; v++) inkCount += hist[v];
   // the upper quartile of ink contrast: most ink pixels of a line drawing are edge pixels
   let full = 255;
-  for (let v = 255, seen = 0; v >= 0; v--) { seen += hist[v]; if (seen * 4 >= inkCount) { full = v; break; } }
+  for (let v = 255, seen = 0; v >= 0; v--) {
+    seen += hist[v];
+    if (seen * 4 >= inkCount) {
+      full = v;
+      break;
+    }
+  }
   full = Math.max(full, threshold + 1);
   const table = new Uint8Array(256);
-  for (let v = 0; v < 256; v++) table[v] = v <= threshold ? Math.round((128 * v) / Math.max(1, threshold)) : Math.min(255, Math.round(128 + (127 * (v - threshold)) / (full - threshold)));
+  for (let v = 0; v < 256; v++)
+    table[v] =
+      v <= threshold
+        ? Math.round((128 * v) / Math.max(1, threshold))
+        : Math.min(255, Math.round(128 + (127 * (v - threshold)) / (full - threshold)));
   const out = new Uint8Array(contrast.length);
   for (let i = 0; i < contrast.length; i++) out[i] = table[contrast[i]];
   return out;

@@ -51,7 +51,11 @@ export type PaintSettings = Pick<EngineSettings, 'gradients'>;
 export function paintRegions(image: PaintImage, segmentation: PaintSegmentation, settings: PaintSettings): RegionPaints {
   const { regionCount, area, labels, colours } = segmentation;
   // Line art names its inks' colours itself (engine/segment/line-art.ts); it has no gradients.
-  if (colours) return { paint: Array.from({ length: regionCount }, (_, r) => hexColour(colours[3 * r], colours[3 * r + 1], colours[3 * r + 2])), gradients: [] };
+  if (colours)
+    return {
+      paint: Array.from({ length: regionCount }, (_, r) => hexColour(colours[3 * r], colours[3 * r + 1], colours[3 * r + 2])),
+      gradients: [],
+    };
   const { data } = image.source;
   const channels = image.source.channels ?? 4;
 
@@ -59,8 +63,11 @@ export function paintRegions(image: PaintImage, segmentation: PaintSegmentation,
   const sums = new Float64Array(regionCount * 3);
   const squares = new Float64Array(regionCount);
   for (let p = 0; p < labels.length; p++) {
-    const l = labels[p], o = l * 3;
-    const r = data[p * channels], g = data[p * channels + 1], b = data[p * channels + 2];
+    const l = labels[p],
+      o = l * 3;
+    const r = data[p * channels],
+      g = data[p * channels + 1],
+      b = data[p * channels + 2];
     sums[o] += r;
     sums[o + 1] += g;
     sums[o + 2] += b;
@@ -79,7 +86,9 @@ export function paintRegions(image: PaintImage, segmentation: PaintSegmentation,
     const flatEnough = new Uint8Array(regionCount);
     for (let r = 0; r < regionCount; r++) {
       const n = Math.max(1, area[r]);
-      const mr = sums[r * 3] / n, mg = sums[r * 3 + 1] / n, mb = sums[r * 3 + 2] / n;
+      const mr = sums[r * 3] / n,
+        mg = sums[r * 3 + 1] / n,
+        mb = sums[r * 3 + 2] / n;
       const variance = squares[r] / n - (mr * mr + mg * mg + mb * mb);
       flatEnough[r] = variance <= settings.gradients.maxResidual ** 2 ? 1 : 0;
     }
@@ -114,7 +123,8 @@ export function composeShapes(
 
   // Each chain is fitted once, forwards; a ring that walks it backwards reads it backwards
   // (appendChain's reversed walk, signedArea2Reversed) instead of keeping a reversed copy.
-  const append = (writer: PathWriter, ref: ChainRef, continuing: boolean): void => writer.appendChain(fitted, ref >> 1, (ref & 1) === 1, continuing);
+  const append = (writer: PathWriter, ref: ChainRef, continuing: boolean): void =>
+    writer.appendChain(fitted, ref >> 1, (ref & 1) === 1, continuing);
   const otherSide = (ref: ChainRef): number => {
     const chain = graph.chains[ref >> 1];
     return ref & 1 ? chain.right : chain.left;
@@ -132,7 +142,8 @@ export function composeShapes(
       for (const ref of ring) fittedArea += (ref & 1 ? signedArea2Reversed(fitted, ref >> 1) : signedArea2(fitted, ref >> 1)) / 2;
       // against the outline the fit followed (sub-pixel points where the edge is anti-aliased)
       let exact = 0;
-      for (const ref of ring) exact += ((ref & 1 ? -1 : 1) * polylineArea2(graph.chains[ref >> 1].points, graph.chains[ref >> 1].closed)) / 2;
+      for (const ref of ring)
+        exact += ((ref & 1 ? -1 : 1) * polylineArea2(graph.chains[ref >> 1].points, graph.chains[ref >> 1].closed)) / 2;
       const slack = lostAreaShare * Math.abs(exact) + LOST_AREA_PIXELS;
       if (Math.abs(fittedArea - exact) <= slack) return;
       // First the chains' polygons (straight runs, no rounding: within half a pixel of the edge,
@@ -151,7 +162,10 @@ export function composeShapes(
         for (const ref of ring) {
           const chain = graph.chains[ref >> 1];
           const onFrame = chain.left < 0 || chain.right < 0;
-          fitted.set(ref >> 1, onFrame ? crackPolyline(chain.points, chain.closed) : simplifiedPolyline(chain.points, chain.closed, SIMPLIFY_TOLERANCE));
+          fitted.set(
+            ref >> 1,
+            onFrame ? crackPolyline(chain.points, chain.closed) : simplifiedPolyline(chain.points, chain.closed, SIMPLIFY_TOLERANCE),
+          );
           simplifiedArea += (ref & 1 ? signedArea2Reversed(fitted, ref >> 1) : signedArea2(fitted, ref >> 1)) / 2;
         }
         if (Math.abs(simplifiedArea - exact) <= slack) return;
@@ -194,8 +208,10 @@ export function composeShapes(
       }
       for (let j = 0; j < ring.length; j++) {
         const ref = ring[j];
-        const chain = ref >> 1, reversed = (ref & 1) === 1;
-        if (runsUnder(ref) && !hasArc(fitted, chain)) appendOffsetChain(fill, fitted, chain, reversed, j > 0, underlap, graph.chains[chain].closed);
+        const chain = ref >> 1,
+          reversed = (ref & 1) === 1;
+        if (runsUnder(ref) && !hasArc(fitted, chain))
+          appendOffsetChain(fill, fitted, chain, reversed, j > 0, underlap, graph.chains[chain].closed);
         else {
           // after an offset piece the pen is off the chain's start: a short line joins them
           if (j > 0) fill.lineTo(...chainStart(fitted, chain, reversed));
@@ -264,7 +280,9 @@ function addGradients(
   }
   for (let r = 0; r < regionCount; r++) {
     if (step[r] === 0) continue;
-    const fill = fitGradient(image.source, sampled.subarray(firstSample[r], firstSample[r + 1]), { maxResidual: settings.gradients.maxResidual });
+    const fill = fitGradient(image.source, sampled.subarray(firstSample[r], firstSample[r + 1]), {
+      maxResidual: settings.gradients.maxResidual,
+    });
     if (!fill) continue;
     const id = `g${gradients.length.toString(36)}`;
     gradients.push({ id, fill });
@@ -294,27 +312,38 @@ const LOST_AREA_PIXELS = 0.5;
 function signedArea2(fitted: FittedChains, c: number): number {
   const { coords, kinds } = fitted;
   let p = fitted.coordAt[c];
-  const k0 = fitted.kindAt[c], n = fitted.count[c];
+  const k0 = fitted.kindAt[c],
+    n = fitted.count[c];
   let sum = 0;
-  let x0 = coords[p], y0 = coords[p + 1];
+  let x0 = coords[p],
+    y0 = coords[p + 1];
   p += 2;
   for (let i = 0; i < n; i++) {
     let x3: number, y3: number;
     if (kinds[k0 + i] === 0) {
-      x3 = coords[p]; y3 = coords[p + 1];
+      x3 = coords[p];
+      y3 = coords[p + 1];
       p += 2;
       sum += x0 * y3 - x3 * y0;
     } else if (kinds[k0 + i] === 2) {
-      x3 = coords[p + 4]; y3 = coords[p + 5];
+      x3 = coords[p + 4];
+      y3 = coords[p + 5];
       sum += halfEllipseArea2(x0, y0, x3, y3, coords[p], coords[p + 1], coords[p + 3]);
       p += 6;
     } else {
-      const x1 = coords[p], y1 = coords[p + 1], x2 = coords[p + 2], y2 = coords[p + 3];
-      x3 = coords[p + 4]; y3 = coords[p + 5];
+      const x1 = coords[p],
+        y1 = coords[p + 1],
+        x2 = coords[p + 2],
+        y2 = coords[p + 3];
+      x3 = coords[p + 4];
+      y3 = coords[p + 5];
       p += 6;
-      sum += (3 * ((y3 - y0) * (x1 + x2) - (x3 - x0) * (y1 + y2) + y1 * (x0 - x2) - x1 * (y0 - y2) + y3 * (x2 + x0 / 3) - x3 * (y2 + y0 / 3))) / 10;
+      sum +=
+        (3 * ((y3 - y0) * (x1 + x2) - (x3 - x0) * (y1 + y2) + y1 * (x0 - x2) - x1 * (y0 - y2) + y3 * (x2 + x0 / 3) - x3 * (y2 + y0 / 3))) /
+        10;
     }
-    x0 = x3; y0 = y3;
+    x0 = x3;
+    y0 = y3;
   }
   return sum;
 }
@@ -325,25 +354,34 @@ function signedArea2(fitted: FittedChains, c: number): number {
  */
 function signedArea2Reversed(fitted: FittedChains, c: number): number {
   const { coords, kinds } = fitted;
-  const k0 = fitted.kindAt[c], n = fitted.count[c];
+  const k0 = fitted.kindAt[c],
+    n = fitted.count[c];
   if (n === 0) return 0;
   // end of chain c's coordinates
   let p = fitted.coordAt[c] + 2;
   for (let i = 0; i < n; i++) p += kinds[k0 + i] === 0 ? 2 : 6;
   let sum = 0;
-  let x0 = coords[p - 2], y0 = coords[p - 1];
+  let x0 = coords[p - 2],
+    y0 = coords[p - 1];
   for (let i = n - 1; i >= 0; i--) {
     const size = kinds[k0 + i] === 0 ? 2 : 6;
     p -= size;
     // the previous segment's end (or the start) sits just before this segment's numbers
-    const x3 = coords[p - 2], y3 = coords[p - 1];
+    const x3 = coords[p - 2],
+      y3 = coords[p - 1];
     if (size === 2) sum += x0 * y3 - x3 * y0;
     else if (kinds[k0 + i] === 2) sum += halfEllipseArea2(x0, y0, x3, y3, coords[p], coords[p + 1], 1 - coords[p + 2 + 1]);
     else {
-      const x1 = coords[p + 2], y1 = coords[p + 3], x2 = coords[p], y2 = coords[p + 1];
-      sum += (3 * ((y3 - y0) * (x1 + x2) - (x3 - x0) * (y1 + y2) + y1 * (x0 - x2) - x1 * (y0 - y2) + y3 * (x2 + x0 / 3) - x3 * (y2 + y0 / 3))) / 10;
+      const x1 = coords[p + 2],
+        y1 = coords[p + 3],
+        x2 = coords[p],
+        y2 = coords[p + 1];
+      sum +=
+        (3 * ((y3 - y0) * (x1 + x2) - (x3 - x0) * (y1 + y2) + y1 * (x0 - x2) - x1 * (y0 - y2) + y3 * (x2 + x0 / 3) - x3 * (y2 + y0 / 3))) /
+        10;
     }
-    x0 = x3; y0 = y3;
+    x0 = x3;
+    y0 = y3;
   }
   return sum;
 }
@@ -371,25 +409,41 @@ const MITER_LIMIT = 2;
  * this small against the curves' radii that is within a few hundredths of a pixel of the true
  * offset curve. The pen reaches the moved start with a line (or a move, first in the ring).
  */
-function appendOffsetChain(writer: PathWriter, fitted: FittedChains, c: number, reversed: boolean, continuing: boolean, distance: number, closed: boolean): void {
+function appendOffsetChain(
+  writer: PathWriter,
+  fitted: FittedChains,
+  c: number,
+  reversed: boolean,
+  continuing: boolean,
+  distance: number,
+  closed: boolean,
+): void {
   const walk = chainWalk(fitted, c, reversed);
   const { xs, ys, curve } = walk;
   const segments = curve.length;
   if (segments === 0) return;
   // each segment's left normal at its start and at its end (from the control polygon's legs)
-  const nsx = new Float64Array(segments), nsy = new Float64Array(segments), nex = new Float64Array(segments), ney = new Float64Array(segments);
+  const nsx = new Float64Array(segments),
+    nsy = new Float64Array(segments),
+    nex = new Float64Array(segments),
+    ney = new Float64Array(segments);
   for (let s = 0, p = 0; s < segments; s++) {
     const last = p + (curve[s] ? 3 : 1);
     const [ax, ay] = leftNormal(xs, ys, p, last, 1);
     const [bx, by] = leftNormal(xs, ys, last, p, -1);
-    nsx[s] = ax; nsy[s] = ay; nex[s] = bx; ney[s] = by;
+    nsx[s] = ax;
+    nsy[s] = ay;
+    nex[s] = bx;
+    ney[s] = by;
     p = last;
   }
   const joint = (ax: number, ay: number, bx: number, by: number): [number, number] => {
-    let mx = ax + bx, my = ay + by;
+    let mx = ax + bx,
+      my = ay + by;
     const len = Math.hypot(mx, my);
     if (len < 1e-9) return [ax * distance, ay * distance];
-    mx /= len; my /= len;
+    mx /= len;
+    my /= len;
     const cos = mx * ax + my * ay;
     const scale = distance / Math.max(cos, 1 / MITER_LIMIT);
     return [mx * scale, my * scale];
@@ -399,12 +453,16 @@ function appendOffsetChain(writer: PathWriter, fitted: FittedChains, c: number, 
   else writer.moveTo(xs[0] + sx, ys[0] + sy);
   for (let s = 0, p = 0; s < segments; s++) {
     const last = p + (curve[s] ? 3 : 1);
-    const [ex, ey] = s + 1 < segments ? joint(nex[s], ney[s], nsx[s + 1], nsy[s + 1]) : closed ? [sx, sy] : [nex[s] * distance, ney[s] * distance];
+    const [ex, ey] =
+      s + 1 < segments ? joint(nex[s], ney[s], nsx[s + 1], nsy[s + 1]) : closed ? [sx, sy] : [nex[s] * distance, ney[s] * distance];
     if (curve[s]) {
       writer.curveTo(
-        xs[p + 1] + nsx[s] * distance, ys[p + 1] + nsy[s] * distance,
-        xs[p + 2] + nex[s] * distance, ys[p + 2] + ney[s] * distance,
-        xs[last] + ex, ys[last] + ey,
+        xs[p + 1] + nsx[s] * distance,
+        ys[p + 1] + nsy[s] * distance,
+        xs[p + 2] + nex[s] * distance,
+        ys[p + 2] + ney[s] * distance,
+        xs[last] + ex,
+        ys[last] + ey,
       );
     } else writer.lineTo(xs[last] + ex, ys[last] + ey);
     p = last;
@@ -419,7 +477,8 @@ function appendOffsetChain(writer: PathWriter, fitted: FittedChains, c: number, 
 function leftNormal(xs: Float64Array, ys: Float64Array, from: number, to: number, sign: number): [number, number] {
   const step = to > from ? 1 : -1;
   for (let q = to; ; q -= step) {
-    const dx = (xs[q] - xs[from]) * sign, dy = (ys[q] - ys[from]) * sign;
+    const dx = (xs[q] - xs[from]) * sign,
+      dy = (ys[q] - ys[from]) * sign;
     const len = Math.hypot(dx, dy);
     if (len > 1e-9) return [dy / len, -dx / len];
     if (q === from + step) return [0, 0];
@@ -429,10 +488,13 @@ function leftNormal(xs: Float64Array, ys: Float64Array, from: number, to: number
 /** Chain c's control points in walking order (start, then 1 per line or 3 per curve) and which segments are curves. */
 function chainWalk(fitted: FittedChains, c: number, reversed: boolean): { xs: Float64Array; ys: Float64Array; curve: Uint8Array } {
   const { coords, kinds } = fitted;
-  const k0 = fitted.kindAt[c], n = fitted.count[c];
+  const k0 = fitted.kindAt[c],
+    n = fitted.count[c];
   let total = 1;
   for (let i = 0; i < n; i++) total += kinds[k0 + i] === 0 ? 1 : 3;
-  const xs = new Float64Array(total), ys = new Float64Array(total), curve = new Uint8Array(n);
+  const xs = new Float64Array(total),
+    ys = new Float64Array(total),
+    curve = new Uint8Array(n);
   const base = fitted.coordAt[c];
   for (let q = 0; q < total; q++) {
     const at = reversed ? total - 1 - q : q;

@@ -53,7 +53,8 @@ for (let v = -TABLE_LIMIT; v <= TABLE_LIMIT; v++) {
   TENTHS_TABLE.push(text);
   TENTHS_HAS_DOT[v + TABLE_LIMIT] = text.includes('.') ? 1 : 0;
 }
-const MINUS = 45, DOT = 46;
+const MINUS = 45,
+  DOT = 46;
 
 function number(v: number, digits = 2): string {
   const s = Number(v.toFixed(digits)).toString();
@@ -125,12 +126,16 @@ export class PathWriter {
   private emit6(command: string, a: number, b: number, c: number, d: number, e: number, f: number): void {
     const letter = this.command(command);
     const first = letter + this.value(a, letter !== '');
-    const bText = this.value(b, false), cText = this.value(c, false), dText = this.value(d, false), eText = this.value(e, false);
+    const bText = this.value(b, false),
+      cText = this.value(c, false),
+      dText = this.value(d, false),
+      eText = this.value(e, false);
     this.parts.push(first + bText + cText + dText + eText + this.value(f, false));
   }
 
   moveTo(x: number, y: number): void {
-    const tx = Math.round(x * SCALE), ty = Math.round(y * SCALE);
+    const tx = Math.round(x * SCALE),
+      ty = Math.round(y * SCALE);
     this.subpathParts = this.parts.length;
     if (!this.started) {
       this.emit2('M', tx, ty);
@@ -144,8 +149,10 @@ export class PathWriter {
   }
 
   lineTo(x: number, y: number): void {
-    const tx = Math.round(x * SCALE), ty = Math.round(y * SCALE);
-    const dx = tx - this.cx, dy = ty - this.cy;
+    const tx = Math.round(x * SCALE),
+      ty = Math.round(y * SCALE);
+    const dx = tx - this.cx,
+      dy = ty - this.cy;
     if (dx === 0 && dy === 0) return;
     this.lineBefore = { parts: this.parts.length, last: this.last, lastHadDot: this.lastHadDot };
     if (dy === 0) this.emit1('h', dx);
@@ -157,10 +164,15 @@ export class PathWriter {
   }
 
   curveTo(x1: number, y1: number, x2: number, y2: number, x: number, y: number): void {
-    const tx = Math.round(x * SCALE), ty = Math.round(y * SCALE);
-    const ax = Math.round(x1 * SCALE), ay = Math.round(y1 * SCALE);
-    const bx = Math.round(x2 * SCALE), by = Math.round(y2 * SCALE);
-    const straight = (ax - this.cx) * (ty - this.cy) === (ay - this.cy) * (tx - this.cx) && (bx - this.cx) * (ty - this.cy) === (by - this.cy) * (tx - this.cx);
+    const tx = Math.round(x * SCALE),
+      ty = Math.round(y * SCALE);
+    const ax = Math.round(x1 * SCALE),
+      ay = Math.round(y1 * SCALE);
+    const bx = Math.round(x2 * SCALE),
+      by = Math.round(y2 * SCALE);
+    const straight =
+      (ax - this.cx) * (ty - this.cy) === (ay - this.cy) * (tx - this.cx) &&
+      (bx - this.cx) * (ty - this.cy) === (by - this.cy) * (tx - this.cx);
     if (straight) {
       this.lineTo(x, y);
       return;
@@ -176,12 +188,23 @@ export class PathWriter {
    * of a degree (a tenth of a degree moves a 100 px radius by 0.2 px), never a large arc.
    */
   arcTo(rx: number, ry: number, rotation: number, sweep: number, x: number, y: number): void {
-    const tx = Math.round(x * SCALE), ty = Math.round(y * SCALE);
+    const tx = Math.round(x * SCALE),
+      ty = Math.round(y * SCALE);
     if (tx === this.cx && ty === this.cy) return;
     const letter = this.command('a');
-    const text = letter + this.value(Math.round(rx * SCALE), letter !== '') + this.value(Math.round(ry * SCALE), false) + this.value(Math.round(rotation * SCALE), false);
+    const text =
+      letter +
+      this.value(Math.round(rx * SCALE), letter !== '') +
+      this.value(Math.round(ry * SCALE), false) +
+      this.value(Math.round(rotation * SCALE), false);
     // the flags as separate 0/1 numbers (some parsers do not split '11')
-    this.parts.push(text + this.value(0, false) + this.value(sweep ? SCALE : 0, false) + this.value(tx - this.cx, false) + this.value(ty - this.cy, false));
+    this.parts.push(
+      text +
+        this.value(0, false) +
+        this.value(sweep ? SCALE : 0, false) +
+        this.value(tx - this.cx, false) +
+        this.value(ty - this.cy, false),
+    );
     this.cx = tx;
     this.cy = ty;
     this.segments++;
@@ -224,7 +247,8 @@ export class PathWriter {
    */
   appendChain(fitted: FittedChains, c: number, reversed: boolean, continuing: boolean): void {
     const { coords, kinds } = fitted;
-    const k0 = fitted.kindAt[c], n = fitted.count[c];
+    const k0 = fitted.kindAt[c],
+      n = fitted.count[c];
     let p = fitted.coordAt[c];
     if (!reversed) {
       if (!continuing) this.moveTo(coords[p], coords[p + 1]);
@@ -266,7 +290,13 @@ export class PathWriter {
   close(): void {
     // `z` draws the line back to the start itself: a last line that ends there is left out
     const line = this.lineBefore;
-    if (line !== null && line.parts === this.parts.length - 1 && line.parts > this.subpathParts + 1 && this.cx === this.sx && this.cy === this.sy) {
+    if (
+      line !== null &&
+      line.parts === this.parts.length - 1 &&
+      line.parts > this.subpathParts + 1 &&
+      this.cx === this.sx &&
+      this.cy === this.sy
+    ) {
       this.parts.pop();
       this.last = line.last;
       this.lastHadDot = line.lastHadDot;

@@ -23,7 +23,11 @@ export async function clipartAugment(image: RgbaImage, random: () => number): Pr
   let img = image;
   const r = random();
   if (r < 0.15) {
-    const bg: [number, number, number] = [200 + random() * 55, 200 + random() * 55, 200 + random() * 55].map(Math.round) as [number, number, number];
+    const bg: [number, number, number] = [200 + random() * 55, 200 + random() * 55, 200 + random() * 55].map(Math.round) as [
+      number,
+      number,
+      number,
+    ];
     img = flattenOn(img, bg);
   }
   if (random() < 0.3) img = await jpeg(img, Math.round(60 + random() * 35));
@@ -44,24 +48,35 @@ export async function closeUp(image: RgbaImage, random: () => number): Promise<R
   const side = 0.12 + random() * 0.2;
   const width = Math.max(16, Math.round(image.width * side * (0.7 + random() * 0.6)));
   const height = Math.max(16, Math.round(image.height * side * (0.7 + random() * 0.6)));
-  const left = Math.floor(random() * (image.width - width + 1)), top = Math.floor(random() * (image.height - height + 1));
+  const left = Math.floor(random() * (image.width - width + 1)),
+    top = Math.floor(random() * (image.height - height + 1));
   return viaSharp(image, (s) => s.extract({ left, top, width, height }));
 }
 
 /** Pale, washed-out colours (haze, overexposure, a bleached surface): contrast pulled towards a light grey. */
 export function washOut(image: RgbaImage, random: () => number): RgbaImage {
-  const keep = 0.3 + random() * 0.4, light = 170 + random() * 70, saturation = 0.3 + random() * 0.7;
+  const keep = 0.3 + random() * 0.4,
+    light = 170 + random() * 70,
+    saturation = 0.3 + random() * 0.7;
   const out = new Uint8Array(image.data);
   for (let i = 0; i < out.length; i += 4) {
     const l = 0.299 * out[i] + 0.587 * out[i + 1] + 0.114 * out[i + 2];
-    for (let c = 0; c < 3; c++) out[i + c] = Math.max(0, Math.min(255, Math.round(light + (l + (out[i + c] - l) * saturation - light) * keep)));
+    for (let c = 0; c < 3; c++)
+      out[i + c] = Math.max(0, Math.min(255, Math.round(light + (l + (out[i + c] - l) * saturation - light) * keep)));
   }
   return { ...image, data: out };
 }
 
 export async function photoAugment(image: RgbaImage, random: () => number, variant: number): Promise<RgbaImage> {
   const r = random();
-  let img = variant === 0 ? image : r < 0.2 ? await upperStrip(image, random) : r < 0.32 ? await closeUp(image, random) : await crop(image, random, 0.4);
+  let img =
+    variant === 0
+      ? image
+      : r < 0.2
+        ? await upperStrip(image, random)
+        : r < 0.32
+          ? await closeUp(image, random)
+          : await crop(image, random, 0.4);
   img = await resizeLong(img, Math.round(200 + random() * 1400));
   if (random() < 0.12) img = washOut(img, random);
   if (random() < 0.1) img = grayscale(img);
@@ -82,11 +97,22 @@ export function colourFills(image: RgbaImage, random: () => number): RgbaImage {
   const data = new Uint8Array(image.data);
   const pixels = width * height;
   const palette = Array.from({ length: 1 + Math.floor(random() * 4) }, () => {
-    const hue = random() * 6, strong = random() < 0.35;
+    const hue = random() * 6,
+      strong = random() < 0.35;
     const saturation = strong ? 0.6 + random() * 0.4 : 0.15 + random() * 0.5;
     const value = strong ? 0.75 + random() * 0.25 : 0.85 + random() * 0.15;
-    const f = hue - Math.floor(hue), p = value * (1 - saturation), q = value * (1 - saturation * f), t = value * (1 - saturation * (1 - f));
-    const rgb = [[value, t, p], [q, value, p], [p, value, t], [p, q, value], [t, p, value], [value, p, q]][Math.floor(hue) % 6];
+    const f = hue - Math.floor(hue),
+      p = value * (1 - saturation),
+      q = value * (1 - saturation * f),
+      t = value * (1 - saturation * (1 - f));
+    const rgb = [
+      [value, t, p],
+      [q, value, p],
+      [p, value, t],
+      [p, q, value],
+      [t, p, value],
+      [value, p, q],
+    ][Math.floor(hue) % 6];
     return rgb.map((v) => Math.round(v * 255));
   });
   const share = 0.4 + random() * 0.6;
@@ -95,14 +121,20 @@ export function colourFills(image: RgbaImage, random: () => number): RgbaImage {
   const region = new Int32Array(pixels);
   for (let start = 0; start < pixels; start++) {
     if (seen[start] || !isPaper(start)) continue;
-    let size = 0, touchesBorder = false;
+    let size = 0,
+      touchesBorder = false;
     seen[start] = 1;
     region[size++] = start;
     for (let k = 0; k < size; k++) {
-      const i = region[k], x = i % width, y = (i - x) / width;
+      const i = region[k],
+        x = i % width,
+        y = (i - x) / width;
       if (x === 0 || y === 0 || x === width - 1 || y === height - 1) touchesBorder = true;
       for (const j of [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, y > 0 ? i - width : -1, y < height - 1 ? i + width : -1]) {
-        if (j >= 0 && !seen[j] && isPaper(j)) { seen[j] = 1; region[size++] = j; }
+        if (j >= 0 && !seen[j] && isPaper(j)) {
+          seen[j] = 1;
+          region[size++] = j;
+        }
       }
     }
     if (touchesBorder || size < pixels * 0.0015 || size > pixels * 0.08 || random() > share) continue;

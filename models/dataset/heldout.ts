@@ -23,16 +23,33 @@ export async function heldOutCameraPage(image: RgbaImage, random: () => number):
   const page = await resizeLong(flattenOn(image, [255, 255, 255]), Math.round(700 + random() * 500));
   const { width, height } = page;
   const frame = 1.08 + random() * 0.2;
-  const outW = Math.round(width * frame), outH = Math.round(height * frame);
-  const squeeze = 0.03 + random() * 0.1, turn = (random() - 0.5) * 0.2;
-  const cx = outW / 2, cy = outH / 2;
-  const quad: Array<[number, number]> = [[-0.5 + squeeze, -0.5], [0.5 - squeeze, -0.5], [0.5, 0.5], [-0.5, 0.5]].map(([u, v]) => {
-    const x = u * width, y = v * height;
+  const outW = Math.round(width * frame),
+    outH = Math.round(height * frame);
+  const squeeze = 0.03 + random() * 0.1,
+    turn = (random() - 0.5) * 0.2;
+  const cx = outW / 2,
+    cy = outH / 2;
+  const quad: Array<[number, number]> = [
+    [-0.5 + squeeze, -0.5],
+    [0.5 - squeeze, -0.5],
+    [0.5, 0.5],
+    [-0.5, 0.5],
+  ].map(([u, v]) => {
+    const x = u * width,
+      y = v * height;
     return [cx + x * Math.cos(turn) - y * Math.sin(turn), cy + x * Math.sin(turn) + y * Math.cos(turn)];
   });
   const table = [60 + random() * 150, 50 + random() * 120, 40 + random() * 110];
-  let img = warpOnto(page, quad, outW, outH, (_x, y) => table.map((c) => Math.round(c * (0.8 + 0.2 * (y / outH)))) as [number, number, number]);
-  const exposure = 0.55 + random() * 0.25, bowl = 0.2 + random() * 0.35, side = (random() - 0.5) * 0.4;
+  let img = warpOnto(
+    page,
+    quad,
+    outW,
+    outH,
+    (_x, y) => table.map((c) => Math.round(c * (0.8 + 0.2 * (y / outH)))) as [number, number, number],
+  );
+  const exposure = 0.55 + random() * 0.25,
+    bowl = 0.2 + random() * 0.35,
+    side = (random() - 0.5) * 0.4;
   img = lightBy(img, (u, v) => exposure * (1 - bowl * ((u - 0.5) ** 2 + (v - 0.5) ** 2) * 2) * (1 + side * (u - 0.5)));
   img = addNoise(img, random, 3 + random() * 4, true);
   img = await resizeLong(img, Math.round(600 + random() * 400));
@@ -46,7 +63,9 @@ export async function heldOutCameraPage(image: RgbaImage, random: () => number):
  */
 export async function heldOutBookScan(image: RgbaImage, random: () => number): Promise<RgbaImage> {
   let img = await resizeLong(flattenOn(image, [255, 255, 255]), Math.round(800 + random() * 500));
-  const spineRight = random() < 0.5, curl = 0.03 + random() * 0.08, depth = 0.4 + random() * 0.5;
+  const spineRight = random() < 0.5,
+    curl = 0.03 + random() * 0.08,
+    depth = 0.4 + random() * 0.5;
   const paper = 0.78 + random() * 0.15;
   img = lightBy(img, (u) => {
     const d = (spineRight ? 1 - u : u) / curl;
@@ -59,9 +78,16 @@ export async function heldOutBookScan(image: RgbaImage, random: () => number): P
   img = await viaSharp(img, (s) => s.rotate(angle, { background: black }));
   const specks: Speck[] = [];
   for (let cluster = Math.round(3 + random() * 12); cluster > 0; cluster--) {
-    const cx = random() * img.width, cy = random() * img.height, spread = 5 + random() * 25;
+    const cx = random() * img.width,
+      cy = random() * img.height,
+      spread = 5 + random() * 25;
     for (let dot = Math.round(5 + random() * 30); dot > 0; dot--) {
-      specks.push({ x: cx + (random() - 0.5) * 2 * spread, y: cy + (random() - 0.5) * 2 * spread, radius: 0.7 + random() * 1.3, level: Math.round(random() * 60) });
+      specks.push({
+        x: cx + (random() - 0.5) * 2 * spread,
+        y: cy + (random() - 0.5) * 2 * spread,
+        radius: 0.7 + random() * 1.3,
+        level: Math.round(random() * 60),
+      });
     }
   }
   img = drawSpecks(img, specks);

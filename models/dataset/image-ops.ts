@@ -4,12 +4,20 @@ import type { RgbaImage } from '../../engine/types.js';
 import { gaussian } from '../lib/mlp.js';
 
 export async function fromEncoded(input: Buffer | string): Promise<RgbaImage> {
-  const { data, info } = await sharp(input, { limitInputPixels: 60_000_000 }).toColourspace('srgb').ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(input, { limitInputPixels: 60_000_000 })
+    .toColourspace('srgb')
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
 }
 
 export async function viaSharp(image: RgbaImage, build: (s: ReturnType<typeof sharp>) => ReturnType<typeof sharp>): Promise<RgbaImage> {
-  const s = build(sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), { raw: { width: image.width, height: image.height, channels: 4 } }));
+  const s = build(
+    sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), {
+      raw: { width: image.width, height: image.height, channels: 4 },
+    }),
+  );
   const { data, info } = await s.toColourspace('srgb').ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
 }
@@ -26,20 +34,26 @@ export function flattenOn(image: RgbaImage, bg: [number, number, number]): RgbaI
 
 export async function resizeLong(image: RgbaImage, longSide: number): Promise<RgbaImage> {
   const scale = longSide / Math.max(image.width, image.height);
-  const width = Math.max(8, Math.round(image.width * scale)), height = Math.max(8, Math.round(image.height * scale));
+  const width = Math.max(8, Math.round(image.width * scale)),
+    height = Math.max(8, Math.round(image.height * scale));
   return viaSharp(image, (s) => s.resize(width, height, { fit: 'fill' }));
 }
 
 export async function crop(image: RgbaImage, random: () => number, minSide: number): Promise<RgbaImage> {
-  const fw = minSide + random() * (1 - minSide), fh = minSide + random() * (1 - minSide);
-  const width = Math.max(16, Math.round(image.width * fw)), height = Math.max(16, Math.round(image.height * fh));
-  const left = Math.floor(random() * (image.width - width + 1)), top = Math.floor(random() * (image.height - height + 1));
+  const fw = minSide + random() * (1 - minSide),
+    fh = minSide + random() * (1 - minSide);
+  const width = Math.max(16, Math.round(image.width * fw)),
+    height = Math.max(16, Math.round(image.height * fh));
+  const left = Math.floor(random() * (image.width - width + 1)),
+    top = Math.floor(random() * (image.height - height + 1));
   return viaSharp(image, (s) => s.extract({ left, top, width, height }));
 }
 
 export async function jpeg(image: RgbaImage, quality: number): Promise<RgbaImage> {
   const flat = flattenOn(image, [255, 255, 255]);
-  const bytes = await sharp(Buffer.from(flat.data), { raw: { width: flat.width, height: flat.height, channels: 4 } }).jpeg({ quality }).toBuffer();
+  const bytes = await sharp(Buffer.from(flat.data), { raw: { width: flat.width, height: flat.height, channels: 4 } })
+    .jpeg({ quality })
+    .toBuffer();
   return fromEncoded(bytes);
 }
 
@@ -57,7 +71,8 @@ export function addNoise(image: RgbaImage, random: () => number, sigma: number, 
   const out = new Uint8Array(image.data);
   for (let i = 0; i < out.length; i += 4) {
     const shared = gaussian(random) * sigma;
-    for (let c = 0; c < 3; c++) out[i + c] = Math.max(0, Math.min(255, Math.round(out[i + c] + (gray ? shared : gaussian(random) * sigma))));
+    for (let c = 0; c < 3; c++)
+      out[i + c] = Math.max(0, Math.min(255, Math.round(out[i + c] + (gray ? shared : gaussian(random) * sigma))));
   }
   return { ...image, data: out };
 }
@@ -68,7 +83,8 @@ type Point = [number, number];
 function homography(from: Point[], to: Point[]): number[] {
   const a: number[][] = [];
   for (let k = 0; k < 4; k++) {
-    const [x, y] = from[k], [u, v] = to[k];
+    const [x, y] = from[k],
+      [u, v] = to[k];
     a.push([x, y, 1, 0, 0, 0, -u * x, -u * y, u]);
     a.push([0, 0, 0, x, y, 1, -v * x, -v * y, v]);
   }
@@ -91,29 +107,50 @@ function homography(from: Point[], to: Point[]): number[] {
  * top-right, bottom-right, bottom-left) land on `corners`: a page seen in perspective. Each output
  * pixel samples the source bilinearly through the inverse mapping.
  */
-export function warpOnto(image: RgbaImage, corners: Point[], width: number, height: number, background: (x: number, y: number) => [number, number, number]): RgbaImage {
+export function warpOnto(
+  image: RgbaImage,
+  corners: Point[],
+  width: number,
+  height: number,
+  background: (x: number, y: number) => [number, number, number],
+): RgbaImage {
   const { width: w, height: h, data } = image;
-  const m = homography(corners, [[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]);
+  const m = homography(corners, [
+    [0, 0],
+    [w - 1, 0],
+    [w - 1, h - 1],
+    [0, h - 1],
+  ]);
   const out = new Uint8Array(width * height * 4);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const o = (y * width + x) * 4;
       const d = m[6] * x + m[7] * y + m[8];
-      let sx = (m[0] * x + m[1] * y + m[2]) / d, sy = (m[3] * x + m[4] * y + m[5]) / d;
+      let sx = (m[0] * x + m[1] * y + m[2]) / d,
+        sy = (m[3] * x + m[4] * y + m[5]) / d;
       // Rounding leaves a corner's own pixel a hair outside the page: it still belongs to it.
       const edge = 1e-6;
       if (sx < -edge || sy < -edge || sx > w - 1 + edge || sy > h - 1 + edge) {
         const bg = background(x, y);
-        out[o] = bg[0]; out[o + 1] = bg[1]; out[o + 2] = bg[2]; out[o + 3] = 255;
+        out[o] = bg[0];
+        out[o + 1] = bg[1];
+        out[o + 2] = bg[2];
+        out[o + 3] = 255;
         continue;
       }
       sx = Math.max(0, Math.min(w - 1, sx));
       sy = Math.max(0, Math.min(h - 1, sy));
-      const x0 = Math.min(w - 2, Math.floor(sx)), y0 = Math.min(h - 2, Math.floor(sy));
-      const fx = sx - x0, fy = sy - y0;
-      const i00 = (y0 * w + x0) * 4, i10 = i00 + 4, i01 = i00 + w * 4, i11 = i01 + 4;
+      const x0 = Math.min(w - 2, Math.floor(sx)),
+        y0 = Math.min(h - 2, Math.floor(sy));
+      const fx = sx - x0,
+        fy = sy - y0;
+      const i00 = (y0 * w + x0) * 4,
+        i10 = i00 + 4,
+        i01 = i00 + w * 4,
+        i11 = i01 + 4;
       for (let c = 0; c < 3; c++) {
-        const top = data[i00 + c] * (1 - fx) + data[i10 + c] * fx, bottom = data[i01 + c] * (1 - fx) + data[i11 + c] * fx;
+        const top = data[i00 + c] * (1 - fx) + data[i10 + c] * fx,
+          bottom = data[i01 + c] * (1 - fx) + data[i11 + c] * fx;
         out[o + c] = Math.round(top * (1 - fy) + bottom * fy);
       }
       out[o + 3] = 255;
@@ -128,7 +165,8 @@ export function lightBy(image: RgbaImage, light: (u: number, v: number) => numbe
   const out = new Uint8Array(image.data);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      const i = (y * width + x) * 4, l = light(x / width, y / height);
+      const i = (y * width + x) * 4,
+        l = light(x / width, y / height);
       for (let c = 0; c < 3; c++) out[i + c] = Math.max(0, Math.min(255, Math.round(out[i + c] * l)));
     }
   }
@@ -136,7 +174,12 @@ export function lightBy(image: RgbaImage, light: (u: number, v: number) => numbe
 }
 
 /** A round dot of dust or toner at (x, y), of a grey level. */
-export interface Speck { x: number; y: number; radius: number; level: number }
+export interface Speck {
+  x: number;
+  y: number;
+  radius: number;
+  level: number;
+}
 
 export function drawSpecks(image: RgbaImage, specks: Speck[]): RgbaImage {
   const { width, height } = image;

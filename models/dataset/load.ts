@@ -17,7 +17,10 @@ export async function raster(file: string): Promise<RgbaImage | null> {
 }
 
 /** What an SVG-based source draws for one file: an SVG file on disk and the size to render. */
-export interface SvgJob { input: string; size: number }
+export interface SvgJob {
+  input: string;
+  size: number;
+}
 
 const rendered = new Map<string, string | null>();
 
@@ -36,7 +39,11 @@ export function renderBatch(jobs: SvgJob[]): void {
   writeFileSync(list, JSON.stringify(pending));
   let start = 0;
   while (start < pending.length) {
-    const child = spawnSync(process.execPath, ['--import', 'tsx', join(MODELS_DIR, 'lib', 'render-svg.ts'), list, String(start)], { encoding: 'utf8', maxBuffer: 16 << 20, timeout: 600_000 });
+    const child = spawnSync(process.execPath, ['--import', 'tsx', join(MODELS_DIR, 'lib', 'render-svg.ts'), list, String(start)], {
+      encoding: 'utf8',
+      maxBuffer: 16 << 20,
+      timeout: 600_000,
+    });
     const lines = child.stdout.trim().split('\n');
     if (lines.at(-1) === 'done') break;
     const last = Number(/start (\d+)/.exec(lines.filter((l) => l.startsWith('start')).at(-1) ?? '')?.[1] ?? start);
@@ -75,7 +82,10 @@ export function graphvizFile(file: string, random: () => number): SvgJob | null 
   mkdirSync(join(WORK, 'dot'), { recursive: true });
   if (!existsSync(out)) {
     try {
-      writeFileSync(out, execFileSync('dot', ['-Tsvg', file], { timeout: 20_000, maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }));
+      writeFileSync(
+        out,
+        execFileSync('dot', ['-Tsvg', file], { timeout: 20_000, maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }),
+      );
     } catch {
       return null;
     }
@@ -116,7 +126,10 @@ export function xfigFile(file: string, random: () => number): SvgJob | null {
   mkdirSync(join(WORK, 'fig'), { recursive: true });
   if (!existsSync(out)) {
     try {
-      writeFileSync(out, execFileSync('fig2dev', ['-L', 'svg', file], { timeout: 20_000, maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }));
+      writeFileSync(
+        out,
+        execFileSync('fig2dev', ['-L', 'svg', file], { timeout: 20_000, maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }),
+      );
     } catch {
       return null;
     }

@@ -22,25 +22,54 @@ export const THUMBS_PATH = join(CACHE, 'thumbnails.bin');
 /** Debian (bookworm) packages the dataset is built from. */
 export const PACKAGES = [
   // clip art
-  'openclipart-svg', 'tango-icon-theme', 'oxygen-icon-theme', 'breeze-icon-theme', 'ukui-wallpapers',
+  'openclipart-svg',
+  'tango-icon-theme',
+  'oxygen-icon-theme',
+  'breeze-icon-theme',
+  'ukui-wallpapers',
   // photo (plasma-workspace-wallpapers also gives flat illustrations to clip art)
-  'python3-skimage', 'opencv-doc', 'plasma-workspace-wallpapers', 'lomiri-wallpapers-16.04', 'mate-backgrounds', 'lomiri-wallpapers-20.04',
+  'python3-skimage',
+  'opencv-doc',
+  'plasma-workspace-wallpapers',
+  'lomiri-wallpapers-16.04',
+  'mate-backgrounds',
+  'lomiri-wallpapers-20.04',
   // scan: manuals rendered as pages
-  'valgrind', 'nettle-dev', 'gri-pdf-doc', 'fontconfig', 'libtasn1-doc', 'zlib1g-dev', 'ghostscript-doc', 'camlidl-doc', 'shared-mime-info',
+  'valgrind',
+  'nettle-dev',
+  'gri-pdf-doc',
+  'fontconfig',
+  'libtasn1-doc',
+  'zlib1g-dev',
+  'ghostscript-doc',
+  'camlidl-doc',
+  'shared-mime-info',
   // blueprint
-  'fritzing-parts', 'librecad-data', 'xfig-libs', 'graphviz-doc',
+  'fritzing-parts',
+  'librecad-data',
+  'xfig-libs',
+  'graphviz-doc',
   // added in the second round: more photographs, and figures of a plotting language's manual
-  'hugin-data', 'asymptote-doc',
+  'hugin-data',
+  'asymptote-doc',
   // added in the third round: class and include graphs that doxygen drew with dot (training), photos of a jigsaw game (held-out)
-  'libcppunit-doc', 'libqwt-doc', 'palapeli-data',
+  'libcppunit-doc',
+  'libqwt-doc',
+  'palapeli-data',
   // and flat icons (one colour per shape, no outlines), which the coloured diagram fills made look like drawings
   'papirus-icon-theme',
   // graphs that other packages ship as .dot examples, laid out by dot as graphviz-doc's are
-  'dot2tex', 'ruby-graphviz', 'python-pygraphviz-doc',
+  'dot2tex',
+  'ruby-graphviz',
+  'python-pygraphviz-doc',
   // added in the fourth round: flat vector wallpapers with soft gradients (training: LXQt, which also
   // gives photographs, and Xfce; held-out: Debian's desktop themes), and two more manuals whose
   // pages are held-out book scans and camera pictures
-  'lxqt-themes', 'xfdesktop4-data', 'desktop-base', 'libmpfr-doc', 'gnuplot-doc',
+  'lxqt-themes',
+  'xfdesktop4-data',
+  'desktop-base',
+  'libmpfr-doc',
+  'gnuplot-doc',
 ] as const;
 
 /** Files the benchmark corpus was made from: never in the training or held-out sets. */
@@ -72,8 +101,11 @@ export function ensurePackages(): void {
     execFileSync('dpkg', ['-x', join(DEBS, deb), target]);
   }
   for (const tool of ['pdftoppm', 'dot', 'fig2dev']) {
-    try { execFileSync('which', [tool], { stdio: 'ignore' }); }
-    catch { throw new Error(`${tool} is missing: apt-get install -y poppler-utils graphviz fig2dev`); }
+    try {
+      execFileSync('which', [tool], { stdio: 'ignore' });
+    } catch {
+      throw new Error(`${tool} is missing: apt-get install -y poppler-utils graphviz fig2dev`);
+    }
   }
 }
 

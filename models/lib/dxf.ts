@@ -4,7 +4,10 @@
  * hatches and block inserts are left out (the drawings stay recognisable as technical line art).
  */
 
-interface Point { x: number; y: number }
+interface Point {
+  x: number;
+  y: number;
+}
 
 type Shape =
   | { kind: 'line'; a: Point; b: Point }
@@ -49,7 +52,8 @@ export function parseDxfShapes(text: string): Shape[] {
         shapes.push({ kind: 'arc', c: { x: num(10), y: num(20) }, r: num(40), start: num(50), end: num(51) });
         break;
       case 'LWPOLYLINE': {
-        const xs = groups.get(10) ?? [], ys = groups.get(20) ?? [];
+        const xs = groups.get(10) ?? [],
+          ys = groups.get(20) ?? [];
         const points = xs.map((x, k) => ({ x: Number(x), y: Number(ys[k] ?? 0) }));
         if (points.length > 1) shapes.push({ kind: 'poly', points, closed: (num(70) & 1) === 1 });
         break;
@@ -77,14 +81,21 @@ export function parseDxfShapes(text: string): Shape[] {
 export function dxfToSvg(text: string, size: number, strokePx = 1.5): string | null {
   const shapes = parseDxfShapes(text);
   if (shapes.length < 3) return null;
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   const grow = (p: Point, r = 0) => {
-    minX = Math.min(minX, p.x - r); maxX = Math.max(maxX, p.x + r);
-    minY = Math.min(minY, p.y - r); maxY = Math.max(maxY, p.y + r);
+    minX = Math.min(minX, p.x - r);
+    maxX = Math.max(maxX, p.x + r);
+    minY = Math.min(minY, p.y - r);
+    maxY = Math.max(maxY, p.y + r);
   };
   for (const s of shapes) {
-    if (s.kind === 'line') { grow(s.a); grow(s.b); }
-    else if (s.kind === 'poly') s.points.forEach((p) => grow(p));
+    if (s.kind === 'line') {
+      grow(s.a);
+      grow(s.b);
+    } else if (s.kind === 'poly') s.points.forEach((p) => grow(p));
     else grow(s.c, s.r);
   }
   const span = Math.max(maxX - minX, maxY - minY);
@@ -102,10 +113,12 @@ export function dxfToSvg(text: string, size: number, strokePx = 1.5): string | n
     else if (s.kind === 'poly') parts.push(`M${s.points.map((p) => `${X(p.x)} ${Y(p.y)}`).join('L')}${s.closed ? 'Z' : ''}`);
     else if (s.kind === 'circle') {
       const r = (s.r * scale).toFixed(2);
-      const there = (2 * s.r * scale).toFixed(2), back = (-2 * s.r * scale).toFixed(2);
+      const there = (2 * s.r * scale).toFixed(2),
+        back = (-2 * s.r * scale).toFixed(2);
       parts.push(`M${X(s.c.x - s.r)} ${Y(s.c.y)}a${r} ${r} 0 1 0 ${there} 0a${r} ${r} 0 1 0 ${back} 0`);
     } else {
-      const a0 = (s.start * Math.PI) / 180, a1 = (s.end * Math.PI) / 180;
+      const a0 = (s.start * Math.PI) / 180,
+        a1 = (s.end * Math.PI) / 180;
       let sweep = a1 - a0;
       while (sweep <= 0) sweep += 2 * Math.PI;
       const r = (s.r * scale).toFixed(2);
@@ -114,7 +127,9 @@ export function dxfToSvg(text: string, size: number, strokePx = 1.5): string | n
       parts.push(`M${X(p0.x)} ${Y(p0.y)}A${r} ${r} 0 ${sweep > Math.PI ? 1 : 0} 0 ${X(p1.x)} ${Y(p1.y)}`);
     }
   }
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
     `<rect width="100%" height="100%" fill="#fff"/>` +
-    `<path d="${parts.join('')}" fill="none" stroke="#000" stroke-width="${strokePx}" stroke-linecap="round"/></svg>`;
+    `<path d="${parts.join('')}" fill="none" stroke="#000" stroke-width="${strokePx}" stroke-linecap="round"/></svg>`
+  );
 }

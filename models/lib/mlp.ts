@@ -55,7 +55,11 @@ export interface TrainOptions {
 export function standardisation(x: Float32Array[], featureCount: number): { mean: Float64Array; invStd: Float64Array } {
   const mean = new Float64Array(featureCount);
   const sq = new Float64Array(featureCount);
-  for (const row of x) for (let j = 0; j < featureCount; j++) { mean[j] += row[j]; sq[j] += row[j] * row[j]; }
+  for (const row of x)
+    for (let j = 0; j < featureCount; j++) {
+      mean[j] += row[j];
+      sq[j] += row[j] * row[j];
+    }
   const invStd = new Float64Array(featureCount);
   for (let j = 0; j < featureCount; j++) {
     mean[j] /= x.length;
@@ -93,7 +97,10 @@ export function softmax(logits: Float64Array): Float64Array {
   for (const v of logits) max = Math.max(max, v);
   const out = new Float64Array(logits.length);
   let sum = 0;
-  for (let i = 0; i < logits.length; i++) { out[i] = Math.exp(logits[i] - max); sum += out[i]; }
+  for (let i = 0; i < logits.length; i++) {
+    out[i] = Math.exp(logits[i] - max);
+    sum += out[i];
+  }
   for (let i = 0; i < logits.length; i++) out[i] /= sum;
   return out;
 }
@@ -111,7 +118,8 @@ export function trainMlp(x: Float32Array[], y: number[], classes: number, option
   const sizes = [featureCount, ...options.hidden, classes];
   const layers: Layer[] = [];
   for (let l = 0; l < sizes.length - 1; l++) {
-    const inputs = sizes[l], outputs = sizes[l + 1];
+    const inputs = sizes[l],
+      outputs = sizes[l + 1];
     const scale = Math.sqrt(2 / inputs); // He initialisation for ReLU layers
     const weights = new Float64Array(inputs * outputs);
     for (let i = 0; i < weights.length; i++) weights[i] = gaussian(random) * scale;
@@ -123,7 +131,9 @@ export function trainMlp(x: Float32Array[], y: number[], classes: number, option
   const m = layers.map((l) => ({ w: new Float64Array(l.weights.length), b: new Float64Array(l.outputs) }));
   const v = layers.map((l) => ({ w: new Float64Array(l.weights.length), b: new Float64Array(l.outputs) }));
   const grads = layers.map((l) => ({ w: new Float64Array(l.weights.length), b: new Float64Array(l.outputs) }));
-  const beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
+  const beta1 = 0.9,
+    beta2 = 0.999,
+    eps = 1e-8;
   let step = 0;
   const order = x.map((_, i) => i);
 
@@ -137,7 +147,10 @@ export function trainMlp(x: Float32Array[], y: number[], classes: number, option
     let epochLoss = 0;
     for (let start = 0; start < order.length; start += options.batchSize) {
       const batch = order.slice(start, start + options.batchSize);
-      for (const g of grads) { g.w.fill(0); g.b.fill(0); }
+      for (const g of grads) {
+        g.w.fill(0);
+        g.b.fill(0);
+      }
       let weightSum = 0;
       for (const index of batch) {
         const acts = forwardAll(model, x[index], options.inputNoise ? { sigma: options.inputNoise, random } : undefined);
@@ -148,7 +161,9 @@ export function trainMlp(x: Float32Array[], y: number[], classes: number, option
         let delta = new Float64Array(classes);
         for (let c = 0; c < classes; c++) delta[c] = cw * (probs[c] - (c === y[index] ? 1 : 0));
         for (let l = layers.length - 1; l >= 0; l--) {
-          const layer = layers[l], input = acts[l], g = grads[l];
+          const layer = layers[l],
+            input = acts[l],
+            g = grads[l];
           const back = new Float64Array(layer.inputs);
           for (let o = 0; o < layer.outputs; o++) {
             const d = delta[o];
@@ -165,7 +180,8 @@ export function trainMlp(x: Float32Array[], y: number[], classes: number, option
         }
       }
       step++;
-      const bc1 = 1 - Math.pow(beta1, step), bc2 = 1 - Math.pow(beta2, step);
+      const bc1 = 1 - Math.pow(beta1, step),
+        bc2 = 1 - Math.pow(beta2, step);
       layers.forEach((layer, l) => {
         const update = (param: Float64Array, grad: Float64Array, mm: Float64Array, vv: Float64Array, decay: number) => {
           for (let i = 0; i < param.length; i++) {
@@ -204,13 +220,17 @@ export function mergeMlps(members: Mlp[]): Mlp {
     const outputs = last ? first.layers[l].outputs : members.reduce((s, m) => s + m.layers[l].outputs, 0);
     const weights = new Float64Array(inputs * outputs);
     const bias = new Float64Array(outputs);
-    let rowOffset = 0, colOffset = 0;
+    let rowOffset = 0,
+      colOffset = 0;
     for (const m of members) {
       const layer = m.layers[l];
       for (let o = 0; o < layer.outputs; o++) {
         const row = last ? o : rowOffset + o;
         const col = l === 0 ? 0 : colOffset;
-        for (let i = 0; i < layer.inputs; i++) weights[row * inputs + col + i] += last ? layer.weights[o * layer.inputs + i] / members.length : layer.weights[o * layer.inputs + i];
+        for (let i = 0; i < layer.inputs; i++)
+          weights[row * inputs + col + i] += last
+            ? layer.weights[o * layer.inputs + i] / members.length
+            : layer.weights[o * layer.inputs + i];
         bias[row] += last ? layer.bias[o] / members.length : layer.bias[o];
       }
       rowOffset += layer.outputs;
@@ -245,7 +265,13 @@ export function mlpToOnnx(model: Mlp, meta: { producer: string; docString: strin
     initializers.push({ name: `dense${l}_weight`, dims: [layer.outputs, layer.inputs], values: Float32Array.from(layer.weights) });
     initializers.push({ name: `dense${l}_bias`, dims: [layer.outputs], values: Float32Array.from(layer.bias) });
     const out = last ? 'logits' : `z${l + 1}`;
-    nodes.push({ op: 'Gemm', inputs: [`h${l}`, `dense${l}_weight`, `dense${l}_bias`], outputs: [out], name: `dense${l}`, attributes: { transB: { int: 1 } } });
+    nodes.push({
+      op: 'Gemm',
+      inputs: [`h${l}`, `dense${l}_weight`, `dense${l}_bias`],
+      outputs: [out],
+      name: `dense${l}`,
+      attributes: { transB: { int: 1 } },
+    });
     if (!last) nodes.push({ op: 'Relu', inputs: [out], outputs: [`h${l + 1}`], name: `relu${l}` });
   });
   nodes.push({ op: 'Softmax', inputs: ['logits'], outputs: ['scores'], name: 'softmax', attributes: { axis: { int: 1 } } });

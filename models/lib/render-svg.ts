@@ -10,7 +10,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Resvg } from '@resvg/resvg-js';
 
-interface Job { input: string; output: string; size: number }
+interface Job {
+  input: string;
+  output: string;
+  size: number;
+}
 
 const jobs = JSON.parse(readFileSync(process.argv[2], 'utf8')) as Job[];
 for (let i = Number(process.argv[3] ?? 0); i < jobs.length; i++) {

@@ -9,10 +9,18 @@ import { gaussian, seededRandom } from './mlp.js';
 export function syntheticLogo(width: number, height: number, seed: number): RgbaImage {
   const random = seededRandom(seed);
   const data = new Uint8Array(width * height * 4).fill(255);
-  const palette = [[220, 40, 40], [30, 90, 200], [250, 190, 20], [40, 160, 80]].map((c) => c.map((v) => Math.round(v * (0.85 + 0.15 * random()))));
+  const palette = [
+    [220, 40, 40],
+    [30, 90, 200],
+    [250, 190, 20],
+    [40, 160, 80],
+  ].map((c) => c.map((v) => Math.round(v * (0.85 + 0.15 * random()))));
   const shapes = Array.from({ length: 4 }, (_, k) => ({
-    cx: width * (0.25 + 0.5 * random()), cy: height * (0.25 + 0.5 * random()),
-    r: Math.min(width, height) * (0.08 + 0.15 * random()), colour: palette[k], square: k % 2 === 1,
+    cx: width * (0.25 + 0.5 * random()),
+    cy: height * (0.25 + 0.5 * random()),
+    r: Math.min(width, height) * (0.08 + 0.15 * random()),
+    colour: palette[k],
+    square: k % 2 === 1,
   }));
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -33,14 +41,23 @@ export function syntheticLogo(width: number, height: number, seed: number): Rgba
 export function syntheticPhoto(width: number, height: number, seed: number): RgbaImage {
   const random = seededRandom(seed);
   const data = new Uint8Array(width * height * 4);
-  const blobs = Array.from({ length: 12 }, () => ({ x: random() * width, y: random() * height, r: (0.05 + random() * 0.2) * width, c: [random() * 120 - 60, random() * 120 - 60, random() * 120 - 60] }));
+  const blobs = Array.from({ length: 12 }, () => ({
+    x: random() * width,
+    y: random() * height,
+    r: (0.05 + random() * 0.2) * width,
+    c: [random() * 120 - 60, random() * 120 - 60, random() * 120 - 60],
+  }));
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const t = y / height;
-      let r = 90 + 100 * (1 - t), g = 120 + 60 * (1 - t) + 30 * Math.sin(x / 17), b = 170 * (1 - t) + 50;
+      let r = 90 + 100 * (1 - t),
+        g = 120 + 60 * (1 - t) + 30 * Math.sin(x / 17),
+        b = 170 * (1 - t) + 50;
       for (const blob of blobs) {
         const w = Math.exp(-((x - blob.x) ** 2 + (y - blob.y) ** 2) / (2 * blob.r * blob.r));
-        r += blob.c[0] * w; g += blob.c[1] * w; b += blob.c[2] * w;
+        r += blob.c[0] * w;
+        g += blob.c[1] * w;
+        b += blob.c[2] * w;
       }
       const texture = 18 * Math.sin(x * 0.9 + 3 * Math.sin(y * 0.3)) * Math.sin(y * 0.7);
       const i = (y * width + x) * 4;
@@ -64,8 +81,10 @@ export function syntheticPage(width: number, height: number, seed: number, lines
   };
   if (lines) {
     for (let k = 0; k < 30; k++) {
-      const horizontal = random() < 0.5, at = Math.floor(random() * (horizontal ? height : width));
-      const from = Math.floor(random() * 0.5 * (horizontal ? width : height)), to = from + Math.floor(random() * 0.5 * (horizontal ? width : height));
+      const horizontal = random() < 0.5,
+        at = Math.floor(random() * (horizontal ? height : width));
+      const from = Math.floor(random() * 0.5 * (horizontal ? width : height)),
+        to = from + Math.floor(random() * 0.5 * (horizontal ? width : height));
       for (let p = from; p < to; p++) {
         if (horizontal) ink(p, at);
         else ink(at, p);

@@ -11,7 +11,13 @@ export class ManualClock implements Clock {
   constructor(start: Date | string = '2025-01-15T12:00:00.000Z') {
     this.ms = new Date(start).getTime();
   }
-  now(): Date { return new Date(this.ms); }
-  advance(ms: number): void { this.ms += ms; }
-  set(to: Date | string): void { this.ms = new Date(to).getTime(); }
+  now(): Date {
+    return new Date(this.ms);
+  }
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+  set(to: Date | string): void {
+    this.ms = new Date(to).getTime();
+  }
 }

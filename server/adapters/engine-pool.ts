@@ -88,7 +88,9 @@ export function workerPool(options: WorkerPoolOptions): EnginePool {
       const slot = slots.find((s) => !s.busy) ?? spawn();
       slot.busy = true;
       let settle: { resolve: (o: EngineOutcome) => void; reject: (e: Error) => void };
-      const done = new Promise<EngineOutcome>((resolve, reject) => { settle = { resolve, reject }; });
+      const done = new Promise<EngineOutcome>((resolve, reject) => {
+        settle = { resolve, reject };
+      });
       let finished = false;
       const finish = () => {
         finished = true;

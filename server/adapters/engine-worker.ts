@@ -29,7 +29,9 @@ try {
   /* not Linux, or not permitted: run at normal priority */
 }
 const fromSource = import.meta.url.endsWith('.ts');
-const specifier = engineModule ? pathToFileURL(engineModule).href : new URL(fromSource ? '../../engine/index.ts' : '../../engine/index.js', import.meta.url).href;
+const specifier = engineModule
+  ? pathToFileURL(engineModule).href
+  : new URL(fromSource ? '../../engine/index.ts' : '../../engine/index.js', import.meta.url).href;
 const engine = (import(specifier) as Promise<EngineModule>).then((module) => {
   // A stand-in engine (VECTORIZE_ENGINE_MODULE) need not fit on threads of its own.
   module.fitConcurrency?.(fitWorkers);

@@ -9,7 +9,10 @@ import { openSync, writeSync, closeSync, readFileSync, rmSync, mkdirSync } from 
 import { join } from 'node:path';
 
 export class LockedError extends Error {
-  constructor(readonly pid: number, readonly path: string) {
+  constructor(
+    readonly pid: number,
+    readonly path: string,
+  ) {
     super(`The data dir is in use by process ${pid} (${path}).`);
     this.name = 'LockedError';
   }
@@ -54,7 +57,9 @@ interface Holder {
 
 function readHolder(dataDir: string): Holder | null {
   try {
-    const [pid, startTime, boot] = readFileSync(lockPath(dataDir), 'utf8').split('\n').map((line) => line.trim());
+    const [pid, startTime, boot] = readFileSync(lockPath(dataDir), 'utf8')
+      .split('\n')
+      .map((line) => line.trim());
     const parsed = Number.parseInt(pid ?? '', 10);
     return Number.isInteger(parsed) ? { pid: parsed, startTime: startTime || null, bootId: boot || null } : null;
   } catch {

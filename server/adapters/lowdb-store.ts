@@ -15,7 +15,10 @@ export interface LowdbStoreOptions {
 
 export async function openLowdbStore(file: string, options: LowdbStoreOptions = {}): Promise<Store> {
   // Compact JSON: the file is for machines; pretty-printing only doubles the bytes written per change.
-  const db = new Low<StoreData>(new DataFile<StoreData>(file, { parse: JSON.parse, stringify: (data) => JSON.stringify(data) }), emptyData());
+  const db = new Low<StoreData>(
+    new DataFile<StoreData>(file, { parse: JSON.parse, stringify: (data) => JSON.stringify(data) }),
+    emptyData(),
+  );
   await db.read();
   const data = { ...emptyData(), ...(db.data ?? {}) };
   const sections = new KeyedQueue();

@@ -24,7 +24,8 @@ export interface Migration {
  * the document. A trigger announces every change on CHANGE_CHANNEL with the writer's node id, so
  * the other nodes refresh the record in their memory.
  */
-const collectionTables = COLLECTIONS.map((name) => `
+const collectionTables = COLLECTIONS.map(
+  (name) => `
 CREATE TABLE ${name} (
   pos bigserial,
   id text PRIMARY KEY,
@@ -32,7 +33,8 @@ CREATE TABLE ${name} (
 );
 CREATE INDEX ${name}_pos ON ${name} (pos);
 CREATE TRIGGER ${name}_changed AFTER INSERT OR UPDATE OR DELETE ON ${name}
-  FOR EACH ROW EXECUTE FUNCTION vectorize_announce_change();`).join('\n');
+  FOR EACH ROW EXECUTE FUNCTION vectorize_announce_change();`,
+).join('\n');
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -65,7 +67,9 @@ export async function migrate(pool: pg.Pool, migrations: readonly Migration[] = 
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
     const done = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((row) => row.version));
     const applied: number[] = [];
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {

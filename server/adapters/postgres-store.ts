@@ -105,10 +105,13 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
 
   for (const name of COLLECTIONS) {
     const { rows } = await pool.query<{ doc: { id: string } }>(`SELECT doc FROM ${name} ORDER BY pos`);
-    collections[name] = new MapCollection((id, kind) => {
-      pending.get(name)!.set(id, kind);
-      writer.changed();
-    }, rows.map((row) => row.doc));
+    collections[name] = new MapCollection(
+      (id, kind) => {
+        pending.get(name)!.set(id, kind);
+        writer.changed();
+      },
+      rows.map((row) => row.doc),
+    );
   }
 
   /** Puts the database's version of records into memory, unless this node has a newer one pending. */
@@ -126,11 +129,13 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     const change = JSON.parse(message.payload ?? '{}') as { table: CollectionName; id: string; op: string; node: string | null };
     if (change.node === node || !(COLLECTIONS as readonly string[]).includes(change.table)) return;
     // In order, one at a time, so an older read never lands after a newer one.
-    feedChain = feedChain.then(async () => {
-      if (change.op === 'DELETE') return refresh(change.table, [{ id: change.id, doc: null }]);
-      const { rows } = await pool.query<{ doc: { id: string } }>(`SELECT doc FROM ${change.table} WHERE id = $1`, [change.id]);
-      refresh(change.table, [{ id: change.id, doc: rows[0]?.doc ?? null }]);
-    }).catch(() => undefined);
+    feedChain = feedChain
+      .then(async () => {
+        if (change.op === 'DELETE') return refresh(change.table, [{ id: change.id, doc: null }]);
+        const { rows } = await pool.query<{ doc: { id: string } }>(`SELECT doc FROM ${change.table} WHERE id = $1`, [change.id]);
+        refresh(change.table, [{ id: change.id, doc: rows[0]?.doc ?? null }]);
+      })
+      .catch(() => undefined);
   });
   await feed.query(`LISTEN ${CHANGE_CHANNEL}`);
 
@@ -143,21 +148,29 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       return inTransaction(async (client) => {
         await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [ACCOUNT_LOCK_NAMESPACE + accountId]);
         const read = async (name: CollectionName, where: string) => {
-          const { rows } = await client.query<{ id: string; doc: { id: string } }>(`SELECT id, doc FROM ${name} WHERE ${where}`, [accountId]);
+          const { rows } = await client.query<{ id: string; doc: { id: string } }>(`SELECT id, doc FROM ${name} WHERE ${where}`, [
+            accountId,
+          ]);
           return rows;
         };
         // Every read first, then every refresh and the section with no await between them: a change
         // feed read that started before another node's commit must not land between the refresh and
         // the section and hand it a stale account (a lost charge).
         const account = await read('accounts', 'id = $1');
-        const activeHere = collections.jobs.filter((job) => (job as { account_id?: string }).account_id === accountId && ['queued', 'processing'].includes((job as { status?: string }).status ?? ''));
+        const activeHere = collections.jobs.filter(
+          (job) =>
+            (job as { account_id?: string }).account_id === accountId &&
+            ['queued', 'processing'].includes((job as { status?: string }).status ?? ''),
+        );
         const jobs = await read('jobs', "account_id = $1 AND status IN ('queued', 'processing')");
         // Jobs this node thinks active that ended elsewhere are re-read too.
         const seen = new Set(jobs.map((row) => row.id));
         const ended = activeHere.filter((job) => !seen.has(job.id)).map((job) => job.id);
         let endedRows: Array<{ id: string; doc: { id: string } | null }> = [];
         if (ended.length) {
-          const { rows } = await client.query<{ id: string; doc: { id: string } }>('SELECT id, doc FROM jobs WHERE id = ANY($1::text[])', [ended]);
+          const { rows } = await client.query<{ id: string; doc: { id: string } }>('SELECT id, doc FROM jobs WHERE id = ANY($1::text[])', [
+            ended,
+          ]);
           const found = new Set(rows.map((row) => row.id));
           endedRows = [...rows, ...ended.filter((id) => !found.has(id)).map((id) => ({ id, doc: null }))];
         }

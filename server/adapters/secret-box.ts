@@ -41,11 +41,14 @@ export function secretBox(keys: Buffer[]): SecretBox {
       const cipher = createCipheriv('aes-256-gcm', current, nonce);
       cipher.setAAD(Buffer.from(context));
       const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return [FORMAT, currentId, nonce.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+      return [FORMAT, currentId, nonce.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join(
+        '.',
+      );
     },
     open(sealed, context) {
       const [format, id, nonce, tag, body] = sealed.split('.');
-      if (format !== FORMAT || !id || nonce === undefined || tag === undefined || body === undefined) throw new Error('secret box: not a sealed value');
+      if (format !== FORMAT || !id || nonce === undefined || tag === undefined || body === undefined)
+        throw new Error('secret box: not a sealed value');
       const key = byId.get(id);
       if (!key) throw new Error(`secret box: sealed with key ${id}, which secrets.key does not hold`);
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(nonce, 'base64url'));
@@ -81,7 +84,10 @@ function readKeyFile(path: string): SecretBox {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   chmodSync(path, 0o600);
-  const keys = readFileSync(path, 'utf8').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'))
+  const keys = readFileSync(path, 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'))
     .map((line, index) => {
       const key = Buffer.from(line, 'base64url');
       if (key.length !== KEY_BYTES) throw new Error(`${path}: key ${index + 1} is not ${KEY_BYTES} bytes of base64url`);

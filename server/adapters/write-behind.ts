@@ -10,16 +10,25 @@ export type ChangeKind = 'upsert' | 'delete';
 
 export class MapCollection<T extends { id: string }> implements Collection<T> {
   readonly records = new Map<string, T>();
-  constructor(private readonly changed: (id: string, kind: ChangeKind) => void, initial: T[]) {
+  constructor(
+    private readonly changed: (id: string, kind: ChangeKind) => void,
+    initial: T[],
+  ) {
     for (const record of initial) this.records.set(record.id, record);
   }
-  get(id: string) { return this.records.get(id); }
-  all() { return [...this.records.values()]; }
+  get(id: string) {
+    return this.records.get(id);
+  }
+  all() {
+    return [...this.records.values()];
+  }
   find(predicate: (record: T) => boolean) {
     for (const record of this.records.values()) if (predicate(record)) return record;
     return undefined;
   }
-  filter(predicate: (record: T) => boolean) { return this.all().filter(predicate); }
+  filter(predicate: (record: T) => boolean) {
+    return this.all().filter(predicate);
+  }
   count(predicate?: (record: T) => boolean) {
     if (!predicate) return this.records.size;
     let n = 0;
@@ -79,13 +88,17 @@ export function writeBehind(delayMs: number, writeNow: () => Promise<void>): Wri
           dirty = true;
           throw error;
         })
-        .finally(() => { inFlight = null; });
+        .finally(() => {
+          inFlight = null;
+        });
       return inFlight;
     }
-    queued = inFlight.catch(() => undefined).then(() => {
-      queued = null;
-      return write();
-    });
+    queued = inFlight
+      .catch(() => undefined)
+      .then(() => {
+        queued = null;
+        return write();
+      });
     return queued;
   };
 

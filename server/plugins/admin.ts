@@ -10,8 +10,19 @@ import { VectorizeError } from '../http-errors.js';
 import type { AppContext } from '../context.js';
 import { JOB_STATUSES, type JobStatus } from '../adapters/store.js';
 import {
-  AccountSchema, CreatedKeySchema, CreatedWebhookSchema, CreateWebhookPayload, DeliverySchema, IdParam, JobSchema, KeySchema, PlanListSchema,
-  ReportSchema, WebhookPayloadOptions, WebhookSchema, responses,
+  AccountSchema,
+  CreatedKeySchema,
+  CreatedWebhookSchema,
+  CreateWebhookPayload,
+  DeliverySchema,
+  IdParam,
+  JobSchema,
+  KeySchema,
+  PlanListSchema,
+  ReportSchema,
+  WebhookPayloadOptions,
+  WebhookSchema,
+  responses,
 } from '../schemas.js';
 import { PLAN_NAMES, TRIAL_CONVERSIONS, planTermsView } from '../plans.js';
 
@@ -51,7 +62,7 @@ export const adminPlugin: Plugin<{ app: AppContext }> = {
     const { accounts, keys, jobs, reports, webhooks } = app.services;
     registerAdminAuth(server, app.adminToken);
     const base = { auth: ADMIN_AUTH, tags: ['api', 'admin'] };
-    const doc = (success: Parameters<typeof responses>[0], extra: ('not_found')[] = []) => ({
+    const doc = (success: Parameters<typeof responses>[0], extra: 'not_found'[] = []) => ({
       'hapi-swagger': { responses: responses(success, [...ADMIN_CODES, ...extra]) },
     });
 
@@ -59,7 +70,13 @@ export const adminPlugin: Plugin<{ app: AppContext }> = {
       {
         method: 'GET',
         path: '/admin/v1/accounts',
-        options: { ...base, description: 'All accounts', plugins: doc({ 200: { description: 'Accounts', schema: Joi.object({ accounts: Joi.array().items(AccountSchema) }).label('AdminAccountList') } }) },
+        options: {
+          ...base,
+          description: 'All accounts',
+          plugins: doc({
+            200: { description: 'Accounts', schema: Joi.object({ accounts: Joi.array().items(AccountSchema) }).label('AdminAccountList') },
+          }),
+        },
         handler: () => ({ accounts: accounts.list().map((a) => accounts.view(a)) }),
       },
       {
@@ -68,7 +85,14 @@ export const adminPlugin: Plugin<{ app: AppContext }> = {
         options: {
           ...base,
           description: 'Create an account (default plan trial)',
-          validate: { payload: Joi.object({ name: Joi.string().min(1).max(128).required(), plan: Joi.string().valid(...PLAN_NAMES).default('trial') }).label('AdminAccountRequest') },
+          validate: {
+            payload: Joi.object({
+              name: Joi.string().min(1).max(128).required(),
+              plan: Joi.string()
+                .valid(...PLAN_NAMES)
+                .default('trial'),
+            }).label('AdminAccountRequest'),
+          },
           plugins: doc({ 201: { description: 'The account', schema: AccountSchema } }),
         },
         async handler(request, h) {
@@ -81,7 +105,12 @@ export const adminPlugin: Plugin<{ app: AppContext }> = {
       {
         method: 'GET',
         path: '/admin/v1/accounts/{id}',
-        options: { ...base, description: 'One account', validate: { params: IdParam('acct') }, plugins: doc({ 200: { description: 'The account', schema: AccountSchema } }, ['not_found']) },
+        options: {
+          ...base,
+          description: 'One account',
+          validate: { params: IdParam('acct') },
+          plugins: doc({ 200: { description: 'The account', schema: AccountSchema } }, ['not_found']),
+        },
         handler: (request) => accounts.view(accounts.get(String(request.params.id))),
       },
       {
@@ -90,7 +119,14 @@ export const adminPlugin: Plugin<{ app: AppContext }> = {
         options: {
           ...base,
           description: "Set an account's plan (starts a new billing period today)",
-          validate: { params: IdParam('acct'), payload: Joi.object({ plan: Joi.string().valid(...PLAN_NAMES).required() }).label('AdminPlanRequest') },
+          validate: {
+            params: IdParam('acct'),
+            payload: Joi.object({
+              plan: Joi.string()
+                .valid(...PLAN_NAMES)
+                .required(),
+            }).label('AdminPlanRequest'),
+          },
           plugins: doc({ 200: { description: 'The account', schema: AccountSchema } }, ['not_found']),
         },
         async handler(request) {
@@ -130,7 +166,11 @@ export const adminPlugin: Plugin<{ app: AppContext }> = {
           ...base,
           description: 'Create a key for an account; the answer carries the secret, once',
           validate: {
-            payload: Joi.object({ account_id: Joi.string().required(), name: Joi.string().max(128).allow(''), scope: Joi.string().valid('api', 'app').default('api') }).label('AdminKeyRequest'),
+            payload: Joi.object({
+              account_id: Joi.string().required(),
+              name: Joi.string().max(128).allow(''),
+              scope: Joi.string().valid('api', 'app').default('api'),
+            }).label('AdminKeyRequest'),
           },
           plugins: doc({ 201: { description: 'The key with its secret', schema: CreatedKeySchema } }, ['not_found']),
         },
@@ -144,7 +184,12 @@ export const adminPlugin: Plugin<{ app: AppContext }> = {
       {
         method: 'DELETE',
         path: '/admin/v1/keys/{id}',
-        options: { ...base, description: 'Revoke any key', validate: { params: IdParam('key') }, plugins: doc({ 204: { description: 'Revoked' } }, ['not_found']) },
+        options: {
+          ...base,
+          description: 'Revoke any key',
+          validate: { params: IdParam('key') },
+          plugins: doc({ 204: { description: 'Revoked' } }, ['not_found']),
+        },
         async handler(request, h) {
           keys.revoke(String(request.params.id));
           await app.store.flush();
@@ -165,7 +210,15 @@ export const adminPlugin: Plugin<{ app: AppContext }> = {
               cursor: Joi.string().max(200),
             }),
           },
-          plugins: doc({ 200: { description: 'Jobs', schema: Joi.object({ jobs: Joi.array().items(JobSchema.keys({ account_id: Joi.string() })), next_cursor: Joi.string().allow(null) }).label('AdminJobList') } }),
+          plugins: doc({
+            200: {
+              description: 'Jobs',
+              schema: Joi.object({
+                jobs: Joi.array().items(JobSchema.keys({ account_id: Joi.string() })),
+                next_cursor: Joi.string().allow(null),
+              }).label('AdminJobList'),
+            },
+          }),
         },
         handler(request) {
           const q = request.query as { status?: JobStatus; account_id?: string; limit: number; cursor?: string };
@@ -210,13 +263,26 @@ export const adminPlugin: Plugin<{ app: AppContext }> = {
       {
         method: 'GET',
         path: '/admin/v1/reports',
-        options: { ...base, description: 'Reports, newest first', plugins: doc({ 200: { description: 'Reports', schema: Joi.object({ reports: Joi.array().items(ReportSchema) }).label('AdminReportList') } }) },
+        options: {
+          ...base,
+          description: 'Reports, newest first',
+          plugins: doc({
+            200: { description: 'Reports', schema: Joi.object({ reports: Joi.array().items(ReportSchema) }).label('AdminReportList') },
+          }),
+        },
         handler: () => ({ reports: reports.list().map(reports.view) }),
       },
       {
         method: 'GET',
         path: '/admin/v1/webhooks',
-        options: { ...base, description: 'All webhook endpoints', validate: { query: Joi.object({ account_id: Joi.string().max(80) }) }, plugins: doc({ 200: { description: 'Endpoints', schema: Joi.object({ webhooks: Joi.array().items(WebhookSchema) }).label('AdminWebhookList') } }) },
+        options: {
+          ...base,
+          description: 'All webhook endpoints',
+          validate: { query: Joi.object({ account_id: Joi.string().max(80) }) },
+          plugins: doc({
+            200: { description: 'Endpoints', schema: Joi.object({ webhooks: Joi.array().items(WebhookSchema) }).label('AdminWebhookList') },
+          }),
+        },
         async handler(request) {
           const accountId = (request.query as { account_id?: string }).account_id;
           return { webhooks: webhooks.list(accountId).map((record) => webhooks.view(record, true)) };
@@ -229,11 +295,18 @@ export const adminPlugin: Plugin<{ app: AppContext }> = {
           ...base,
           description: 'Register a webhook endpoint for an account',
           payload: WebhookPayloadOptions,
-          validate: { payload: Joi.object({ account_id: Joi.string().max(80).required(), ...CreateWebhookPayload }).label('AdminWebhookRequest') },
+          validate: {
+            payload: Joi.object({ account_id: Joi.string().max(80).required(), ...CreateWebhookPayload }).label('AdminWebhookRequest'),
+          },
           plugins: doc({ 201: { description: 'The endpoint with its signing secret', schema: CreatedWebhookSchema } }, ['not_found']),
         },
         async handler(request, h) {
-          const { account_id: accountId, ...input } = request.payload as { account_id: string; url: string; events?: string[]; description?: string };
+          const { account_id: accountId, ...input } = request.payload as {
+            account_id: string;
+            url: string;
+            events?: string[];
+            description?: string;
+          };
           accounts.get(accountId);
           const { webhook, secret } = await webhooks.create(accountId, input);
           return h.response({ ...webhooks.view(webhook, true), secret }).code(201);
@@ -242,7 +315,12 @@ export const adminPlugin: Plugin<{ app: AppContext }> = {
       {
         method: 'DELETE',
         path: '/admin/v1/webhooks/{id}',
-        options: { ...base, description: 'Delete any webhook endpoint', validate: { params: IdParam('whk') }, plugins: doc({ 204: { description: 'Deleted' } }, ['not_found']) },
+        options: {
+          ...base,
+          description: 'Delete any webhook endpoint',
+          validate: { params: IdParam('whk') },
+          plugins: doc({ 204: { description: 'Deleted' } }, ['not_found']),
+        },
         async handler(request, h) {
           await webhooks.remove(String(request.params.id));
           return h.response().code(204);
@@ -251,7 +329,20 @@ export const adminPlugin: Plugin<{ app: AppContext }> = {
       {
         method: 'GET',
         path: '/admin/v1/webhooks/{id}/deliveries',
-        options: { ...base, description: "Any endpoint's recent deliveries", validate: { params: IdParam('whk') }, plugins: doc({ 200: { description: 'Deliveries', schema: Joi.object({ deliveries: Joi.array().items(DeliverySchema) }).label('AdminDeliveryList') } }, ['not_found']) },
+        options: {
+          ...base,
+          description: "Any endpoint's recent deliveries",
+          validate: { params: IdParam('whk') },
+          plugins: doc(
+            {
+              200: {
+                description: 'Deliveries',
+                schema: Joi.object({ deliveries: Joi.array().items(DeliverySchema) }).label('AdminDeliveryList'),
+              },
+            },
+            ['not_found'],
+          ),
+        },
         async handler(request) {
           return { deliveries: webhooks.deliveries(String(request.params.id)).map(webhooks.deliveryView) };
         },
@@ -259,7 +350,12 @@ export const adminPlugin: Plugin<{ app: AppContext }> = {
       {
         method: 'POST',
         path: '/admin/v1/webhooks/{id}/test',
-        options: { ...base, description: 'Send a test event to any endpoint', validate: { params: IdParam('whk') }, plugins: doc({ 202: { description: 'The queued delivery', schema: DeliverySchema } }, ['not_found']) },
+        options: {
+          ...base,
+          description: 'Send a test event to any endpoint',
+          validate: { params: IdParam('whk') },
+          plugins: doc({ 202: { description: 'The queued delivery', schema: DeliverySchema } }, ['not_found']),
+        },
         async handler(request, h) {
           return h.response(webhooks.deliveryView(await webhooks.sendTest(String(request.params.id)))).code(202);
         },

@@ -32,7 +32,7 @@ export const docsPlugin: Plugin<{ app: AppContext }> = {
               'Image-to-SVG vectorization. Submit with POST /v1/vectorize (202, queued), poll GET /v1/jobs/{id}, download the SVG.',
               'Every /v1 call needs `Authorization: Bearer service_sk_live_…`.',
               'Errors: `{ "error": { "code", "message", "details" } }`; clients switch on `code`. 429 and 503 carry Retry-After.',
-              'Another account\'s job, folder, key or report answers 404 not_found, never 403.',
+              "Another account's job, folder, key or report answers 404 not_found, never 403.",
               'A known path asked with a method it does not take answers 405 method_not_allowed with an `Allow` header.',
             ].join('\n\n'),
           },

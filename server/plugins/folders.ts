@@ -23,7 +23,10 @@ export const foldersPlugin: Plugin<{ app: AppContext }> = {
           description: 'List folders, newest first',
           plugins: {
             'hapi-swagger': {
-              responses: responses({ 200: { description: 'Folders', schema: Joi.object({ folders: Joi.array().items(FolderSchema) }).label('FolderList') } }, AUTH_CODES),
+              responses: responses(
+                { 200: { description: 'Folders', schema: Joi.object({ folders: Joi.array().items(FolderSchema) }).label('FolderList') } },
+                AUTH_CODES,
+              ),
             },
           },
         },

@@ -11,7 +11,12 @@ const optionsSchema = Joi.object({ app: Joi.object().required() });
 /** A download name from the upload's name: safe ASCII for `filename`, UTF-8 for `filename*`. */
 export function contentDisposition(uploadName: string): string {
   const stem = uploadName.replace(/\.[^.]*$/, '') || 'image';
-  const ascii = stem.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').replace(/["\\;%]/g, '_').trim() || 'image';
+  const ascii =
+    stem
+      .normalize('NFKD')
+      .replace(/[^\x20-\x7e]/g, '')
+      .replace(/["\\;%]/g, '_')
+      .trim() || 'image';
   const utf8 = encodeURIComponent(`${stem}.svg`).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}.svg"; filename*=UTF-8''${utf8}`;
 }
@@ -39,12 +44,20 @@ export const jobsPlugin: Plugin<{ app: AppContext }> = {
               status: Joi.string().valid(...JOB_STATUSES),
             }),
           },
-          plugins: { 'hapi-swagger': { responses: responses({ 200: { description: 'A page of jobs', schema: JobListSchema } }, AUTH_CODES) } },
+          plugins: {
+            'hapi-swagger': { responses: responses({ 200: { description: 'A page of jobs', schema: JobListSchema } }, AUTH_CODES) },
+          },
         },
         handler(request) {
           const { account } = credentialsOf(request);
           const query = request.query as { limit: number; cursor?: string; batch_id?: string; status?: JobStatus };
-          const { page, next } = jobs.list({ accountId: account.id, limit: query.limit, cursor: query.cursor, batchId: query.batch_id, status: query.status });
+          const { page, next } = jobs.list({
+            accountId: account.id,
+            limit: query.limit,
+            cursor: query.cursor,
+            batchId: query.batch_id,
+            status: query.status,
+          });
           const base = app.baseUrl(request);
           return { jobs: page.map((job) => jobs.view(job, base)), next_cursor: next };
         },
@@ -57,7 +70,9 @@ export const jobsPlugin: Plugin<{ app: AppContext }> = {
           tags: ['api', 'jobs'],
           description: 'Read a job',
           validate: { params: IdParam('job') },
-          plugins: { 'hapi-swagger': { responses: responses({ 200: { description: 'The job', schema: JobSchema } }, [...AUTH_CODES, 'not_found']) } },
+          plugins: {
+            'hapi-swagger': { responses: responses({ 200: { description: 'The job', schema: JobSchema } }, [...AUTH_CODES, 'not_found']) },
+          },
         },
         handler(request) {
           const { account } = credentialsOf(request);
@@ -86,15 +101,17 @@ export const jobsPlugin: Plugin<{ app: AppContext }> = {
           const { account } = credentialsOf(request);
           const job = jobs.getOwned(String(request.params.id), account.id);
           const { stream, bytes } = await retention.openResult(job);
-          return h
-            .response(stream)
-            .type('image/svg+xml')
-            .bytes(bytes)
-            .header('content-disposition', contentDisposition(job.file_name))
-            .header('x-content-type-options', 'nosniff')
-            // An SVG can carry script: never let a browser run it in our origin.
-            .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-            .header('cache-control', 'private, no-store');
+          return (
+            h
+              .response(stream)
+              .type('image/svg+xml')
+              .bytes(bytes)
+              .header('content-disposition', contentDisposition(job.file_name))
+              .header('x-content-type-options', 'nosniff')
+              // An SVG can carry script: never let a browser run it in our origin.
+              .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+              .header('cache-control', 'private, no-store')
+          );
         },
       },
       {
@@ -107,7 +124,10 @@ export const jobsPlugin: Plugin<{ app: AppContext }> = {
           validate: { params: IdParam('job') },
           plugins: {
             'hapi-swagger': {
-              responses: responses({ 200: { description: 'Canceled: the job', schema: JobSchema }, 204: { description: 'Deleted' } }, [...AUTH_CODES, 'not_found']),
+              responses: responses({ 200: { description: 'Canceled: the job', schema: JobSchema }, 204: { description: 'Deleted' } }, [
+                ...AUTH_CODES,
+                'not_found',
+              ]),
             },
           },
         },

@@ -28,7 +28,14 @@ export const keysPlugin: Plugin<{ app: AppContext }> = {
           auth: API_AUTH,
           tags: ['api', 'keys'],
           description: "List the account's keys (prefix and last 4 characters only)",
-          plugins: { 'hapi-swagger': { responses: responses({ 200: { description: 'Keys', schema: Joi.object({ keys: Joi.array().items(KeySchema) }).label('KeyList') } }, AUTH_CODES) } },
+          plugins: {
+            'hapi-swagger': {
+              responses: responses(
+                { 200: { description: 'Keys', schema: Joi.object({ keys: Joi.array().items(KeySchema) }).label('KeyList') } },
+                AUTH_CODES,
+              ),
+            },
+          },
         },
         handler(request) {
           const { account } = credentialsOf(request);
@@ -47,9 +54,15 @@ export const keysPlugin: Plugin<{ app: AppContext }> = {
             payload: Joi.object({
               name: Joi.string().trim().max(128).allow(''),
               scope: Joi.string().valid('api', 'app').default('api'),
-            }).allow(null).label('KeyRequest'),
+            })
+              .allow(null)
+              .label('KeyRequest'),
           },
-          plugins: { 'hapi-swagger': { responses: responses({ 201: { description: 'The key with its secret', schema: CreatedKeySchema } }, AUTH_CODES) } },
+          plugins: {
+            'hapi-swagger': {
+              responses: responses({ 201: { description: 'The key with its secret', schema: CreatedKeySchema } }, AUTH_CODES),
+            },
+          },
         },
         async handler(request, h) {
           requireApiScope(request);

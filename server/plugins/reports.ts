@@ -24,11 +24,20 @@ export const reportsPlugin: Plugin<{ app: AppContext }> = {
         validate: {
           params: IdParam('job'),
           payload: Joi.object({
-            reason: Joi.string().trim().min(1).max(64).required().description(`Free text; suggested: ${REPORT_REASONS.join(', ')}`),
+            reason: Joi.string()
+              .trim()
+              .min(1)
+              .max(64)
+              .required()
+              .description(`Free text; suggested: ${REPORT_REASONS.join(', ')}`),
             message: Joi.string().allow('').max(4000).default(''),
           }).label('ReportRequest'),
         },
-        plugins: { 'hapi-swagger': { responses: responses({ 201: { description: 'The report', schema: ReportSchema } }, [...AUTH_CODES, 'not_found']) } },
+        plugins: {
+          'hapi-swagger': {
+            responses: responses({ 201: { description: 'The report', schema: ReportSchema } }, [...AUTH_CODES, 'not_found']),
+          },
+        },
       },
       async handler(request, h) {
         const { account } = credentialsOf(request);

@@ -16,15 +16,26 @@ const optionsSchema = Joi.object({ app: Joi.object().required() });
 const FORM_OVERHEAD_BYTES = 256 * 1024;
 
 const formDoc = Joi.object({
-  file: Joi.any().meta({ swaggerType: 'file' }).description(`PNG, JPEG, WebP, AVIF or BMP; at most ${MAX_UPLOAD_TEXT}. Format is read from the bytes.`),
+  file: Joi.any()
+    .meta({ swaggerType: 'file' })
+    .description(`PNG, JPEG, WebP, AVIF or BMP; at most ${MAX_UPLOAD_TEXT}. Format is read from the bytes.`),
   image_type: Joi.string().valid('auto', 'clipart', 'photo', 'scan', 'blueprint').default('auto'),
   output_format: Joi.string().description('Only `svg`. EPS, PNG, PDF, DXF, AI … answer 400 unsupported_output_format.').default('svg'),
-  retention: Joi.string().valid(...RETENTIONS).default('24h').description('Lowered to the plan maximum; `none` = deleted after the first download.'),
-  batch_id: Joi.string().description('≤ 128 characters, no control characters. Groups files into a folder of at most the plan\'s `limits.batch_group` files (GET /v1/account).'),
+  retention: Joi.string()
+    .valid(...RETENTIONS)
+    .default('24h')
+    .description('Lowered to the plan maximum; `none` = deleted after the first download.'),
+  batch_id: Joi.string().description(
+    "≤ 128 characters, no control characters. Groups files into a folder of at most the plan's `limits.batch_group` files (GET /v1/account).",
+  ),
   folder_name: Joi.string().description('≤ 128 characters; needs batch_id; the first admitted file names the folder.'),
-  detail: Joi.string().description('low | medium | high, or a slider 1–100 (1–33 low, 34–66 medium, 67–100 high). Manual: Pro and above.').default('high'),
+  detail: Joi.string()
+    .description('low | medium | high, or a slider 1–100 (1–33 low, 34–66 medium, 67–100 high). Manual: Pro and above.')
+    .default('high'),
   gradients: Joi.string().valid('auto', 'smooth', 'stepped').default('smooth').description('Manual: Pro and above.'),
-  smoothing: Joi.string().description('off | light | strong | maximum, or a slider 0–100 (0–24/25–49/50–74/75–100). Manual: Pro and above.').default('strong'),
+  smoothing: Joi.string()
+    .description('off | light | strong | maximum, or a slider 0–100 (0–24/25–49/50–74/75–100). Manual: Pro and above.')
+    .default('strong'),
   trace_style: Joi.string().valid('fill', 'centerline').default('fill').description('Manual: Pro and above.'),
   close_seams: Joi.string().valid('true', 'false').default('true'),
 })
@@ -36,7 +47,12 @@ const formDoc = Joi.object({
   .label('VectorizeForm');
 
 function isUploadedFile(value: unknown): value is UploadedFile {
-  return typeof value === 'object' && value !== null && typeof (value as UploadedFile).path === 'string' && typeof (value as UploadedFile).bytes === 'number';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as UploadedFile).path === 'string' &&
+    typeof (value as UploadedFile).bytes === 'number'
+  );
 }
 
 /** Temp files hapi wrote for this request; all are removed when the request ends. */
@@ -59,7 +75,10 @@ function readForm(payload: Record<string, unknown>): { file: UploadedFile | unde
     }
     if (isUploadedFile(value)) {
       // A file under another name is the commonest client mistake: name the right field.
-      throw new VectorizeError('missing_file', `The image must be sent in the \`file\` field, not \`${name}\`.`, { field: 'file', got: name });
+      throw new VectorizeError('missing_file', `The image must be sent in the \`file\` field, not \`${name}\`.`, {
+        field: 'file',
+        got: name,
+      });
     }
     if ((FORM_FIELDS as readonly string[]).includes(name) || typeof value === 'string') fields[name] = String(value);
   }
@@ -85,7 +104,7 @@ export const vectorizePlugin: Plugin<{ app: AppContext }> = {
           'Manual fields (detail, gradients, smoothing, trace_style) are replaced by their defaults on Trial and Lite.',
           'A field not listed here answers 400 invalid_parameter with details.field naming it ' +
             '(a misspelt option never falls back to its default silently).',
-          'The 202 carries a Location header: the job\'s URL to poll.',
+          "The 202 carries a Location header: the job's URL to poll.",
         ].join('\n'),
         payload: {
           output: 'file',
@@ -104,11 +123,35 @@ export const vectorizePlugin: Plugin<{ app: AppContext }> = {
         plugins: {
           'hapi-swagger': {
             payloadType: 'form',
-            responses: responses({ 202: { description: 'Accepted: the job, queued (or the first job of an idempotent replay); `Location` is its URL', schema: JobSchema } }, [
-              'missing_file', 'unreadable_file', 'empty_file', 'batch_limit_exceeded', 'invalid_batch_id', 'invalid_folder_name', 'unsupported_output_format',
-              ...AUTH_CODES, 'quota_exhausted', 'megapixels_exceeded', 'high_detail_not_included', 'idempotency_key_reuse', 'request_in_progress',
-              'file_too_large', 'unsupported_format', 'too_many_active_jobs', 'daily_fuse_tripped', 'queue_full', 'storage_full',
-            ]),
+            responses: responses(
+              {
+                202: {
+                  description: 'Accepted: the job, queued (or the first job of an idempotent replay); `Location` is its URL',
+                  schema: JobSchema,
+                },
+              },
+              [
+                'missing_file',
+                'unreadable_file',
+                'empty_file',
+                'batch_limit_exceeded',
+                'invalid_batch_id',
+                'invalid_folder_name',
+                'unsupported_output_format',
+                ...AUTH_CODES,
+                'quota_exhausted',
+                'megapixels_exceeded',
+                'high_detail_not_included',
+                'idempotency_key_reuse',
+                'request_in_progress',
+                'file_too_large',
+                'unsupported_format',
+                'too_many_active_jobs',
+                'daily_fuse_tripped',
+                'queue_full',
+                'storage_full',
+              ],
+            ),
           },
         },
         // A body that is not multipart at all has no file part (rather than an unsupported image).

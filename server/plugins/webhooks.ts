@@ -7,7 +7,16 @@ import type { Plugin, Request, ServerRoute } from '@hapi/hapi';
 import Joi from 'joi';
 import { API_AUTH, credentialsOf } from '../auth.js';
 import type { AppContext } from '../context.js';
-import { AUTH_CODES, CreateWebhookPayload, CreatedWebhookSchema, DeliverySchema, IdParam, WebhookPayloadOptions, WebhookSchema, responses } from '../schemas.js';
+import {
+  AUTH_CODES,
+  CreateWebhookPayload,
+  CreatedWebhookSchema,
+  DeliverySchema,
+  IdParam,
+  WebhookPayloadOptions,
+  WebhookSchema,
+  responses,
+} from '../schemas.js';
 
 const optionsSchema = Joi.object({ app: Joi.object().required() });
 
@@ -40,14 +49,23 @@ export const webhooksPlugin: Plugin<{ app: AppContext }> = {
           plugins: doc({ 201: { description: 'The endpoint with its signing secret', schema: CreatedWebhookSchema } }),
         },
         async handler(request, h) {
-          const record = await webhooks.create(ownerOf(request), request.payload as { url: string; events?: string[]; description?: string });
+          const record = await webhooks.create(
+            ownerOf(request),
+            request.payload as { url: string; events?: string[]; description?: string },
+          );
           return h.response({ ...webhooks.view(record.webhook), secret: record.secret }).code(201);
         },
       },
       {
         method: 'GET',
         path: '/v1/webhooks',
-        options: { ...v1, description: "List the account's webhook endpoints", plugins: doc({ 200: { description: 'Endpoints', schema: Joi.object({ webhooks: Joi.array().items(WebhookSchema) }).label('WebhookList') } }) },
+        options: {
+          ...v1,
+          description: "List the account's webhook endpoints",
+          plugins: doc({
+            200: { description: 'Endpoints', schema: Joi.object({ webhooks: Joi.array().items(WebhookSchema) }).label('WebhookList') },
+          }),
+        },
         async handler(request) {
           return { webhooks: webhooks.list(ownerOf(request)).map((record) => webhooks.view(record)) };
         },
@@ -55,7 +73,12 @@ export const webhooksPlugin: Plugin<{ app: AppContext }> = {
       {
         method: 'DELETE',
         path: '/v1/webhooks/{id}',
-        options: { ...v1, description: 'Delete a webhook endpoint', validate: { params: IdParam('whk') }, plugins: doc({ 204: { description: 'Deleted' } }, true) },
+        options: {
+          ...v1,
+          description: 'Delete a webhook endpoint',
+          validate: { params: IdParam('whk') },
+          plugins: doc({ 204: { description: 'Deleted' } }, true),
+        },
         async handler(request, h) {
           await webhooks.remove(String(request.params.id), ownerOf(request));
           return h.response().code(204);
@@ -64,7 +87,20 @@ export const webhooksPlugin: Plugin<{ app: AppContext }> = {
       {
         method: 'GET',
         path: '/v1/webhooks/{id}/deliveries',
-        options: { ...v1, description: "An endpoint's recent deliveries, newest first, with every attempt", validate: { params: IdParam('whk') }, plugins: doc({ 200: { description: 'Deliveries', schema: Joi.object({ deliveries: Joi.array().items(DeliverySchema) }).label('DeliveryList') } }, true) },
+        options: {
+          ...v1,
+          description: "An endpoint's recent deliveries, newest first, with every attempt",
+          validate: { params: IdParam('whk') },
+          plugins: doc(
+            {
+              200: {
+                description: 'Deliveries',
+                schema: Joi.object({ deliveries: Joi.array().items(DeliverySchema) }).label('DeliveryList'),
+              },
+            },
+            true,
+          ),
+        },
         async handler(request) {
           return { deliveries: webhooks.deliveries(String(request.params.id), ownerOf(request)).map(webhooks.deliveryView) };
         },
@@ -72,7 +108,12 @@ export const webhooksPlugin: Plugin<{ app: AppContext }> = {
       {
         method: 'POST',
         path: '/v1/webhooks/{id}/test',
-        options: { ...v1, description: 'Send a test event (processing.completed for job_test) to the endpoint', validate: { params: IdParam('whk') }, plugins: doc({ 202: { description: 'The queued delivery', schema: DeliverySchema } }, true) },
+        options: {
+          ...v1,
+          description: 'Send a test event (processing.completed for job_test) to the endpoint',
+          validate: { params: IdParam('whk') },
+          plugins: doc({ 202: { description: 'The queued delivery', schema: DeliverySchema } }, true),
+        },
         async handler(request, h) {
           return h.response(webhooks.deliveryView(await webhooks.sendTest(String(request.params.id), ownerOf(request)))).code(202);
         },

@@ -102,7 +102,12 @@ export function accountService(deps: { store: Store; clock: Clock; config: Reado
       const use = periodUse(account, now);
       return {
         trial,
-        monthly: { total, used: use.used, left: total === null ? null : Math.max(0, total - use.used), reset_at: use.resetAt.toISOString() },
+        monthly: {
+          total,
+          used: use.used,
+          left: total === null ? null : Math.max(0, total - use.used),
+          reset_at: use.resetAt.toISOString(),
+        },
       };
     },
 
@@ -113,10 +118,14 @@ export function accountService(deps: { store: Store; clock: Clock; config: Reado
     assertConversionLeft(account: AccountRecord): void {
       if (account.trial_used < TRIAL_CONVERSIONS) return;
       if (account.plan === 'trial') {
-        throw new VectorizeError('quota_exhausted', `The ${TRIAL_CONVERSIONS} trial conversions are spent; the trial does not renew. Choose a plan to continue.`, {
-          reset_at: null,
-          allowance: 'trial',
-        });
+        throw new VectorizeError(
+          'quota_exhausted',
+          `The ${TRIAL_CONVERSIONS} trial conversions are spent; the trial does not renew. Choose a plan to continue.`,
+          {
+            reset_at: null,
+            allowance: 'trial',
+          },
+        );
       }
       const total = limits(account).monthlyAllowance;
       const use = periodUse(account, clock.now());

@@ -34,9 +34,13 @@ export function folderService(deps: { store: Store; clock: Clock }) {
       if (!folder) return;
       const size = this.size(folder.id);
       if (size >= capacity) {
-        throw new VectorizeError('batch_limit_exceeded', capacity === 1
-          ? 'This plan holds one file per batch; batches of several files need Pro or above.'
-          : `This batch already holds ${size} files, the plan's maximum.`, { batch_id: batchId, max_files: capacity });
+        throw new VectorizeError(
+          'batch_limit_exceeded',
+          capacity === 1
+            ? 'This plan holds one file per batch; batches of several files need Pro or above.'
+            : `This batch already holds ${size} files, the plan's maximum.`,
+          { batch_id: batchId, max_files: capacity },
+        );
       }
     },
 
@@ -60,7 +64,9 @@ export function folderService(deps: { store: Store; clock: Clock }) {
     },
 
     list(accountId: string): FolderRecord[] {
-      return store.folders.filter((f) => f.account_id === accountId).sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
+      return store.folders
+        .filter((f) => f.account_id === accountId)
+        .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
     },
 
     /** Deletes the folder with every job and result in it (running ones are stopped first). */
@@ -73,7 +79,14 @@ export function folderService(deps: { store: Store; clock: Clock }) {
       const files = store.jobs.filter((j) => j.folder_id === folder.id);
       const counts: Record<string, number> = {};
       for (const job of files) counts[job.status] = (counts[job.status] ?? 0) + 1;
-      return { id: folder.id, name: folder.name, batch_id: folder.batch_id, created_at: folder.created_at, files: files.length, statuses: counts };
+      return {
+        id: folder.id,
+        name: folder.name,
+        batch_id: folder.batch_id,
+        created_at: folder.created_at,
+        files: files.length,
+        statuses: counts,
+      };
     },
   };
 }

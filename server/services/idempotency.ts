@@ -30,7 +30,10 @@ export function idempotencyService(deps: { store: Store; clock: Clock }) {
     const record = store.idempotency.get(id);
     if (record && clock.now().getTime() - new Date(record.created_at).getTime() < IDEMPOTENCY_TTL_MS && store.jobs.get(record.job_id)) {
       if (record.fingerprint !== print) {
-        throw new VectorizeError('idempotency_key_reuse', 'This Idempotency-Key was used with a different file or settings.', { idempotency_key: key, job_id: record.job_id });
+        throw new VectorizeError('idempotency_key_reuse', 'This Idempotency-Key was used with a different file or settings.', {
+          idempotency_key: key,
+          job_id: record.job_id,
+        });
       }
       return record.job_id;
     }
@@ -42,7 +45,9 @@ export function idempotencyService(deps: { store: Store; clock: Clock }) {
     validateKey(key: string | undefined): string | undefined {
       if (key === undefined) return undefined;
       if (!KEY_PATTERN.test(key)) {
-        throw new VectorizeError('invalid_parameter', 'Idempotency-Key must be 1–255 visible ASCII characters.', { field: 'Idempotency-Key' });
+        throw new VectorizeError('invalid_parameter', 'Idempotency-Key must be 1–255 visible ASCII characters.', {
+          field: 'Idempotency-Key',
+        });
       }
       return key;
     },
@@ -54,7 +59,9 @@ export function idempotencyService(deps: { store: Store; clock: Clock }) {
     begin(accountId: string, key: string, print: string): string | undefined {
       const id = recordId(accountId, key);
       if (inFlight.has(id)) {
-        throw new VectorizeError('request_in_progress', 'A request with this Idempotency-Key is still being accepted; retry shortly.', { idempotency_key: key });
+        throw new VectorizeError('request_in_progress', 'A request with this Idempotency-Key is still being accepted; retry shortly.', {
+          idempotency_key: key,
+        });
       }
       const earlier = replayOf(accountId, key, print);
       if (earlier) return earlier;
@@ -71,7 +78,14 @@ export function idempotencyService(deps: { store: Store; clock: Clock }) {
 
     remember(accountId: string, key: string, print: string, jobId: string): void {
       const id = recordId(accountId, key);
-      store.idempotency.insert({ id, account_id: accountId, key, fingerprint: print, job_id: jobId, created_at: clock.now().toISOString() });
+      store.idempotency.insert({
+        id,
+        account_id: accountId,
+        key,
+        fingerprint: print,
+        job_id: jobId,
+        created_at: clock.now().toISOString(),
+      });
       inFlight.delete(id);
     },
 

@@ -117,7 +117,12 @@ export function jobService(deps: JobDeps) {
     }
     const at = now();
     const estimate = estimateMs(job.megapixels);
-    const started = store.jobs.update(jobId, { status: 'processing', started_at: at.toISOString(), attempts: job.attempts + 1, estimate_ms: estimate })!;
+    const started = store.jobs.update(jobId, {
+      status: 'processing',
+      started_at: at.toISOString(),
+      attempts: job.attempts + 1,
+      estimate_ms: estimate,
+    })!;
     const run = pool.run(
       {
         jobId,
@@ -149,7 +154,8 @@ export function jobService(deps: JobDeps) {
       async (outcome) => {
         finishRun(jobId);
         const took = performance.now() - t0;
-        if (outcome.megapixels > 0) msPerMegapixel = 0.8 * msPerMegapixel + 0.2 * Math.max(50, (took - BASE_MS) / Math.max(outcome.megapixels, 0.05));
+        if (outcome.megapixels > 0)
+          msPerMegapixel = 0.8 * msPerMegapixel + 0.2 * Math.max(50, (took - BASE_MS) / Math.max(outcome.megapixels, 0.05));
         try {
           await complete(started, outcome);
         } catch (error) {
@@ -181,8 +187,12 @@ export function jobService(deps: JobDeps) {
     estimateMs,
     nextSeq: () => ++lastSeq,
 
-    get queueLength() { return queue.length; },
-    get processingCount() { return running.size; },
+    get queueLength() {
+      return queue.length;
+    },
+    get processingCount() {
+      return running.size;
+    },
 
     /** Adds an accepted job (already stored as queued) to the end of the queue. */
     enqueue(jobId: string) {
@@ -271,9 +281,7 @@ export function jobService(deps: JobDeps) {
     recover(): { requeued: number; failed: number } {
       let requeued = 0;
       let failedCount = 0;
-      const pending = store.jobs
-        .filter((j) => j.status === 'queued' || j.status === 'processing')
-        .sort((a, b) => a.seq - b.seq);
+      const pending = store.jobs.filter((j) => j.status === 'queued' || j.status === 'processing').sort((a, b) => a.seq - b.seq);
       for (const job of pending) {
         if (job.status === 'processing') {
           if (job.attempts >= config.maxAttempts) {
@@ -293,17 +301,20 @@ export function jobService(deps: JobDeps) {
     /** Lists newest first; the cursor is the last id of the previous page. */
     list(filter: { accountId?: string; status?: JobStatus; batchId?: string; limit: number; cursor?: string }) {
       const all = store.jobs
-        .filter((j) =>
-          (filter.accountId === undefined || j.account_id === filter.accountId) &&
-          (filter.status === undefined || j.status === filter.status) &&
-          (filter.batchId === undefined || j.batch_id === filter.batchId))
+        .filter(
+          (j) =>
+            (filter.accountId === undefined || j.account_id === filter.accountId) &&
+            (filter.status === undefined || j.status === filter.status) &&
+            (filter.batchId === undefined || j.batch_id === filter.batchId),
+        )
         .sort((a, b) => b.seq - a.seq);
       let from = 0;
       if (filter.cursor) {
         // The cursor names the last job of the previous page by its acceptance order, so it stays
         // valid when that job is deleted or pruned meanwhile.
         const cursor = decodeCursor(filter.cursor);
-        if (cursor === undefined) throw new VectorizeError('invalid_parameter', 'cursor is not a cursor this server issued.', { field: 'cursor' });
+        if (cursor === undefined)
+          throw new VectorizeError('invalid_parameter', 'cursor is not a cursor this server issued.', { field: 'cursor' });
         from = all.findIndex((j) => j.seq < cursor);
         if (from < 0) from = all.length;
       }
@@ -355,7 +366,8 @@ export function jobService(deps: JobDeps) {
         running.delete(id);
         entry.run.cancel();
         const job = store.jobs.get(id);
-        if (job && job.status === 'processing') store.jobs.update(id, { status: 'queued', started_at: null, attempts: Math.max(0, job.attempts - 1) });
+        if (job && job.status === 'processing')
+          store.jobs.update(id, { status: 'queued', started_at: null, attempts: Math.max(0, job.attempts - 1) });
       }
     },
   };

@@ -40,10 +40,13 @@ export function keyService(deps: { store: Store; clock: Clock }) {
     create(account: AccountRecord, options: { name?: string; scope?: KeyScope } = {}) {
       const name = (options.name ?? '').trim() || 'default';
       if (name.length > 128 || /[\u0000-\u001f\u007f]/.test(name)) {
-        throw new VectorizeError('invalid_parameter', 'A key name is at most 128 characters without control characters.', { field: 'name' });
+        throw new VectorizeError('invalid_parameter', 'A key name is at most 128 characters without control characters.', {
+          field: 'name',
+        });
       }
       const scope = options.scope ?? 'api';
-      if (scope !== 'api' && scope !== 'app') throw new VectorizeError('invalid_parameter', 'scope must be api or app.', { field: 'scope' });
+      if (scope !== 'api' && scope !== 'app')
+        throw new VectorizeError('invalid_parameter', 'scope must be api or app.', { field: 'scope' });
       const secret = KEY_PREFIX + randomBase62(32);
       const record = store.keys.insert({
         id: newId('key'),

@@ -21,10 +21,19 @@ export function reportService(deps: { store: Store; clock: Clock }) {
       });
     },
     list(accountId?: string): ReportRecord[] {
-      return store.reports.filter((r) => accountId === undefined || r.account_id === accountId).sort((a, b) => b.created_at.localeCompare(a.created_at));
+      return store.reports
+        .filter((r) => accountId === undefined || r.account_id === accountId)
+        .sort((a, b) => b.created_at.localeCompare(a.created_at));
     },
     view(report: ReportRecord) {
-      return { id: report.id, job_id: report.job_id, account_id: report.account_id, reason: report.reason, message: report.message, created_at: report.created_at };
+      return {
+        id: report.id,
+        job_id: report.job_id,
+        account_id: report.account_id,
+        reason: report.reason,
+        message: report.message,
+        created_at: report.created_at,
+      };
     },
   };
 }

@@ -25,7 +25,15 @@ const DAY = 24 * 3_600_000;
  */
 export const ABANDONED_FILE_GRACE_MS = 3_600_000;
 
-export function retentionService(deps: { store: Store; blobs: Blobs; clock: Clock; config: Readonly<Config>; idempotency: IdempotencyService; webhooks: WebhookService; log: Logger }) {
+export function retentionService(deps: {
+  store: Store;
+  blobs: Blobs;
+  clock: Clock;
+  config: Readonly<Config>;
+  idempotency: IdempotencyService;
+  webhooks: WebhookService;
+  log: Logger;
+}) {
   const { store, blobs, clock, config, idempotency, webhooks, log } = deps;
 
   async function expire(job: JobRecord, at: Date): Promise<JobRecord> {
@@ -66,15 +74,20 @@ export function retentionService(deps: { store: Store; blobs: Blobs; clock: Cloc
     /** Opens the result for download or answers 409 not_ready / 410 result_expired. */
     async openResult(job: JobRecord): Promise<{ stream: ReadStream; bytes: number; job: JobRecord }> {
       const now = clock.now();
-      if (job.status === 'expired') throw new VectorizeError('result_expired', 'The result is no longer available.', { expired_at: job.expires_at });
+      if (job.status === 'expired')
+        throw new VectorizeError('result_expired', 'The result is no longer available.', { expired_at: job.expires_at });
       if (job.status === 'completed' && job.expires_at && new Date(job.expires_at).getTime() <= now.getTime()) {
         await expire(job, now);
         throw new VectorizeError('result_expired', 'The result is no longer available.', { expired_at: job.expires_at });
       }
       if (job.status !== 'completed' || !job.result_path) {
-        throw new VectorizeError('not_ready', job.status === 'queued' || job.status === 'processing'
-          ? 'The result does not exist yet; poll the job until it is completed.'
-          : `The job is ${job.status}; it has no result.`, { status: job.status });
+        throw new VectorizeError(
+          'not_ready',
+          job.status === 'queued' || job.status === 'processing'
+            ? 'The result does not exist yet; poll the job until it is completed.'
+            : `The job is ${job.status}; it has no result.`,
+          { status: job.status },
+        );
       }
       const path = job.result_path;
       let bytes: number;
@@ -89,8 +102,17 @@ export function retentionService(deps: { store: Store; blobs: Blobs; clock: Cloc
       if (job.retention === 'none') {
         // Download once: the job turns expired now, so a second request answers 410 even while
         // this one is still streaming; the open descriptor keeps the bytes readable until done.
-        served = store.jobs.update(job.id, { status: 'expired', downloaded_at: now.toISOString(), expires_at: now.toISOString(), result_path: null, ended_at: job.ended_at })!;
-        await new Promise<void>((resolve, reject) => { stream.once('open', () => resolve()); stream.once('error', reject); });
+        served = store.jobs.update(job.id, {
+          status: 'expired',
+          downloaded_at: now.toISOString(),
+          expires_at: now.toISOString(),
+          result_path: null,
+          ended_at: job.ended_at,
+        })!;
+        await new Promise<void>((resolve, reject) => {
+          stream.once('open', () => resolve());
+          stream.once('error', reject);
+        });
         await blobs.remove(path);
       } else {
         store.jobs.update(job.id, { downloaded_at: now.toISOString() });
@@ -102,18 +124,26 @@ export function retentionService(deps: { store: Store; blobs: Blobs; clock: Cloc
     async sweep(): Promise<{ expired: number; pruned: number; idempotency: number; temp: number; unowned: number }> {
       const now = clock.now();
       let expired = 0;
-      for (const job of store.jobs.filter((j) => j.status === 'completed' && j.expires_at !== null && new Date(j.expires_at).getTime() <= now.getTime())) {
+      for (const job of store.jobs.filter(
+        (j) => j.status === 'completed' && j.expires_at !== null && new Date(j.expires_at).getTime() <= now.getTime(),
+      )) {
         await expire(job, now);
         expired++;
       }
       const cutoff = now.getTime() - config.recordTtlDays * DAY_MS;
       let pruned = 0;
-      for (const job of store.jobs.filter((j) => (j.status === 'expired' || j.status === 'failed' || j.status === 'canceled') && new Date(j.ended_at ?? j.created_at).getTime() < cutoff)) {
+      for (const job of store.jobs.filter(
+        (j) =>
+          (j.status === 'expired' || j.status === 'failed' || j.status === 'canceled') &&
+          new Date(j.ended_at ?? j.created_at).getTime() < cutoff,
+      )) {
         await blobs.remove(job.upload_path);
         store.jobs.delete(job.id);
         pruned++;
       }
-      for (const folder of store.folders.filter((f) => new Date(f.created_at).getTime() < cutoff && !store.jobs.find((j) => j.folder_id === f.id))) {
+      for (const folder of store.folders.filter(
+        (f) => new Date(f.created_at).getTime() < cutoff && !store.jobs.find((j) => j.folder_id === f.id),
+      )) {
         store.folders.delete(folder.id);
         pruned++;
       }

@@ -32,7 +32,16 @@ import { isValidLabel } from './folders.js';
 import { DAY_MS, MAX_UPLOAD_BYTES, MAX_UPLOAD_TEXT } from '../limits.js';
 
 export const FORM_FIELDS = [
-  'image_type', 'output_format', 'retention', 'batch_id', 'folder_name', 'detail', 'gradients', 'smoothing', 'trace_style', 'close_seams',
+  'image_type',
+  'output_format',
+  'retention',
+  'batch_id',
+  'folder_name',
+  'detail',
+  'gradients',
+  'smoothing',
+  'trace_style',
+  'close_seams',
 ] as const;
 const MAX_FIELD_LENGTH = 1024;
 
@@ -85,27 +94,41 @@ function validateFields(fields: Record<string, string>) {
         allowed: ['file', ...FORM_FIELDS],
       });
     }
-    if (value.length > MAX_FIELD_LENGTH) throw new VectorizeError('invalid_parameter', `${name} is too long.`, { field: name, max_length: MAX_FIELD_LENGTH });
+    if (value.length > MAX_FIELD_LENGTH)
+      throw new VectorizeError('invalid_parameter', `${name} is too long.`, { field: name, max_length: MAX_FIELD_LENGTH });
   }
   const outputFormat = fields.output_format;
   if (outputFormat !== undefined && outputFormat !== '' && outputFormat.toLowerCase() !== 'svg') {
-    throw new VectorizeError('unsupported_output_format', `Output format ${JSON.stringify(outputFormat)} is not offered; the only output is svg.`, {
-      field: 'output_format',
-      allowed: ['svg'],
-    });
+    throw new VectorizeError(
+      'unsupported_output_format',
+      `Output format ${JSON.stringify(outputFormat)} is not offered; the only output is svg.`,
+      {
+        field: 'output_format',
+        allowed: ['svg'],
+      },
+    );
   }
   const retentionRaw = fields.retention === undefined || fields.retention === '' ? '24h' : fields.retention;
   if (!(RETENTIONS as readonly string[]).includes(retentionRaw)) {
-    throw new VectorizeError('invalid_parameter', `retention must be one of ${RETENTIONS.join(', ')}.`, { field: 'retention', allowed: RETENTIONS });
+    throw new VectorizeError('invalid_parameter', `retention must be one of ${RETENTIONS.join(', ')}.`, {
+      field: 'retention',
+      allowed: RETENTIONS,
+    });
   }
   const batchId = fields.batch_id === undefined || fields.batch_id === '' ? null : fields.batch_id;
   if (fields.batch_id !== undefined && !isValidLabel(fields.batch_id)) {
-    throw new VectorizeError('invalid_batch_id', 'batch_id is 1–128 characters without control characters.', { field: 'batch_id', max_length: 128 });
+    throw new VectorizeError('invalid_batch_id', 'batch_id is 1–128 characters without control characters.', {
+      field: 'batch_id',
+      max_length: 128,
+    });
   }
   const folderName = fields.folder_name === undefined ? null : fields.folder_name;
   if (folderName !== null) {
     if (!isValidLabel(folderName)) {
-      throw new VectorizeError('invalid_folder_name', 'folder_name is 1–128 characters without control characters.', { field: 'folder_name', max_length: 128 });
+      throw new VectorizeError('invalid_folder_name', 'folder_name is 1–128 characters without control characters.', {
+        field: 'folder_name',
+        max_length: 128,
+      });
     }
     if (batchId === null) throw new VectorizeError('invalid_folder_name', 'folder_name needs a batch_id.', { field: 'folder_name' });
   }
@@ -121,7 +144,8 @@ export function submissionService(deps: SubmissionDeps) {
     async submit(submission: Submission): Promise<{ job: JobRecord; replay: boolean }> {
       const { key, file, fields } = submission;
       if (!file) throw new VectorizeError('missing_file', 'The form has no `file` part.', { field: 'file' });
-      if (file.bytes > MAX_UPLOAD_BYTES) throw new VectorizeError('file_too_large', `The upload is larger than ${MAX_UPLOAD_TEXT}.`, { max_bytes: MAX_UPLOAD_BYTES });
+      if (file.bytes > MAX_UPLOAD_BYTES)
+        throw new VectorizeError('file_too_large', `The upload is larger than ${MAX_UPLOAD_TEXT}.`, { max_bytes: MAX_UPLOAD_BYTES });
       if (file.bytes === 0) throw new VectorizeError('empty_file', 'The uploaded file is empty.', { field: 'file' });
       const parsed = validateFields(fields);
       const idemKey = idempotency.validateKey(submission.idempotencyKey);
@@ -139,92 +163,112 @@ export function submissionService(deps: SubmissionDeps) {
         const freeBytes = await disk.freeBytes(blobs.root);
         // ── the admission: one per account at a time (store.exclusive) ──
         const admission = await store.exclusive(accountId, () => {
-        // Another node may have accepted this Idempotency-Key since begin() looked.
-        const earlier = idemKey ? idempotency.replayOf(accountId, idemKey, print) : undefined;
-        if (earlier) return { replayOf: earlier };
-        const account = accounts.get(accountId);
-        const plan = accounts.limits(account);
-        if (parsed.batchId !== null) folders.assertRoom(account, parsed.batchId, plan.batchGroup);
-        if (probe.megapixels > plan.maxMegapixels) {
-          throw new VectorizeError('megapixels_exceeded', `The image has ${probe.megapixels.toFixed(2)} MP; the ${account.plan} plan takes up to ${plan.maxMegapixels} MP.`, {
+          // Another node may have accepted this Idempotency-Key since begin() looked.
+          const earlier = idemKey ? idempotency.replayOf(accountId, idemKey, print) : undefined;
+          if (earlier) return { replayOf: earlier };
+          const account = accounts.get(accountId);
+          const plan = accounts.limits(account);
+          if (parsed.batchId !== null) folders.assertRoom(account, parsed.batchId, plan.batchGroup);
+          if (probe.megapixels > plan.maxMegapixels) {
+            throw new VectorizeError(
+              'megapixels_exceeded',
+              `The image has ${probe.megapixels.toFixed(2)} MP; the ${account.plan} plan takes up to ${plan.maxMegapixels} MP.`,
+              {
+                megapixels: probe.megapixels,
+                max_megapixels: plan.maxMegapixels,
+              },
+            );
+          }
+          const detailGiven = fields.detail !== undefined && fields.detail !== '';
+          if (!plan.highDetail && detailGiven && bucketDetail(fields.detail) === 'high') {
+            throw new VectorizeError('high_detail_not_included', `The ${account.plan} plan does not include detail=high.`, {
+              field: 'detail',
+            });
+          }
+          const options: TraceOptions = manualFieldsEffective(account.plan)
+            ? parsed.options
+            : {
+                ...parsed.options,
+                detail: DEFAULT_TRACE_OPTIONS.detail,
+                gradients: DEFAULT_TRACE_OPTIONS.gradients,
+                smoothing: DEFAULT_TRACE_OPTIONS.smoothing,
+                traceStyle: DEFAULT_TRACE_OPTIONS.traceStyle,
+              };
+          if (!plan.highDetail && options.detail === 'high') options.detail = 'medium';
+
+          // Quota before rate limits: a spent allowance is the lasting answer, a 429 a passing one.
+          accounts.assertConversionLeft(account);
+          const active = store.jobs.count((j) => j.account_id === account.id && (j.status === 'queued' || j.status === 'processing'));
+          if (active >= plan.activeJobs) {
+            throw new VectorizeError(
+              'too_many_active_jobs',
+              `The account already has ${active} queued or processing jobs (plan maximum ${plan.activeJobs}).`,
+              {
+                active_jobs: active,
+                max_active_jobs: plan.activeJobs,
+              },
+            );
+          }
+          const lastDay = accounts.acceptedLastDay(account);
+          if (lastDay.length >= plan.dailyFuse) {
+            const oldest = new Date(lastDay[0]).getTime();
+            const retryAfter = Math.max(1, Math.ceil((oldest + DAY_MS - clock.now().getTime()) / 1000));
+            throw new VectorizeError(
+              'daily_fuse_tripped',
+              `The account reached its daily fuse of ${plan.dailyFuse} accepted submissions in 24 hours.`,
+              {
+                daily_fuse: plan.dailyFuse,
+                retry_after: retryAfter,
+              },
+            );
+          }
+          if (jobs.queueLength >= config.queueMax) {
+            throw new VectorizeError('queue_full', 'The service queue is full; retry later.', { queue_max: config.queueMax });
+          }
+          if (freeBytes < config.minFreeBytes) {
+            throw new VectorizeError('storage_full', 'The service is low on storage; retry later.', {});
+          }
+
+          const charge = accounts.charge(account);
+          accounts.recordAcceptance(account);
+          const folder = parsed.batchId !== null ? folders.admit(account, parsed.batchId, parsed.folderName) : null;
+          const now = clock.now();
+          const id = newId('job');
+          const retention = clampRetention(parsed.retention, plan.maxRetention);
+          store.jobs.insert({
+            id,
+            seq: jobs.nextSeq(),
+            account_id: account.id,
+            status: 'queued',
+            created_at: now.toISOString(),
+            started_at: null,
+            completed_at: null,
+            expires_at: null,
+            ended_at: null,
+            retention,
+            requested_retention: parsed.retention,
             megapixels: probe.megapixels,
-            max_megapixels: plan.maxMegapixels,
+            width: probe.width,
+            height: probe.height,
+            format: probe.format,
+            mode: options.imageType === 'auto' ? null : options.imageType,
+            options,
+            file_name: cleanFileName(file.filename),
+            upload_path: null,
+            result_path: null,
+            result_bytes: null,
+            batch_id: parsed.batchId,
+            folder_id: folder?.id ?? null,
+            attempts: 0,
+            error: null,
+            charged: charge.charged,
+            charged_period: charge.period,
+            estimate_ms: jobs.estimateMs(probe.megapixels),
+            downloaded_at: null,
+            source: key.scope,
           });
-        }
-        const detailGiven = fields.detail !== undefined && fields.detail !== '';
-        if (!plan.highDetail && detailGiven && bucketDetail(fields.detail) === 'high') {
-          throw new VectorizeError('high_detail_not_included', `The ${account.plan} plan does not include detail=high.`, { field: 'detail' });
-        }
-        const options: TraceOptions = manualFieldsEffective(account.plan)
-          ? parsed.options
-          : { ...parsed.options, detail: DEFAULT_TRACE_OPTIONS.detail, gradients: DEFAULT_TRACE_OPTIONS.gradients, smoothing: DEFAULT_TRACE_OPTIONS.smoothing, traceStyle: DEFAULT_TRACE_OPTIONS.traceStyle };
-        if (!plan.highDetail && options.detail === 'high') options.detail = 'medium';
-
-        // Quota before rate limits: a spent allowance is the lasting answer, a 429 a passing one.
-        accounts.assertConversionLeft(account);
-        const active = store.jobs.count((j) => j.account_id === account.id && (j.status === 'queued' || j.status === 'processing'));
-        if (active >= plan.activeJobs) {
-          throw new VectorizeError('too_many_active_jobs', `The account already has ${active} queued or processing jobs (plan maximum ${plan.activeJobs}).`, {
-            active_jobs: active,
-            max_active_jobs: plan.activeJobs,
-          });
-        }
-        const lastDay = accounts.acceptedLastDay(account);
-        if (lastDay.length >= plan.dailyFuse) {
-          const oldest = new Date(lastDay[0]).getTime();
-          const retryAfter = Math.max(1, Math.ceil((oldest + DAY_MS - clock.now().getTime()) / 1000));
-          throw new VectorizeError('daily_fuse_tripped', `The account reached its daily fuse of ${plan.dailyFuse} accepted submissions in 24 hours.`, {
-            daily_fuse: plan.dailyFuse,
-            retry_after: retryAfter,
-          });
-        }
-        if (jobs.queueLength >= config.queueMax) {
-          throw new VectorizeError('queue_full', 'The service queue is full; retry later.', { queue_max: config.queueMax });
-        }
-        if (freeBytes < config.minFreeBytes) {
-          throw new VectorizeError('storage_full', 'The service is low on storage; retry later.', {});
-        }
-
-        const charge = accounts.charge(account);
-        accounts.recordAcceptance(account);
-        const folder = parsed.batchId !== null ? folders.admit(account, parsed.batchId, parsed.folderName) : null;
-        const now = clock.now();
-        const id = newId('job');
-        const retention = clampRetention(parsed.retention, plan.maxRetention);
-        store.jobs.insert({
-          id,
-          seq: jobs.nextSeq(),
-          account_id: account.id,
-          status: 'queued',
-          created_at: now.toISOString(),
-          started_at: null,
-          completed_at: null,
-          expires_at: null,
-          ended_at: null,
-          retention,
-          requested_retention: parsed.retention,
-          megapixels: probe.megapixels,
-          width: probe.width,
-          height: probe.height,
-          format: probe.format,
-          mode: options.imageType === 'auto' ? null : options.imageType,
-          options,
-          file_name: cleanFileName(file.filename),
-          upload_path: null,
-          result_path: null,
-          result_bytes: null,
-          batch_id: parsed.batchId,
-          folder_id: folder?.id ?? null,
-          attempts: 0,
-          error: null,
-          charged: charge.charged,
-          charged_period: charge.period,
-          estimate_ms: jobs.estimateMs(probe.megapixels),
-          downloaded_at: null,
-          source: key.scope,
-        });
-        if (idemKey) idempotency.remember(account.id, idemKey, print, id);
-        return { account, charge, id };
+          if (idemKey) idempotency.remember(account.id, idemKey, print, id);
+          return { account, charge, id };
         });
         // ── end of the admission ──
         if (admission.replayOf !== undefined) return { job: store.jobs.get(admission.replayOf)!, replay: true };

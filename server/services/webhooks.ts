@@ -90,7 +90,14 @@ export function webhookService(deps: WebhookServiceDeps) {
       last_error: last?.error ?? null,
       created_at: record.created_at,
       next_attempt_at: record.state === 'pending' ? record.next_attempt_at : null,
-      log: record.log.map(({ attempt, status, ok, duration_ms, error, at }) => ({ attempt, status, ok, duration_ms, ...(error ? { error } : {}), at })),
+      log: record.log.map(({ attempt, status, ok, duration_ms, error, at }) => ({
+        attempt,
+        status,
+        ok,
+        duration_ms,
+        ...(error ? { error } : {}),
+        at,
+      })),
     };
   };
 
@@ -110,9 +117,7 @@ export function webhookService(deps: WebhookServiceDeps) {
   }
 
   function listDeliveries(webhookId: string): DeliveryRecord[] {
-    return store.deliveries
-      .filter((record) => record.webhook_id === webhookId)
-      .sort((a, b) => b.created_at.localeCompare(a.created_at));
+    return store.deliveries.filter((record) => record.webhook_id === webhookId).sort((a, b) => b.created_at.localeCompare(a.created_at));
   }
 
   async function insertDeliveries(records: DeliveryRecord[]): Promise<void> {
@@ -123,7 +128,17 @@ export function webhookService(deps: WebhookServiceDeps) {
   }
 
   function pendingDelivery(endpoint: WebhookRecord, event: EventBody, now: string): DeliveryRecord {
-    return { id: newId('dlv'), webhook_id: endpoint.id, account_id: endpoint.account_id, event, state: 'pending', attempts: 0, next_attempt_at: now, created_at: now, log: [] };
+    return {
+      id: newId('dlv'),
+      webhook_id: endpoint.id,
+      account_id: endpoint.account_id,
+      event,
+      state: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      created_at: now,
+      log: [],
+    };
   }
 
   /** Keeps the newest finished deliveries up to DELIVERY_LOG_LIMIT attempts in all for the endpoint. */
@@ -260,11 +275,17 @@ export function webhookService(deps: WebhookServiceDeps) {
     emit,
 
     /** Registers an endpoint; the plain secret is in this answer only (the store keeps it sealed). */
-    async create(accountId: string, input: { url: string; events?: string[]; description?: string }): Promise<{ webhook: WebhookRecord; secret: string }> {
+    async create(
+      accountId: string,
+      input: { url: string; events?: string[]; description?: string },
+    ): Promise<{ webhook: WebhookRecord; secret: string }> {
       const events = input.events === undefined || input.events.length === 0 ? [...WEBHOOK_EVENTS] : input.events;
       for (const event of events) {
         if (!(WEBHOOK_EVENTS as readonly string[]).includes(event)) {
-          throw new VectorizeError('invalid_parameter', `events: unknown event kind "${event}"`, { field: 'events', allowed: WEBHOOK_EVENTS });
+          throw new VectorizeError('invalid_parameter', `events: unknown event kind "${event}"`, {
+            field: 'events',
+            allowed: WEBHOOK_EVENTS,
+          });
         }
       }
       try {
@@ -313,7 +334,11 @@ export function webhookService(deps: WebhookServiceDeps) {
     async sendTest(id: string, accountId?: string): Promise<DeliveryRecord> {
       const endpoint = get(id, accountId);
       const now = clock.now().toISOString();
-      const delivery = pendingDelivery(endpoint, { id: newId('evt'), event: 'processing.completed', created_at: now, data: { job_id: 'job_test', status: 'completed' } }, now);
+      const delivery = pendingDelivery(
+        endpoint,
+        { id: newId('evt'), event: 'processing.completed', created_at: now, data: { job_id: 'job_test', status: 'completed' } },
+        now,
+      );
       await insertDeliveries([delivery]);
       return delivery;
     },
@@ -347,7 +372,10 @@ export function webhookService(deps: WebhookServiceDeps) {
       for (const record of store.webhooks.all() as StoredWebhook[]) {
         if (record.secret_sealed && secrets.isCurrent(record.secret_sealed)) continue;
         // `secret: undefined` drops the plain field from the stored record.
-        store.webhooks.update(record.id, { secret_sealed: secrets.seal(signingSecret(record), record.id), secret: undefined } as Partial<StoredWebhook>);
+        store.webhooks.update(record.id, {
+          secret_sealed: secrets.seal(signingSecret(record), record.id),
+          secret: undefined,
+        } as Partial<StoredWebhook>);
         changed++;
       }
       if (changed) await store.flush();

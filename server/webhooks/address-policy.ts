@@ -61,7 +61,10 @@ export interface AddressVerdict {
 /** Parses `a.b.c.d/n` and `x::y/n` lists; throws naming the bad entry. */
 export function parseCidrList(value: string): net.BlockList {
   const list = new net.BlockList();
-  for (const raw of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const raw of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const [address, prefixText] = raw.split('/');
     const family = net.isIP(address ?? '');
     const prefix = prefixText === undefined ? (family === 6 ? 128 : 32) : Number(prefixText);
@@ -85,9 +88,8 @@ function ipv6Bytes(address: string): Uint8Array {
   const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
   const headGroups = head ? head.split(':') : [];
   const tailGroups = tail ? tail.split(':') : [];
-  const groups = tail === undefined
-    ? headGroups
-    : [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups];
+  const groups =
+    tail === undefined ? headGroups : [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups];
   groups.forEach((group, index) => {
     const value = parseInt(group, 16);
     bytes[index * 2] = value >> 8;

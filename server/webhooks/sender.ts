@@ -100,7 +100,13 @@ export class WebhookSender {
     try {
       [pinned] = (await resolveAllowed(url.hostname, this.policy, this.resolve)) as [ResolvedAddress];
     } catch (error) {
-      return { ok: false, status: null, durationMs: elapsed(), error: (error as Error).message, refused: error instanceof AddressRefusedError };
+      return {
+        ok: false,
+        status: null,
+        durationMs: elapsed(),
+        error: (error as Error).message,
+        refused: error instanceof AddressRefusedError,
+      };
     }
     const transport = url.protocol === 'https:' ? https : http;
     return new Promise<DeliveryOutcome>((settle) => {
@@ -122,7 +128,12 @@ export class WebhookSender {
         res.on('end', () => {
           clearTimeout(deadline);
           const status = res.statusCode ?? 0;
-          settle({ ok: status >= 200 && status < 300, status, durationMs: elapsed(), ...(status >= 300 && status < 400 ? { error: 'redirects are not followed' } : {}) });
+          settle({
+            ok: status >= 200 && status < 300,
+            status,
+            durationMs: elapsed(),
+            ...(status >= 300 && status < 400 ? { error: 'redirects are not followed' } : {}),
+          });
         });
         res.on('error', (error) => {
           clearTimeout(deadline);

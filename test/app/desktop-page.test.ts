@@ -24,7 +24,9 @@ t.test('desktop mode: key, files and menu from the bridge; saves through it', { 
   const browser = await launchChromium();
   t.teardown(() => browser.close());
   const page = await browser.context.newPage();
-  const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#0a0' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#0a0' } })
+    .png()
+    .toBuffer();
 
   await page.addInitScript(
     ({ key, pngBase64 }) => {
@@ -69,7 +71,9 @@ t.test('desktop mode: key, files and menu from the bridge; saves through it', { 
     (window as any).__bridge.listeners.files([{ name: 'from-os.png', path: 'from-os.png', type: 'image/png', bytes }]);
   });
   await page.waitForSelector('#queue li:has-text("from-os.png")');
-  await page.waitForFunction(() => document.querySelectorAll('#queue li[data-state=completed]').length === 2, undefined, { timeout: 20_000 });
+  await page.waitForFunction(() => document.querySelectorAll('#queue li[data-state=completed]').length === 2, undefined, {
+    timeout: 20_000,
+  });
 
   await page.click('#queue li:has-text("set/picked.png")');
   await page.keyboard.press('s');

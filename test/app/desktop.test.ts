@@ -26,7 +26,12 @@ t.test('starts the server in the app-data folder, then one hardened window on it
   const dir = await userDataDir(t);
   const { electron, menu } = fakeElectron(dir);
   const server = fakeServer();
-  const desktop = runDesktopApp(electron as never, { startServer: server.start, preloadPath: '/x/preload.cjs', argv: ['electron'], env: {} });
+  const desktop = runDesktopApp(electron as never, {
+    startServer: server.start,
+    preloadPath: '/x/preload.cjs',
+    argv: ['electron'],
+    env: {},
+  });
   t.equal(await desktop.ready, 'started');
 
   t.equal(server.calls.started.length, 1);
@@ -50,13 +55,22 @@ t.test('starts the server in the app-data folder, then one hardened window on it
   t.ok(electron.session.defaultSession.beforeRequest);
   t.ok(electron.app.listenerCount('web-contents-created') > 0, 'any later web contents is hardened too');
 
-  t.same([...electron.ipcMain.handlers.keys()].sort(), [CHANNELS.getApiKey, CHANNELS.openImages, CHANNELS.saveAll, CHANNELS.saveSvg].sort());
-  t.equal(await electron.ipcMain.invoke(CHANNELS.getApiKey, 'http://127.0.0.1:40001/'), 'service_sk_live_k', 'the bridge hands the page the app key');
+  t.same(
+    [...electron.ipcMain.handlers.keys()].sort(),
+    [CHANNELS.getApiKey, CHANNELS.openImages, CHANNELS.saveAll, CHANNELS.saveSvg].sort(),
+  );
+  t.equal(
+    await electron.ipcMain.invoke(CHANNELS.getApiKey, 'http://127.0.0.1:40001/'),
+    'service_sk_live_k',
+    'the bridge hands the page the app key',
+  );
   t.ok(menu.applied, 'an application menu is set');
   const labels = (menu.template as Array<{ label?: string }>).map((entry) => entry.label);
   t.ok(labels.includes('&File') && labels.includes('&View') && labels.includes('&Help'));
 
-  const file = (menu.template as Array<{ label?: string; submenu?: Array<{ label?: string; click?: () => void }> }>).find((m) => m.label === '&File')!;
+  const file = (menu.template as Array<{ label?: string; submenu?: Array<{ label?: string; click?: () => void }> }>).find(
+    (m) => m.label === '&File',
+  )!;
   file.submenu!.find((entry) => entry.label === 'Save SVG…')!.click!();
   t.same(window.webContents.sent.at(-1), [CHANNELS.menuCommand, 'save'], 'menu items run the page commands');
 
@@ -92,7 +106,12 @@ t.test('images given by the OS reach the page: at launch and from a second launc
   await writeFile(join(dir, 'first.png'), 'png-bytes');
   await writeFile(join(dir, 'second.webp'), 'webp-bytes');
   const { electron } = fakeElectron(dir);
-  const desktop = runDesktopApp(electron as never, { startServer: fakeServer().start, argv: ['vectorize', '--flag', 'first.png'], cwd: dir, env: {} });
+  const desktop = runDesktopApp(electron as never, {
+    startServer: fakeServer().start,
+    argv: ['vectorize', '--flag', 'first.png'],
+    cwd: dir,
+    env: {},
+  });
   await desktop.ready;
   await new Promise((resolve) => setTimeout(resolve, 50));
   const window = FakeBrowserWindow.created[0];

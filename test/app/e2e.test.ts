@@ -34,7 +34,9 @@ async function watchStates(page: Page): Promise<void> {
 
 /** The next SVG the page downloads from the API (the page may not fetch its own blob: URLs under the CSP). */
 function nextSvgDownload(page: Page): Promise<string> {
-  return page.waitForResponse((response) => /\/v1\/jobs\/[^/]+\/download$/.test(response.url()) && response.ok(), { timeout: 60_000 }).then((r) => r.text());
+  return page
+    .waitForResponse((response) => /\/v1\/jobs\/[^/]+\/download$/.test(response.url()) && response.ok(), { timeout: 60_000 })
+    .then((r) => r.text());
 }
 
 t.test('front end against the real server: drop, progress, preview, re-run, save', { skip: missing }, async (t) => {
@@ -69,7 +71,10 @@ t.test('front end against the real server: drop, progress, preview, re-run, save
   const row = page.locator('#queue li').first();
   await row.locator('.state:has-text("Done")').waitFor({ timeout: 60_000 });
   const states = await page.evaluate(() => (window as unknown as { __states: string[] }).__states);
-  t.ok(states.some((s) => /Uploading|Queued|Processing|Waiting/.test(s)), `progress was shown before the end (${states.join(' → ')})`);
+  t.ok(
+    states.some((s) => /Uploading|Queued|Processing|Waiting/.test(s)),
+    `progress was shown before the end (${states.join(' → ')})`,
+  );
   t.equal(await row.locator('progress').evaluate((bar) => (bar as HTMLProgressElement).value), 100);
   t.equal(await row.getAttribute('aria-selected'), 'true', 'the first dropped file is selected');
 
@@ -89,7 +94,9 @@ t.test('front end against the real server: drop, progress, preview, re-run, save
   await page.locator('#stage').focus();
   for (let i = 0; i < 12; i++) await page.keyboard.press('+');
   t.equal(await page.textContent('#zoom-level'), '800 %');
-  const layoutWidth = await page.evaluate(() => (document.querySelector('#vector-image') as HTMLImageElement).getBoundingClientRect().width);
+  const layoutWidth = await page.evaluate(
+    () => (document.querySelector('#vector-image') as HTMLImageElement).getBoundingClientRect().width,
+  );
   t.equal(Math.round(layoutWidth), 240 * 8, 'the SVG is laid out at 8× its size');
   await page.screenshot({ path: join(OUTPUT, 'app-e2e-zoom800.png') });
   await page.keyboard.press('0');
@@ -138,7 +145,9 @@ t.test('a file the server refuses shows its code in plain words', { skip: missin
 /** Xvfb on a display number it picks itself (-displayfd), for a headed run like a desktop has. */
 async function startXvfb(): Promise<{ display: string; process: ChildProcess } | null> {
   if (!existsSync('/usr/bin/Xvfb')) return null;
-  const child = spawn('/usr/bin/Xvfb', ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+  const child = spawn('/usr/bin/Xvfb', ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+  });
   const display = await new Promise<string | null>((resolve) => {
     let text = '';
     child.stdio[3]!.on('data', (chunk: Buffer) => {

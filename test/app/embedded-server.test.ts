@@ -21,7 +21,11 @@ t.test('the real server starts on loopback in the data folder, makes the app key
   const vaultPath = join(dir, 'app-key.json');
   const dataDir = join(dir, 'data');
 
-  const first = await startEmbeddedServer({ dataDir, vault: fileKeyVault(vaultPath), env: { VECTORIZE_WORKERS: '1', VECTORIZE_DEVICE: 'cpu' } });
+  const first = await startEmbeddedServer({
+    dataDir,
+    vault: fileKeyVault(vaultPath),
+    env: { VECTORIZE_WORKERS: '1', VECTORIZE_DEVICE: 'cpu' },
+  });
   t.match(first.url, /^http:\/\/127\.0\.0\.1:\d+$/);
   t.match(first.apiKey, /^service_sk_live_/);
   const answer = await account(first.url, first.apiKey);
@@ -36,24 +40,41 @@ t.test('the real server starts on loopback in the data folder, makes the app key
   await first.stop();
   await t.rejects(fetch(`${first.url}/v1/account`), TypeError, 'stop closes the port');
 
-  const second = await startEmbeddedServer({ dataDir, vault: fileKeyVault(vaultPath), env: { VECTORIZE_WORKERS: '1', VECTORIZE_DEVICE: 'cpu' } });
+  const second = await startEmbeddedServer({
+    dataDir,
+    vault: fileKeyVault(vaultPath),
+    env: { VECTORIZE_WORKERS: '1', VECTORIZE_DEVICE: 'cpu' },
+  });
   t.teardown(() => second.stop());
   t.equal(second.apiKey, first.apiKey, 'the stored key is reused');
   t.equal(second.accountId, first.accountId);
   const db = JSON.parse(await readFile(join(dataDir, 'db.json'), 'utf8'));
   const keys = (db.keys ?? []) as Array<{ scope: string }>;
-  if (Array.isArray(keys) && keys.length) t.same(keys.map((k) => k.scope), ['app'], 'one app-scoped key, no second one');
+  if (Array.isArray(keys) && keys.length)
+    t.same(
+      keys.map((k) => k.scope),
+      ['app'],
+      'one app-scoped key, no second one',
+    );
 });
 
 t.test('a lost or foreign secret gets a fresh key on the same account', async (t) => {
   const dir = await tempDir(t);
   const vaultPath = join(dir, 'app-key.json');
   const dataDir = join(dir, 'data');
-  const first = await startEmbeddedServer({ dataDir, vault: fileKeyVault(vaultPath), env: { VECTORIZE_WORKERS: '1', VECTORIZE_DEVICE: 'cpu' } });
+  const first = await startEmbeddedServer({
+    dataDir,
+    vault: fileKeyVault(vaultPath),
+    env: { VECTORIZE_WORKERS: '1', VECTORIZE_DEVICE: 'cpu' },
+  });
   await first.stop();
   const stored = JSON.parse(await readFile(vaultPath, 'utf8'));
   await writeFile(vaultPath, JSON.stringify({ ...stored, secret: 'service_sk_live_' + 'x'.repeat(32) }));
-  const second = await startEmbeddedServer({ dataDir, vault: fileKeyVault(vaultPath), env: { VECTORIZE_WORKERS: '1', VECTORIZE_DEVICE: 'cpu' } });
+  const second = await startEmbeddedServer({
+    dataDir,
+    vault: fileKeyVault(vaultPath),
+    env: { VECTORIZE_WORKERS: '1', VECTORIZE_DEVICE: 'cpu' },
+  });
   t.teardown(() => second.stop());
   t.not(second.apiKey, first.apiKey);
   t.equal(second.accountId, first.accountId, 'conversions already spent stay spent: same account');
@@ -62,7 +83,13 @@ t.test('a lost or foreign secret gets a fresh key on the same account', async (t
 });
 
 t.test('the environment cannot move the embedded server off loopback', async (t) => {
-  const env = embeddedEnv('/data', { HOST: '0.0.0.0', PORT: '8080', VECTORIZE_DATA_DIR: '/elsewhere', VECTORIZE_PLANS_FILE: undefined, VECTORIZE_LOG_LEVEL: 'debug' });
+  const env = embeddedEnv('/data', {
+    HOST: '0.0.0.0',
+    PORT: '8080',
+    VECTORIZE_DATA_DIR: '/elsewhere',
+    VECTORIZE_PLANS_FILE: undefined,
+    VECTORIZE_LOG_LEVEL: 'debug',
+  });
   t.equal(env.HOST, '127.0.0.1');
   t.equal(env.PORT, '0');
   t.equal(env.VECTORIZE_DATA_DIR, '/data');

@@ -15,7 +15,14 @@ async function setup(t: Test) {
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const ipcMain = new FakeIpcMain();
   const dialog = new FakeDialog();
-  const unregister = registerBridgeHandlers({ ipcMain: ipcMain as never, dialog: dialog as never, window: () => null, appOrigin: ORIGIN, apiKey: 'service_sk_live_appkey', defaultSaveDir: dir });
+  const unregister = registerBridgeHandlers({
+    ipcMain: ipcMain as never,
+    dialog: dialog as never,
+    window: () => null,
+    appOrigin: ORIGIN,
+    apiKey: 'service_sk_live_appkey',
+    defaultSaveDir: dir,
+  });
   return { dir, ipcMain, dialog, unregister };
 }
 
@@ -45,7 +52,11 @@ t.test('save all into a picked folder without overwriting, or one by one', async
   await mkdir(target);
   await writeFile(join(target, 'a.svg'), 'existing');
   dialog.openAnswers.push({ canceled: false, filePaths: [target] });
-  const files = [{ name: 'a.svg', svg: '<svg id="1"/>' }, { name: 'a.svg', svg: '<svg id="2"/>' }, { name: 'b.png', svg: '<svg id="3"/>' }];
+  const files = [
+    { name: 'a.svg', svg: '<svg id="1"/>' },
+    { name: 'a.svg', svg: '<svg id="2"/>' },
+    { name: 'b.png', svg: '<svg id="3"/>' },
+  ];
   const result = (await ipcMain.invoke(CHANNELS.saveAll, PAGE, files, 'folder')) as SaveResult;
   t.same(result.saved, [join(target, 'a (2).svg'), join(target, 'a (3).svg'), join(target, 'b.svg')]);
   t.equal(await readFile(join(target, 'a.svg'), 'utf8'), 'existing');
@@ -60,7 +71,9 @@ t.test('save all into a picked folder without overwriting, or one by one', async
 
 t.test('open images (files or a folder) reads them for the page', async (t) => {
   const { dir, ipcMain, dialog } = await setup(t);
-  const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#f00' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#f00' } })
+    .png()
+    .toBuffer();
   await mkdir(join(dir, 'set', 'sub'), { recursive: true });
   await mkdir(join(dir, 'set', '.hidden'));
   await writeFile(join(dir, 'set', 'b.png'), png);
@@ -69,13 +82,22 @@ t.test('open images (files or a folder) reads them for the page', async (t) => {
   await writeFile(join(dir, 'set', '.hidden', 'c.png'), png);
   dialog.openAnswers.push({ canceled: false, filePaths: [join(dir, 'set')] });
   const files = (await ipcMain.invoke(CHANNELS.openImages, PAGE, { folder: true })) as OpenedFile[];
-  t.same(files.map((f) => [f.path, f.type]), [['set/b.png', 'image/png'], ['set/sub/a.JPG', 'image/jpeg']]);
+  t.same(
+    files.map((f) => [f.path, f.type]),
+    [
+      ['set/b.png', 'image/png'],
+      ['set/sub/a.JPG', 'image/jpeg'],
+    ],
+  );
   t.same(Buffer.from(files[0].bytes), png);
   t.same((dialog.openCalls[0] as { properties: string[] }).properties, ['openDirectory']);
 
   dialog.openAnswers.push({ canceled: false, filePaths: [join(dir, 'set', 'b.png')] });
   const one = (await ipcMain.invoke(CHANNELS.openImages, PAGE, {})) as OpenedFile[];
-  t.same(one.map((f) => f.path), ['b.png']);
+  t.same(
+    one.map((f) => f.path),
+    ['b.png'],
+  );
   t.same((dialog.openCalls[1] as { properties: string[] }).properties, ['openFile', 'multiSelections']);
   t.same(await ipcMain.invoke(CHANNELS.openImages, PAGE, {}), [], 'a canceled dialog opens nothing');
 });

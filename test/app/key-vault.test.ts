@@ -34,7 +34,11 @@ t.test('with a keychain the secret is stored encrypted, in a user-only file', as
   t.equal((await stat(path)).mode & 0o777, 0o600);
   t.same(await vault.read(), { accountId: 'acct_1', secret: 'service_sk_live_abc' });
   safe.broken = true;
-  t.same(await vault.read(), { accountId: 'acct_1', secret: '' }, 'an undecryptable secret reads as none (a new key is made) but keeps the account');
+  t.same(
+    await vault.read(),
+    { accountId: 'acct_1', secret: '' },
+    'an undecryptable secret reads as none (a new key is made) but keeps the account',
+  );
 });
 
 t.test('without a keychain the secret is kept in a user-only file', async (t) => {

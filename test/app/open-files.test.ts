@@ -6,11 +6,13 @@ import { pathsFromArgv, readImages } from '../../app/open-files.js';
 import { MAX_UPLOAD_BYTES } from '../../server/limits.js';
 
 t.test('command-line paths: images and folders, not flags or the app dir', async (t) => {
-  t.same(pathsFromArgv(['/opt/Vectorize/vectorize-desktop', '--no-sandbox', '.', 'logo.png', '/abs/set', 'notes.txt', 'C:\\art\\b.webp'], '/home/me'), [
-    '/home/me/logo.png',
-    '/abs/set',
-    'C:\\art\\b.webp',
-  ]);
+  t.same(
+    pathsFromArgv(
+      ['/opt/Vectorize/vectorize-desktop', '--no-sandbox', '.', 'logo.png', '/abs/set', 'notes.txt', 'C:\\art\\b.webp'],
+      '/home/me',
+    ),
+    ['/home/me/logo.png', '/abs/set', 'C:\\art\\b.webp'],
+  );
 });
 
 t.test('a file over the upload limit is read only one byte past it (the server then says file_too_large)', async (t) => {

@@ -40,7 +40,10 @@ async function standInElectron(dir: string): Promise<void> {
 async function stage(dir: string): Promise<void> {
   for (const entry of ['package.json', 'electron-builder.yml', 'build']) await cp(join(repo, entry), join(dir, entry), { recursive: true });
   // The page and preload are built fresh into the stage (the e2e test may be rebuilding the repo's copy).
-  await cp(join(repo, 'dist'), join(dir, 'dist'), { recursive: true, filter: (src) => !src.startsWith(join(repo, 'dist', 'renderer')) && !src.endsWith('preload.cjs') });
+  await cp(join(repo, 'dist'), join(dir, 'dist'), {
+    recursive: true,
+    filter: (src) => !src.startsWith(join(repo, 'dist', 'renderer')) && !src.endsWith('preload.cjs'),
+  });
   await buildFrontEnd({ outDir: join(dir, 'dist', 'renderer'), preloadFile: join(dir, 'dist', 'app', 'preload.cjs') });
   await symlink(join(repo, 'node_modules'), join(dir, 'node_modules'), 'dir');
   await mkdir(join(dir, 'models'), { recursive: true });
@@ -115,10 +118,12 @@ t.test('electron-builder dir packs the app and production dependencies only', as
   }
 
   const modules = new Set(
-    files.filter((file) => file.startsWith('/node_modules/')).map((file) => {
-      const parts = file.split('/');
-      return parts[2].startsWith('@') ? `${parts[2]}/${parts[3]}` : parts[2];
-    }),
+    files
+      .filter((file) => file.startsWith('/node_modules/'))
+      .map((file) => {
+        const parts = file.split('/');
+        return parts[2].startsWith('@') ? `${parts[2]}/${parts[3]}` : parts[2];
+      }),
   );
   const unpackedModules = join(appDir, 'resources', 'app.asar.unpacked', 'node_modules');
   for (const name of Object.keys(pkg.dependencies)) {
@@ -153,7 +158,10 @@ t.test('electron-builder dir packs the app and production dependencies only', as
       file === '/README.md',
   );
   t.same(forbidden, [], 'no tests, benchmarks, sources, maps, caches or training scripts');
-  t.notOk(files.some((file) => file.endsWith('.map')), 'no source maps anywhere');
+  t.notOk(
+    files.some((file) => file.endsWith('.map')),
+    'no source maps anywhere',
+  );
 });
 
 t.test('the desktop entry in build/ and the one electron-builder writes agree', async (t) => {
@@ -165,5 +173,6 @@ t.test('the desktop entry in build/ and the one electron-builder writes agree', 
     t.ok(value, `${key} is in build/vectorize.desktop`);
     t.ok(yml.includes(`      ${key}: ${value}\n`), `${key} is the same in electron-builder.yml`);
   }
-  for (const size of [16, 32, 48, 64, 128, 256, 512]) t.ok(existsSync(join(repo, 'build', 'icons', `${size}x${size}.png`)), `${size}px icon`);
+  for (const size of [16, 32, 48, 64, 128, 256, 512])
+    t.ok(existsSync(join(repo, 'build', 'icons', `${size}x${size}.png`)), `${size}px icon`);
 });

@@ -61,7 +61,13 @@ t.test('the page: plan badge, skipped and oversized files, re-run rules, reload,
     window.dispatchEvent(new DragEvent('dragenter', { dataTransfer: transfer, bubbles: true, cancelable: true }));
   });
   t.equal(await page.locator('#drop-overlay').isVisible(), true);
-  t.equal(await page.locator('#empty p').first().evaluate((p) => getComputedStyle(p).visibility), 'hidden');
+  t.equal(
+    await page
+      .locator('#empty p')
+      .first()
+      .evaluate((p) => getComputedStyle(p).visibility),
+    'hidden',
+  );
   await page.evaluate(() => window.dispatchEvent(new DragEvent('dragleave', { bubbles: true })));
 
   // Non-images are named, not dropped silently; the image is queued.
@@ -106,7 +112,11 @@ t.test('the page: plan badge, skipped and oversized files, re-run rules, reload,
   t.match(await page.textContent('#stat-previous'), /\d(?:\.\d+)? (?:B|KiB) · \d[\d,]* nodes/);
   await page.click('#compare-previous');
   t.equal(await page.getAttribute('#compare-previous', 'aria-pressed'), 'true');
-  await page.waitForFunction(() => (document.querySelector('#original-image') as HTMLImageElement).src.startsWith('blob:') && !(document.querySelector('#original-image') as HTMLImageElement).hidden);
+  await page.waitForFunction(
+    () =>
+      (document.querySelector('#original-image') as HTMLImageElement).src.startsWith('blob:') &&
+      !(document.querySelector('#original-image') as HTMLImageElement).hidden,
+  );
   await page.screenshot({ path: join(OUTPUT, 'page-1280.png') });
 
   // A reload keeps what was spent: the server's jobs come back with their results.
@@ -130,7 +140,9 @@ t.test('the page: plan badge, skipped and oversized files, re-run rules, reload,
   await page.setViewportSize({ width: 800, height: 640 });
   t.equal(await page.isVisible('#settings-panel'), false);
   t.equal(await page.isVisible('#settings-toggle'), true);
-  const tops = await page.locator('.topbar button:visible').evaluateAll((buttons) => buttons.map((button) => Math.round(button.getBoundingClientRect().top)));
+  const tops = await page
+    .locator('.topbar button:visible')
+    .evaluateAll((buttons) => buttons.map((button) => Math.round(button.getBoundingClientRect().top)));
   t.equal(new Set(tops).size, 1, `one line of buttons (tops ${tops.join(', ')})`);
   t.ok(await page.locator('.topbar').evaluate((bar) => bar.getBoundingClientRect().height < 56), 'the top bar is one row high');
   t.ok((await page.locator('#help').boundingBox())!.x + 20 <= 800, 'the long badge shortens instead of pushing buttons off screen');
@@ -181,11 +193,19 @@ t.test('save all is one ZIP of every SVG; a bad result is reported to the admins
   const served = async (jobId: string): Promise<string> => (await fetch(`${server.url}/v1/jobs/${jobId}/download`, asKey)).text();
   const { jobs } = (await (await fetch(`${server.url}/v1/jobs`, asKey)).json()) as { jobs: Array<{ id: string }> };
   const unzipped = listing.map((name) => execFileSync('/usr/bin/unzip', ['-p', archive, name], { encoding: 'utf8' }));
-  t.same([...unzipped].sort(), (await Promise.all(jobs.map((job) => served(job.id)))).sort(), 'the ZIP holds each SVG as the server made it');
+  t.same(
+    [...unzipped].sort(),
+    (await Promise.all(jobs.map((job) => served(job.id)))).sort(),
+    'the ZIP holds each SVG as the server made it',
+  );
   t.not(unzipped[0], unzipped[1]);
 
   // Report the selected (first) result; the admins' list shows it with the job.
-  t.same(await page.locator('#report-reason option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value).sort()), [...REPORT_REASONS].sort(), 'the reasons the server suggests');
+  t.same(
+    await page.locator('#report-reason option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value).sort()),
+    [...REPORT_REASONS].sort(),
+    'the reasons the server suggests',
+  );
   await page.click('#report');
   await page.selectOption('#report-reason', 'artifacts');
   await page.fill('#report-message', 'Stray dots along the circle');
@@ -194,7 +214,7 @@ t.test('save all is one ZIP of every SVG; a bad result is reported to the admins
   t.equal(await page.locator('#report-dialog').evaluate((dialog) => (dialog as HTMLDialogElement).open), false);
   t.equal(await page.textContent('#report'), 'Reported');
   t.equal(await page.isDisabled('#report'), true, 'one result is reported once');
-  const admin = new AdminClient({ baseUrl: server.url, adminToken: server.adminToken ?? "" });
+  const admin = new AdminClient({ baseUrl: server.url, adminToken: server.adminToken ?? '' });
   const reports = await admin.listReports();
   t.equal(reports.length, 1);
   t.match(reports[0], { account_id: server.account.id, reason: 'artifacts', message: 'Stray dots along the circle' });

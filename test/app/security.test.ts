@@ -65,8 +65,15 @@ t.test('the session denies permissions, reaches only the embedded server, refuse
   t.same(session.beforeRequest?.filter.urls.sort(), ['http://*/*', 'https://*/*', 'ws://*/*', 'wss://*/*']);
 
   let headers: Record<string, string[]> | undefined;
-  session.headersReceived?.({ responseHeaders: { 'content-security-policy': ["default-src *"], 'Content-Type': ['text/html'] } }, (r) => (headers = r.responseHeaders));
-  t.same(headers, { 'Content-Type': ['text/html'], 'Content-Security-Policy': [FRONT_END_CSP] }, 'a looser policy from anywhere is replaced');
+  session.headersReceived?.(
+    { responseHeaders: { 'content-security-policy': ['default-src *'], 'Content-Type': ['text/html'] } },
+    (r) => (headers = r.responseHeaders),
+  );
+  t.same(
+    headers,
+    { 'Content-Type': ['text/html'], 'Content-Security-Policy': [FRONT_END_CSP] },
+    'a looser policy from anywhere is replaced',
+  );
 
   let prevented = false;
   session.emit('will-download', { preventDefault: () => (prevented = true) });

@@ -10,7 +10,11 @@ import path from 'node:path';
 
 const script = path.resolve('build/electron-binary.mjs');
 const run = (args: string[], env: Record<string, string>) =>
-  spawnSync(process.execPath, [script, ...args], { encoding: 'utf8', timeout: 120_000, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } });
+  spawnSync(process.execPath, [script, ...args], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+  });
 
 t.test('--check: exit 1 with how to get the binary when it is missing, 0 when it is there', async (t) => {
   const missing = run(['--check'], { ELECTRON_OVERRIDE_DIST_PATH: path.join(t.testdir(), 'nothing-here') });
@@ -23,7 +27,11 @@ t.test('--check: exit 1 with how to get the binary when it is missing, 0 when it
 
 t.test('a download that cannot reach its server is one line, and the install goes on', async (t) => {
   const cache = t.testdir();
-  const r = run([], { ELECTRON_MIRROR: 'http://127.0.0.1:9/', electron_config_cache: cache, ELECTRON_OVERRIDE_DIST_PATH: path.join(cache, 'none') });
+  const r = run([], {
+    ELECTRON_MIRROR: 'http://127.0.0.1:9/',
+    electron_config_cache: cache,
+    ELECTRON_OVERRIDE_DIST_PATH: path.join(cache, 'none'),
+  });
   t.equal(r.status, 0, 'exit 0');
   t.equal(r.stderr, '');
   t.match(r.stdout, /^vectorize: Electron's binary was not downloaded \([^)]*\); only `npm run app:dev` and packaging need it: [^\n]+\n$/);

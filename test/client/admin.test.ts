@@ -12,7 +12,10 @@ interface Seen {
 }
 
 /** A loopback stand-in for the server's admin API: records each request, answers from `routes`. */
-async function fakeServer(t: { teardown(fn: () => Promise<void>): void }, routes: Record<string, (seen: Seen) => { status: number; body?: unknown }>) {
+async function fakeServer(
+  t: { teardown(fn: () => Promise<void>): void },
+  routes: Record<string, (seen: Seen) => { status: number; body?: unknown }>,
+) {
   const seen: Seen[] = [];
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     let body = '';
@@ -43,13 +46,34 @@ t.test('sends the admin token and unwraps each list', async (t) => {
     'GET /admin/v1/webhooks': () => ({ status: 200, body: { webhooks: [{ id: 'whk_1' }] } }),
     'GET /admin/v1/webhooks/whk_1/deliveries': () => ({ status: 200, body: { deliveries: [{ id: 'dlv_1', attempts: 4 }] } }),
   });
-  t.same((await client.listAccounts()).map((a) => a.id), ['acct_1']);
-  t.same((await client.listKeys({ accountId: 'acct_1' })).map((k) => k.id), ['key_1']);
-  t.same((await client.listJobs({ status: 'queued' })).map((j) => j.id), ['job_1']);
-  t.same((await client.listReports()).map((r) => r.id), ['rpt_1']);
-  t.same((await client.listWebhooks()).map((w) => w.id), ['whk_1']);
-  t.same((await client.listDeliveries('whk_1')).map((d) => d.attempts), [4]);
-  t.ok(seen.every((request) => request.authorization === 'Bearer tok-123'), 'every call carries the admin token');
+  t.same(
+    (await client.listAccounts()).map((a) => a.id),
+    ['acct_1'],
+  );
+  t.same(
+    (await client.listKeys({ accountId: 'acct_1' })).map((k) => k.id),
+    ['key_1'],
+  );
+  t.same(
+    (await client.listJobs({ status: 'queued' })).map((j) => j.id),
+    ['job_1'],
+  );
+  t.same(
+    (await client.listReports()).map((r) => r.id),
+    ['rpt_1'],
+  );
+  t.same(
+    (await client.listWebhooks()).map((w) => w.id),
+    ['whk_1'],
+  );
+  t.same(
+    (await client.listDeliveries('whk_1')).map((d) => d.attempts),
+    [4],
+  );
+  t.ok(
+    seen.every((request) => request.authorization === 'Bearer tok-123'),
+    'every call carries the admin token',
+  );
   t.match(seen[1].url, '/admin/v1/keys?account_id=acct_1');
   t.match(seen[2].url, /status=queued/);
 });
@@ -58,7 +82,10 @@ t.test('create and change calls use the server routes and bodies', async (t) => 
   const { seen, client } = await fakeServer(t, {
     'POST /admin/v1/accounts': (s) => ({ status: 201, body: { id: 'acct_2', ...JSON.parse(s.body) } }),
     'PUT /admin/v1/accounts/acct_2/plan': (s) => ({ status: 200, body: { id: 'acct_2', plan: JSON.parse(s.body).plan } }),
-    'POST /admin/v1/keys': () => ({ status: 201, body: { id: 'key_2', last4: 'WXYZ', prefix: 'service_sk_live_', secret: 'service_sk_live_abcWXYZ' } }),
+    'POST /admin/v1/keys': () => ({
+      status: 201,
+      body: { id: 'key_2', last4: 'WXYZ', prefix: 'service_sk_live_', secret: 'service_sk_live_abcWXYZ' },
+    }),
     'DELETE /admin/v1/keys/key_2': () => ({ status: 204 }),
     'POST /admin/v1/jobs/job_9/cancel': () => ({ status: 200, body: { id: 'job_9', status: 'canceled' } }),
     'POST /admin/v1/webhooks': () => ({ status: 201, body: { id: 'whk_2', url: 'https://x.example/h', secret: 'whsec' } }),
@@ -94,7 +121,10 @@ t.test('create and change calls use the server routes and bodies', async (t) => 
 
 t.test('a server without webhook routes is told apart from a missing webhook', async (t) => {
   const { client } = await fakeServer(t, {
-    'GET /admin/v1/webhooks/whk_1/deliveries': () => ({ status: 404, body: { error: { code: 'not_found', message: 'No such webhook.', details: {} } } }),
+    'GET /admin/v1/webhooks/whk_1/deliveries': () => ({
+      status: 404,
+      body: { error: { code: 'not_found', message: 'No such webhook.', details: {} } },
+    }),
   });
   await t.rejects(client.listWebhooks(), FeatureUnavailableError, 'no list route: the feature is missing');
   await t.rejects(client.listDeliveries('whk_1'), { code: 'not_found' }, 'a missing endpoint stays not_found');

@@ -12,7 +12,12 @@ interface Seen {
 function fakeFetch(answer: (seen: Seen) => Response): { fetch: typeof fetch; seen: Seen[] } {
   const seen: Seen[] = [];
   const fn = (async (input: string | URL | Request, init?: RequestInit) => {
-    const entry = { url: String(input), method: init?.method ?? 'GET', headers: (init?.headers ?? {}) as Record<string, string>, body: init?.body };
+    const entry = {
+      url: String(input),
+      method: init?.method ?? 'GET',
+      headers: (init?.headers ?? {}) as Record<string, string>,
+      body: init?.body,
+    };
     seen.push(entry);
     return answer(entry);
   }) as typeof fetch;
@@ -33,7 +38,12 @@ const job = (over: Partial<Job> = {}): Job => ({
 t.test('vectorize posts multipart with the contract field names, the key and the idempotency header', async (t) => {
   const { fetch, seen } = fakeFetch(() => new Response(JSON.stringify(job()), { status: 202 }));
   const client = new V1Client({ baseUrl: 'http://127.0.0.1:9/', token: 'service_sk_live_x', fetch });
-  const answer = await client.vectorize(new Blob([new Uint8Array([137, 80, 78, 71])]), 'logo.png', { smoothing: 'off', close_seams: false, detail: 40 }, { idempotencyKey: 'k-1' });
+  const answer = await client.vectorize(
+    new Blob([new Uint8Array([137, 80, 78, 71])]),
+    'logo.png',
+    { smoothing: 'off', close_seams: false, detail: 40 },
+    { idempotencyKey: 'k-1' },
+  );
   t.equal(answer.status, 'queued');
   t.equal(seen[0].url, 'http://127.0.0.1:9/v1/vectorize');
   t.equal(seen[0].method, 'POST');
@@ -50,7 +60,8 @@ t.test('vectorize posts multipart with the contract field names, the key and the
 
 t.test('errors come back as ApiError with the contract code', async (t) => {
   const { fetch } = fakeFetch(
-    () => new Response(JSON.stringify({ error: { code: 'quota_exhausted', message: 'spent', details: { reset_at: null } } }), { status: 402 }),
+    () =>
+      new Response(JSON.stringify({ error: { code: 'quota_exhausted', message: 'spent', details: { reset_at: null } } }), { status: 402 }),
   );
   const client = new V1Client({ baseUrl: 'http://127.0.0.1:9', fetch });
   const error = await client.vectorize(new Blob(['x']), 'a.png').catch((e: unknown) => e);
@@ -74,7 +85,12 @@ t.test('downloadSvg returns the body text with the bearer key; not_ready is an e
 });
 
 t.test('waitForJob reports each change once and stops at an end state', async (t) => {
-  const answers = [job(), job({ queue_position: 1 }), job({ status: 'processing', progress: 40, queue_position: undefined }), job({ status: 'completed', progress: 100 })];
+  const answers = [
+    job(),
+    job({ queue_position: 1 }),
+    job({ status: 'processing', progress: 40, queue_position: undefined }),
+    job({ status: 'completed', progress: 100 }),
+  ];
   let call = 0;
   const { fetch } = fakeFetch(() => new Response(JSON.stringify(answers[Math.min(call++, answers.length - 1)])));
   const client = new V1Client({ baseUrl: 'http://127.0.0.1:9', fetch });
@@ -101,7 +117,7 @@ t.test('waitForJob stops when aborted', async (t) => {
   await t.rejects(waiting, /stop/);
 });
 
-t.test('reportJob posts the reason and message as JSON to the job\'s report route', async (t) => {
+t.test("reportJob posts the reason and message as JSON to the job's report route", async (t) => {
   const report = { id: 'rpt_1', job_id: 'job_a/b', reason: 'artifacts', message: 'stray dots', created_at: '2025-01-01T00:00:00.000Z' };
   const { fetch, seen } = fakeFetch(() => new Response(JSON.stringify(report), { status: 201 }));
   const client = new V1Client({ baseUrl: 'http://127.0.0.1:9', token: 'service_sk_live_x', fetch });
@@ -121,7 +137,10 @@ t.test('conversionsLeft reads the trial first, then the monthly allowance', asyn
   const pro: Account = {
     ...base,
     plan: 'pro',
-    allowances: { trial: { total: 5, used: 5, left: 0 }, monthly: { total: 500, used: 10, left: 490, reset_at: '2025-02-01T00:00:00.000Z' } },
+    allowances: {
+      trial: { total: 5, used: 5, left: 0 },
+      monthly: { total: 500, used: 10, left: 490, reset_at: '2025-02-01T00:00:00.000Z' },
+    },
   };
   t.same(conversionsLeft(pro), { source: 'monthly', left: 490, resetAt: '2025-02-01T00:00:00.000Z' });
   t.same(conversionsLeft({ ...pro, allowances: { ...pro.allowances, trial: { total: 5, used: 1, left: 4 } } }).source, 'trial');

@@ -46,14 +46,18 @@ t.test('close_seams=false: the shapes cover every point of the image exactly onc
   const flat = testCard(96 * samples, 72 * samples);
   const card = raster(96, 72, (x, y) => {
     const sum = [0, 0, 0];
-    for (let j = 0; j < samples; j++) for (let i = 0; i < samples; i++) for (let c = 0; c < 3; c++) sum[c] += flat.data[((y * samples + j) * 96 * samples + x * samples + i) * 4 + c];
+    for (let j = 0; j < samples; j++)
+      for (let i = 0; i < samples; i++)
+        for (let c = 0; c < 3; c++) sum[c] += flat.data[((y * samples + j) * 96 * samples + x * samples + i) * 4 + c];
     return sum.map((v) => Math.round(v / samples / samples)) as [number, number, number];
   });
   const result = await vectorize(await png(card), { imageType: 'clipart', closeSeams: false });
   const zoom = 4;
   const coverages = shapeCoverages(result.svg, 96, zoom);
   t.equal(coverages.length, result.stats.paths, 'the stats count the paths written');
-  let gaps = 0, doubles = 0, worst = 0;
+  let gaps = 0,
+    doubles = 0,
+    worst = 0;
   for (let i = 0; i < coverages[0].length; i++) {
     let total = 0;
     for (const c of coverages) total += c[i];
@@ -93,7 +97,13 @@ t.test('a diagonal edge shows a light hairline with close_seams=false and none w
 
 t.test('with close_seams the shape below runs at least 0.75 px under the one above, by its own outline', async (t) => {
   const line = (x: number, y: number) => (0.6 * x + 6 - y) / Math.hypot(0.6, 1); // > 0 above the edge
-  const image = raster(64, 48, (x, y) => mix([150, 20, 20], [20, 20, 150], coverage(x, y, (sx, sy) => line(sx, sy) > 0)));
+  const image = raster(64, 48, (x, y) =>
+    mix(
+      [150, 20, 20],
+      [20, 20, 150],
+      coverage(x, y, (sx, sy) => line(sx, sy) > 0),
+    ),
+  );
   const closed = await vectorize(await png(image), { imageType: 'clipart', closeSeams: true });
   const paths = closed.svg.match(/<path [^>]*\/>/g) ?? [];
   t.equal(paths.length, 2);
@@ -102,11 +112,16 @@ t.test('with close_seams the shape below runs at least 0.75 px under the one abo
   const zoom = 4;
   const out = render(lower, 64, zoom);
   let side = 0;
-  for (let y = 0; y < out.height; y++) for (let x = 0; x < out.width; x++) if (Math.abs(line((x + 0.5) / zoom, (y + 0.5) / zoom)) > 3) side += out.data[(y * out.width + x) * 4 + 3] === 255 ? Math.sign(line((x + 0.5) / zoom, (y + 0.5) / zoom)) : 0;
-  let uncovered = 0, checked = 0;
+  for (let y = 0; y < out.height; y++)
+    for (let x = 0; x < out.width; x++)
+      if (Math.abs(line((x + 0.5) / zoom, (y + 0.5) / zoom)) > 3)
+        side += out.data[(y * out.width + x) * 4 + 3] === 255 ? Math.sign(line((x + 0.5) / zoom, (y + 0.5) / zoom)) : 0;
+  let uncovered = 0,
+    checked = 0;
   for (let y = 0; y < out.height; y++) {
     for (let x = 0; x < out.width; x++) {
-      const px = (x + 0.5) / zoom, py = (y + 0.5) / zoom;
+      const px = (x + 0.5) / zoom,
+        py = (y + 0.5) / zoom;
       if (px < 3 || py < 3 || px > 61 || py > 45) continue;
       const into = -Math.sign(side) * line(px, py); // how far past the true edge, into the shape above
       if (into < 0 || into > 0.6) continue;
@@ -129,7 +144,8 @@ t.test('the shape on top keeps its exact edge when seams are closed', async (t) 
 
 t.test('transparent input stays transparent', async (t) => {
   const image = raster(60, 40, (x, y) => {
-    const dx = x - 40, dy = y - 20;
+    const dx = x - 40,
+      dy = y - 20;
     if (dx * dx + dy * dy < 12 * 12) return [200, 30, 30, 255];
     if (x < 20) return [0, 0, 0, 0];
     return [240, 240, 240, 255];
@@ -137,11 +153,13 @@ t.test('transparent input stays transparent', async (t) => {
   for (const closeSeams of [true, false]) {
     const result = await vectorize(await png(image), { imageType: 'clipart', closeSeams });
     const out = render(result.svg, 60);
-    let leaked = 0, painted = 0;
+    let leaked = 0,
+      painted = 0;
     for (let y = 1; y < 39; y++) {
       for (let x = 1; x < 59; x++) {
         let clearAround = true;
-        for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) if (image.data[((y + dy) * 60 + x + dx) * 4 + 3] !== 0) clearAround = false;
+        for (let dy = -1; dy <= 1; dy++)
+          for (let dx = -1; dx <= 1; dx++) if (image.data[((y + dy) * 60 + x + dx) * 4 + 3] !== 0) clearAround = false;
         const alpha = out.data[(y * 60 + x) * 4 + 3];
         if (clearAround && alpha !== 0) leaked++;
         if (x > 25 && alpha === 255) painted++;
@@ -162,7 +180,7 @@ t.test('the same input and options give byte-identical SVG', async (t) => {
 /** A busy image with many close colours: blotches of noise-like texture over two tones. */
 function busyImage() {
   let seed = 12345;
-  const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const blotch = new Float64Array(12 * 9).map(() => random());
   return raster(96, 72, (x, y) => {
     const v = blotch[Math.floor(y / 8) * 12 + Math.floor(x / 8)];
@@ -200,7 +218,8 @@ t.test('smoothing: off keeps a disc as corners and lines, maximum as a few curve
   const bytes = await png(disc);
   const off = await vectorize(bytes, { imageType: 'clipart', smoothing: 'off', closeSeams: false });
   const maximum = await vectorize(bytes, { imageType: 'clipart', smoothing: 'maximum', closeSeams: false });
-  const curves = (svg: string) => countMatches(svg, /<circle |<ellipse /g) + [...svg.matchAll(/ d="([^"]*)"/g)].reduce((n, m) => n + countMatches(m[1], /[cCaA]/g), 0);
+  const curves = (svg: string) =>
+    countMatches(svg, /<circle |<ellipse /g) + [...svg.matchAll(/ d="([^"]*)"/g)].reduce((n, m) => n + countMatches(m[1], /[cCaA]/g), 0);
   t.equal(curves(off.svg), 0, 'off: no curves, arcs or circles');
   t.ok(curves(maximum.svg) > 0, 'maximum: a circle or curves');
   t.not(off.svg, maximum.svg);
@@ -233,7 +252,16 @@ t.test('aborting rejects with canceled, before the start or between stages', asy
   await t.rejects(vectorize(bytes, { imageType: 'clipart' }, { signal: before.signal }), { code: 'canceled' });
   const during = new AbortController();
   await t.rejects(
-    vectorize(bytes, { imageType: 'clipart' }, { signal: during.signal, onProgress: (p) => { if (p.stage === 'segment') during.abort(); } }),
+    vectorize(
+      bytes,
+      { imageType: 'clipart' },
+      {
+        signal: during.signal,
+        onProgress: (p) => {
+          if (p.stage === 'segment') during.abort();
+        },
+      },
+    ),
     { code: 'canceled' },
   );
 });
@@ -246,7 +274,11 @@ t.test('bad input keeps its typed error', async (t) => {
 t.test('trace_style=centerline hands the decoded image to the centerline tracer', async (t) => {
   const drawing = raster(80, 60, (x, y) => (Math.abs(y - 30) <= 1 && x > 10 && x < 70 ? [0, 0, 0] : [255, 255, 255]));
   const seen: string[] = [];
-  const result = await vectorize(await png(drawing), { imageType: 'blueprint', traceStyle: 'centerline' }, { onProgress: (p) => seen.push(p.stage) });
+  const result = await vectorize(
+    await png(drawing),
+    { imageType: 'blueprint', traceStyle: 'centerline' },
+    { onProgress: (p) => seen.push(p.stage) },
+  );
   t.match(result.svg, /fill="none"/);
   t.match(result.svg, /stroke/);
   t.ok(result.stats.paths >= 1);

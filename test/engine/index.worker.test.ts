@@ -18,7 +18,7 @@ t.test('vectorize runs inside a worker thread and gives the same SVG as on the m
   const bytes = await png(testCard());
   const engine = new URL('../../engine/index.ts', import.meta.url).href;
   const fromWorker = await new Promise<unknown>((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { bytes, engine }});
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { bytes, engine } });
     worker.once('message', (message) => {
       resolve(message);
       void worker.terminate();

@@ -38,19 +38,33 @@ t.test('out-of-range and unknown values answer invalid_parameter naming the fiel
     [{ close_seams: 'yes' }, 'close_seams'],
   ];
   for (const [raw, field] of cases) {
-    t.throws(() => parseTraceOptions(raw), { name: 'VectorizeError', code: 'invalid_parameter', details: { field } },
-      `${JSON.stringify(raw)} names ${field}`);
+    t.throws(
+      () => parseTraceOptions(raw),
+      { name: 'VectorizeError', code: 'invalid_parameter', details: { field } },
+      `${JSON.stringify(raw)} names ${field}`,
+    );
   }
 });
 
 t.test('defaults follow the contract', async (t) => {
   t.same(parseTraceOptions({}), {
-    imageType: 'auto', detail: 'high', smoothing: 'strong', gradients: 'smooth', traceStyle: 'fill', closeSeams: true,
+    imageType: 'auto',
+    detail: 'high',
+    smoothing: 'strong',
+    gradients: 'smooth',
+    traceStyle: 'fill',
+    closeSeams: true,
   });
   t.equal(parseTraceOptions({ close_seams: 'false' }).closeSeams, false);
 });
 
 t.test('a named level that does not exist is refused with the numbers the slider also takes', async (t) => {
-  t.throws(() => parseTraceOptions({ detail: 'ultra' }), { code: 'invalid_parameter', message: 'detail must be one of low, medium, high or a number 1–100; got "ultra"' });
-  t.throws(() => parseTraceOptions({ smoothing: 'silky' }), { code: 'invalid_parameter', message: 'smoothing must be one of off, light, strong, maximum or a number 0–100; got "silky"' });
+  t.throws(() => parseTraceOptions({ detail: 'ultra' }), {
+    code: 'invalid_parameter',
+    message: 'detail must be one of low, medium, high or a number 1–100; got "ultra"',
+  });
+  t.throws(() => parseTraceOptions({ smoothing: 'silky' }), {
+    code: 'invalid_parameter',
+    message: 'smoothing must be one of off, light, strong, maximum or a number 0–100; got "silky"',
+  });
 });

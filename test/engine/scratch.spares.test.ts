@@ -16,7 +16,8 @@ t.test('a buffer given back is taken again when large enough, once', async (t) =
 
 t.test('the larger of two is kept, and nothing over the cap', async (t) => {
   const spare = spareSharedBuffers(1000);
-  const small = new SharedArrayBuffer(100), large = new SharedArrayBuffer(500);
+  const small = new SharedArrayBuffer(100),
+    large = new SharedArrayBuffer(500);
   spare.giveBack(large);
   spare.giveBack(small);
   t.equal(spare.take(50), large, 'the smaller one did not replace the larger');

@@ -44,13 +44,27 @@ t.test('slots are independent, and each element type has its own', async (t) => 
   t.same([...ints], [-5, -5, -5]);
   t.same([...zeroedUint8(U8.Bytes, 3)], [0, 0, 0]);
   t.not(bytes.buffer, ints.buffer);
-  t.ok(a.every((v) => v === 1), 'other types did not touch the float slot');
+  t.ok(
+    a.every((v) => v === 1),
+    'other types did not touch the float slot',
+  );
 });
 
 t.test('fits share no state through the scratch slots: a chain fits the same before and after a bigger one', async (t) => {
   const settings = FIT_PRESETS.light;
   const small = boundaryChain(rasterise(30, 30, (x, y) => (x - 15) ** 2 + (y - 15) ** 2 < 64));
-  const big = boundaryChain(rasterise(220, 160, polygonContains([[10, 10], [200, 30], [150, 150], [40, 120]])));
+  const big = boundaryChain(
+    rasterise(
+      220,
+      160,
+      polygonContains([
+        [10, 10],
+        [200, 30],
+        [150, 150],
+        [40, 120],
+      ]),
+    ),
+  );
   const before = fitChain(small, true, settings);
   const other = fitChain(big, true, settings);
   const after = fitChain(small, true, settings);

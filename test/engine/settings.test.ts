@@ -42,6 +42,10 @@ t.test('clip art from a lossy file is denoised like a photo; from a lossless one
   t.equal(engineSettingsFor(DEFAULT_TRACE_OPTIONS, 'clipart', { lossy: true }).prepare.denoisePasses, 1);
   t.equal(engineSettingsFor(DEFAULT_TRACE_OPTIONS, 'clipart', { lossy: false }).prepare.denoisePasses, 0);
   for (const mode of ['photo', 'scan', 'blueprint'] as const) {
-    t.same(engineSettingsFor(DEFAULT_TRACE_OPTIONS, mode, { lossy: true }), engineSettingsFor(DEFAULT_TRACE_OPTIONS, mode, { lossy: false }), `${mode}: the same either way`);
+    t.same(
+      engineSettingsFor(DEFAULT_TRACE_OPTIONS, mode, { lossy: true }),
+      engineSettingsFor(DEFAULT_TRACE_OPTIONS, mode, { lossy: false }),
+      `${mode}: the same either way`,
+    );
   }
 });

@@ -37,7 +37,10 @@ t.test('a fixed seed gives the same ONNX file, another seed a different one', as
 t.test('the trainer learns the tiny problem and its ONNX export computes what it computes', async (t) => {
   const rows = tinyDataset(2);
   const { model, onnx } = trainClassifier(rows, { ...tiny, seed: 7, epochs: 60 });
-  const correct = rows.filter((r) => { const p = predict(model, r.features); return p.indexOf(Math.max(...p)) === IMAGE_CLASSES.indexOf(r.class); }).length;
+  const correct = rows.filter((r) => {
+    const p = predict(model, r.features);
+    return p.indexOf(Math.max(...p)) === IMAGE_CLASSES.indexOf(r.class);
+  }).length;
   t.ok(correct >= rows.length - 2, `${correct}/${rows.length} right`);
 
   const dir = mkdtempSync(join(tmpdir(), 'vectorize-onnx-'));
@@ -49,25 +52,41 @@ t.test('the trainer learns the tiny problem and its ONNX export computes what it
   rows.forEach((r, i) => input.set(Array.from(r.features), i * FEATURE_COUNT));
   const scores = await session.run(input, rows.length);
   let worst = 0;
-  rows.forEach((r, i) => predict(model, Float32Array.from(r.features)).forEach((p, k) => { worst = Math.max(worst, Math.abs(p - scores[i * 4 + k])); }));
+  rows.forEach((r, i) =>
+    predict(model, Float32Array.from(r.features)).forEach((p, k) => {
+      worst = Math.max(worst, Math.abs(p - scores[i * 4 + k]));
+    }),
+  );
   t.ok(worst < 1e-4, `largest difference ${worst}`);
 });
 
-t.test('merged nets compute the mean of their members\' logits, in the trainer and through onnxruntime', async (t) => {
+t.test("merged nets compute the mean of their members' logits, in the trainer and through onnxruntime", async (t) => {
   const rows = tinyDataset(3);
   const x = rows.map((r) => Float32Array.from(r.features));
   const y = rows.map((r) => IMAGE_CLASSES.indexOf(r.class));
   const members = [5, 6, 7].map((seed) => trainMlp(x, y, 4, { ...tiny, hidden: [6, 5], seed }));
   const merged = mergeMlps(members);
-  t.same(merged.layers.map((l) => [l.inputs, l.outputs]), [[FEATURE_COUNT, 18], [18, 15], [15, 4]]);
+  t.same(
+    merged.layers.map((l) => [l.inputs, l.outputs]),
+    [
+      [FEATURE_COUNT, 18],
+      [18, 15],
+      [15, 4],
+    ],
+  );
   // Logits of a member: log-probabilities up to a constant, so the mean of logits is the mean of
   // log-probabilities up to a constant too, and softmax of that is what the merged net must give.
   let worst = 0;
   for (const row of x.slice(0, 10)) {
     const meanLog = new Float64Array(4);
-    for (const m of members) predict(m, row).forEach((p, k) => { meanLog[k] += Math.log(p) / members.length; });
+    for (const m of members)
+      predict(m, row).forEach((p, k) => {
+        meanLog[k] += Math.log(p) / members.length;
+      });
     const expected = softmax(meanLog);
-    predict(merged, row).forEach((p, k) => { worst = Math.max(worst, Math.abs(p - expected[k])); });
+    predict(merged, row).forEach((p, k) => {
+      worst = Math.max(worst, Math.abs(p - expected[k]));
+    });
   }
   t.ok(worst < 1e-5, `largest difference from the members' mean ${worst}`);
 
@@ -80,7 +99,14 @@ t.test('merged nets compute the mean of their members\' logits, in the trainer a
   x.forEach((r, i) => input.set(r, i * FEATURE_COUNT));
   const scores = await session.run(input, x.length);
   let onnxWorst = 0;
-  x.forEach((r, i) => predict(merged, r).forEach((p, k) => { onnxWorst = Math.max(onnxWorst, Math.abs(p - scores[i * 4 + k])); }));
+  x.forEach((r, i) =>
+    predict(merged, r).forEach((p, k) => {
+      onnxWorst = Math.max(onnxWorst, Math.abs(p - scores[i * 4 + k]));
+    }),
+  );
   t.ok(onnxWorst < 1e-4, `onnxruntime vs trainer ${onnxWorst}`);
-  t.throws(() => mergeMlps([members[0], trainMlp(x.slice(1), y.slice(1), 4, { ...tiny, hidden: [6, 5], seed: 9 })]), /share depth and standardisation/);
+  t.throws(
+    () => mergeMlps([members[0], trainMlp(x.slice(1), y.slice(1), 4, { ...tiny, hidden: [6, 5], seed: 9 })]),
+    /share depth and standardisation/,
+  );
 });

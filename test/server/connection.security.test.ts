@@ -89,11 +89,20 @@ t.test('a short Content-Length followed by more bytes answers 400 and the server
   for (const { path, auth } of targets) {
     const head = `Authorization: ${auth}\r\nContent-Type: application/json\r\nContent-Length: 5\r\n\r\n`;
     cases.push({ name: `HTTP/1.0 ${path}`, bytes: `POST ${path} HTTP/1.0\r\n${head}${json}`, status: 400 });
-    cases.push({ name: `Connection: close ${path}`, bytes: `POST ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${head}${json}`, status: 400 });
+    cases.push({
+      name: `Connection: close ${path}`,
+      bytes: `POST ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${head}${json}`,
+      status: 400,
+    });
     cases.push({ name: `keep-alive ${path}`, bytes: `POST ${path} HTTP/1.1\r\nHost: x\r\n${head}${json}`, status: 400 });
   }
   const formBytes = (version: string, extra: string) =>
-    Buffer.concat([Buffer.from(`POST /v1/vectorize ${version}\r\nHost: x\r\n${extra}Authorization: Bearer ${secret}\r\n${formHead}Content-Length: 40\r\n\r\n`), form.payload]);
+    Buffer.concat([
+      Buffer.from(
+        `POST /v1/vectorize ${version}\r\nHost: x\r\n${extra}Authorization: Bearer ${secret}\r\n${formHead}Content-Length: 40\r\n\r\n`,
+      ),
+      form.payload,
+    ]);
   cases.push({ name: 'HTTP/1.0 multipart', bytes: formBytes('HTTP/1.0', ''), status: 400 });
   cases.push({ name: 'Connection: close multipart', bytes: formBytes('HTTP/1.1', 'Connection: close\r\n'), status: 400 });
 
@@ -132,14 +141,29 @@ t.test('a body that stops before its Content-Length answers 400 for that request
   t.equal(h.app.context.store.keys.count(), 1, 'no truncated request was acted on');
 });
 
-t.test('requests the HTTP parser refuses answer the contract\'s JSON error', async (t) => {
+t.test("requests the HTTP parser refuses answer the contract's JSON error", async (t) => {
   const { port, secret } = await listening(t);
   const cases: { name: string; bytes: string; status: number; field: string }[] = [
-    { name: 'negative Content-Length', bytes: 'POST /v1/keys HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: -5\r\n\r\n{}', status: 400, field: 'request' },
-    { name: 'chunked plus Content-Length', bytes: 'POST /v1/keys HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n', status: 400, field: 'request' },
+    {
+      name: 'negative Content-Length',
+      bytes: 'POST /v1/keys HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: -5\r\n\r\n{}',
+      status: 400,
+      field: 'request',
+    },
+    {
+      name: 'chunked plus Content-Length',
+      bytes: 'POST /v1/keys HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+      status: 400,
+      field: 'request',
+    },
     { name: 'bad request line', bytes: 'GET /v1/account HTTP/9.9 extra\r\n\r\n', status: 400, field: 'request' },
     { name: 'binary garbage', bytes: '\u0000\u0001\u0002\u00ff\r\n\r\n', status: 400, field: 'request' },
-    { name: '16 KiB+ headers', bytes: `GET /v1/account HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\n\r\n`, status: 431, field: 'headers' },
+    {
+      name: '16 KiB+ headers',
+      bytes: `GET /v1/account HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\n\r\n`,
+      status: 431,
+      field: 'headers',
+    },
   ];
   for (const c of cases) {
     const answer = await raw(port, c.bytes);

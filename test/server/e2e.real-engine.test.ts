@@ -31,7 +31,9 @@ async function twoColourPng(): Promise<Buffer> {
       pixels[i + 3] = x < 12 && y < 8 ? 0 : 255;
     }
   }
-  return sharp(pixels, { raw: { width: WIDTH, height: HEIGHT, channels: 4 } }).png().toBuffer();
+  return sharp(pixels, { raw: { width: WIDTH, height: HEIGHT, channels: 4 } })
+    .png()
+    .toBuffer();
 }
 
 /**
@@ -133,8 +135,14 @@ t.test('real engine over HTTP: PNG and BMP traced, bad uploads refused at submit
     const { job, seen } = await untilEnded(url, auth, accepted.id);
     t.equal(job.status, 'completed', JSON.stringify(job.error ?? {}));
     const before = seen.slice(0, -1);
-    t.ok(before.every((s, i) => i === 0 || s.progress >= before[i - 1]!.progress), `progress never decreases (${seen.map((s) => s.progress).join(' ')})`);
-    t.ok(before.every((s) => s.progress <= 95), 'progress stays at or under 95 before completion');
+    t.ok(
+      before.every((s, i) => i === 0 || s.progress >= before[i - 1]!.progress),
+      `progress never decreases (${seen.map((s) => s.progress).join(' ')})`,
+    );
+    t.ok(
+      before.every((s) => s.progress <= 95),
+      'progress stays at or under 95 before completion',
+    );
     t.equal(job.progress, 100, '100 once completed');
     t.ok((IMAGE_CLASSES as readonly string[]).includes(job.mode ?? ''), `mode ${job.mode} is one of the four classes`);
     t.equal(job.download_url, `${url}/v1/jobs/${job.id}/download`);

@@ -46,7 +46,11 @@ function codeOf(body: string): string | undefined {
 
 async function viaFetch(port: number, r: Refusal): Promise<Answer> {
   try {
-    const res = await fetch(`http://127.0.0.1:${port}${r.path}`, { method: 'POST', headers: r.headers, body: new Blob([r.body as Uint8Array<ArrayBuffer>]) });
+    const res = await fetch(`http://127.0.0.1:${port}${r.path}`, {
+      method: 'POST',
+      headers: r.headers,
+      body: new Blob([r.body as Uint8Array<ArrayBuffer>]),
+    });
     return { status: res.status, code: codeOf(await res.text()) };
   } catch (error) {
     return { error: String((error as Error & { cause?: Error }).cause?.message ?? error) };
@@ -84,7 +88,11 @@ function viaSlowSocket(port: number, r: Refusal): Promise<Answer> {
     socket.on('close', () => {
       const text = Buffer.concat(chunks).toString('latin1');
       const status = /^HTTP\/1\.1 (\d{3})/.exec(text)?.[1];
-      resolve(status ? { status: Number(status), code: codeOf(text.split('\r\n\r\n').slice(1).join('\r\n\r\n')) } : { error: writeError ?? 'closed without an answer' });
+      resolve(
+        status
+          ? { status: Number(status), code: codeOf(text.split('\r\n\r\n').slice(1).join('\r\n\r\n')) }
+          : { error: writeError ?? 'closed without an answer' },
+      );
     });
     socket.on('connect', async () => {
       socket.write(`${head.join('\r\n')}\r\n\r\n`);
@@ -117,7 +125,7 @@ t.test('early and late refusals reach fetch, curl and a slow socket, small and 2
   const lite = await h.account('lite');
   const trial = await h.account('trial');
   const busy = await h.account('trial');
-  for (let i = 0; i < 2; i++) t.equal((await h.submit(busy.secret)).statusCode, 202, 'fills the trial\'s two active jobs');
+  for (let i = 0; i < 2; i++) t.equal((await h.submit(busy.secret)).statusCode, 202, "fills the trial's two active jobs");
   const dir = mkdtempSync(join(tmpdir(), 'vectorize-battery-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -127,23 +135,78 @@ t.test('early and late refusals reach fetch, curl and a slow socket, small and 2
   const refusals = (size: number): Refusal[] => {
     const upload = form(h.png, size);
     const brokenBoundary = '----broken';
-    const broken = Buffer.concat([Buffer.from(`--${brokenBoundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nno colon here\r\n\r\n`), Buffer.alloc(size)]);
+    const broken = Buffer.concat([
+      Buffer.from(`--${brokenBoundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nno colon here\r\n\r\n`),
+      Buffer.alloc(size),
+    ]);
     const huge = form(hugePngHeader(5000, 5000), size);
     const text = form(Buffer.from('name,value\n'), size);
     return [
       { name: '401 no key', status: 401, code: 'unauthorized', path: '/v1/vectorize', headers: upload.headers, body: upload.payload },
-      { name: '403 lite api key', status: 403, code: 'forbidden', path: '/v1/vectorize', headers: { ...upload.headers, ...bearer(lite.secret) }, body: upload.payload },
-      { name: '400 broken multipart', status: 400, code: 'invalid_parameter', path: '/v1/vectorize', headers: { 'content-type': `multipart/form-data; boundary=${brokenBoundary}`, ...bearer(pro.secret) }, body: broken },
-      { name: '413 over the route limit', status: 413, code: 'file_too_large', path: '/v1/keys', headers: { 'content-type': 'application/json', ...bearer(pro.secret) }, body: Buffer.from(`{"name":"${'a'.repeat(Math.max(size, 20 * 1024))}"}`) },
-      { name: '415 not an image', status: 415, code: 'unsupported_format', path: '/v1/vectorize', headers: { ...text.headers, ...bearer(pro.secret) }, body: text.payload },
-      { name: '402 megapixels', status: 402, code: 'megapixels_exceeded', path: '/v1/vectorize', headers: { ...huge.headers, ...bearer(trial.secret) }, body: huge.payload },
-      { name: '429 active jobs', status: 429, code: 'too_many_active_jobs', path: '/v1/vectorize', headers: { ...upload.headers, ...bearer(busy.secret) }, body: upload.payload },
-      { name: '503 storage full', status: 503, code: 'storage_full', path: '/v1/vectorize', headers: { ...upload.headers, ...bearer(pro.secret) }, body: upload.payload },
+      {
+        name: '403 lite api key',
+        status: 403,
+        code: 'forbidden',
+        path: '/v1/vectorize',
+        headers: { ...upload.headers, ...bearer(lite.secret) },
+        body: upload.payload,
+      },
+      {
+        name: '400 broken multipart',
+        status: 400,
+        code: 'invalid_parameter',
+        path: '/v1/vectorize',
+        headers: { 'content-type': `multipart/form-data; boundary=${brokenBoundary}`, ...bearer(pro.secret) },
+        body: broken,
+      },
+      {
+        name: '413 over the route limit',
+        status: 413,
+        code: 'file_too_large',
+        path: '/v1/keys',
+        headers: { 'content-type': 'application/json', ...bearer(pro.secret) },
+        body: Buffer.from(`{"name":"${'a'.repeat(Math.max(size, 20 * 1024))}"}`),
+      },
+      {
+        name: '415 not an image',
+        status: 415,
+        code: 'unsupported_format',
+        path: '/v1/vectorize',
+        headers: { ...text.headers, ...bearer(pro.secret) },
+        body: text.payload,
+      },
+      {
+        name: '402 megapixels',
+        status: 402,
+        code: 'megapixels_exceeded',
+        path: '/v1/vectorize',
+        headers: { ...huge.headers, ...bearer(trial.secret) },
+        body: huge.payload,
+      },
+      {
+        name: '429 active jobs',
+        status: 429,
+        code: 'too_many_active_jobs',
+        path: '/v1/vectorize',
+        headers: { ...upload.headers, ...bearer(busy.secret) },
+        body: upload.payload,
+      },
+      {
+        name: '503 storage full',
+        status: 503,
+        code: 'storage_full',
+        path: '/v1/vectorize',
+        headers: { ...upload.headers, ...bearer(pro.secret) },
+        body: upload.payload,
+      },
     ];
   };
 
   const rssBefore = process.memoryUsage().rss;
-  for (const [label, size, repeat] of [['small', 0, repeatSmall], ['20 MB', LARGE, repeatLarge]] as const) {
+  for (const [label, size, repeat] of [
+    ['small', 0, repeatSmall],
+    ['20 MB', LARGE, repeatLarge],
+  ] as const) {
     for (const refusal of refusals(size).filter((r) => size === 0 || largeForAll || EARLY.has(r.code))) {
       const bodyFile = join(dir, 'body');
       writeFileSync(bodyFile, refusal.body);
@@ -155,7 +218,11 @@ t.test('early and late refusals reach fetch, curl and a slow socket, small and 2
       ] as const) {
         const answers = await inBatches(repeat, run);
         const wrong = answers.filter((a) => a.status !== refusal.status || a.code !== refusal.code);
-        t.same(wrong.slice(0, 3), [], `${refusal.name}, ${label}, ${client}: ${repeat - wrong.length}/${repeat} answered ${refusal.status} ${refusal.code}`);
+        t.same(
+          wrong.slice(0, 3),
+          [],
+          `${refusal.name}, ${label}, ${client}: ${repeat - wrong.length}/${repeat} answered ${refusal.status} ${refusal.code}`,
+        );
       }
     }
   }

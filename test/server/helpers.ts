@@ -33,7 +33,10 @@ export class FakePool implements EnginePool {
   readonly canceled: string[] = [];
   readonly started: string[] = [];
   closed = false;
-  constructor(readonly size = 2, public autoComplete = false) {}
+  constructor(
+    readonly size = 2,
+    public autoComplete = false,
+  ) {}
 
   run(task: EngineTask, onProgress: (p: EngineProgress) => void) {
     let entry!: FakeRun;
@@ -65,7 +68,15 @@ export class FakePool implements EnginePool {
     this.runs.delete(jobId);
     mkdirSync(dirname(run.task.outputPath), { recursive: true });
     writeFileSync(run.task.outputPath, svg);
-    run.resolve({ mode: 'clipart', width: 4, height: 4, megapixels: 16e-6, format: 'png', bytes: svg.length, stats: { bytes: svg.length, paths: 1, nodes: 4, ms: {} } });
+    run.resolve({
+      mode: 'clipart',
+      width: 4,
+      height: 4,
+      megapixels: 16e-6,
+      format: 'png',
+      bytes: svg.length,
+      stats: { bytes: svg.length, paths: 1, nodes: 4, ms: {} },
+    });
   }
 
   fail(jobId: string, code = 'unreadable_file') {
@@ -97,7 +108,9 @@ export async function settle(rounds = 5): Promise<void> {
 }
 
 export async function pngBytes(width = 4, height = 4, rgb: [number, number, number] = [200, 30, 30]): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } })
+    .png()
+    .toBuffer();
 }
 
 function chunk(type: string, data: Buffer): Buffer {
@@ -131,7 +144,10 @@ export interface FormFile {
   contentType?: string;
 }
 
-export function multipart(fields: Record<string, string | string[]>, file?: FormFile): { payload: Buffer; headers: Record<string, string> } {
+export function multipart(
+  fields: Record<string, string | string[]>,
+  file?: FormFile,
+): { payload: Buffer; headers: Record<string, string> } {
   const boundary = `----vectorize${Math.random().toString(16).slice(2)}`;
   const parts: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
@@ -158,7 +174,12 @@ export interface Harness {
   dir: string;
   png: Buffer;
   account(plan?: PlanName, scope?: KeyScope): Promise<{ id: string; secret: string }>;
-  submit(secret: string, fields?: Record<string, string | string[]>, file?: Partial<FormFile> | null, headers?: Record<string, string>): Promise<import('@hapi/hapi').ServerInjectResponse>;
+  submit(
+    secret: string,
+    fields?: Record<string, string | string[]>,
+    file?: Partial<FormFile> | null,
+    headers?: Record<string, string>,
+  ): Promise<import('@hapi/hapi').ServerInjectResponse>;
   get(secret: string | null, url: string): Promise<import('@hapi/hapi').ServerInjectResponse>;
   del(secret: string, url: string): Promise<import('@hapi/hapi').ServerInjectResponse>;
   json<T = Record<string, unknown>>(response: { payload: string }): T;
@@ -182,17 +203,29 @@ export function errorOf(response: { payload: string }): { code: string; message:
 export async function harness(
   t: { teardown(fn: () => unknown): void },
   options: {
-    env?: Record<string, string>; workers?: number; autoComplete?: boolean; adminToken?: string; log?: Logger; dataDir?: string; disk?: DiskProbe;
+    env?: Record<string, string>;
+    workers?: number;
+    autoComplete?: boolean;
+    adminToken?: string;
+    log?: Logger;
+    dataDir?: string;
+    disk?: DiskProbe;
     databaseUrl?: string;
   } = {},
 ): Promise<Harness> {
   const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'vectorize-server-'));
-  const config = loadConfig({ VECTORIZE_DATA_DIR: dir, VECTORIZE_WORKERS: String(options.workers ?? 2), VECTORIZE_LOG_LEVEL: 'silent', ...options.env });
+  const config = loadConfig({
+    VECTORIZE_DATA_DIR: dir,
+    VECTORIZE_WORKERS: String(options.workers ?? 2),
+    VECTORIZE_LOG_LEVEL: 'silent',
+    ...options.env,
+  });
   // VECTORIZE_TEST_STORE=postgres: the same tests on a fresh database of a throwaway PostgreSQL.
   // databaseUrl: a second node on another harness's database.
-  const store = TEST_STORE === 'postgres' || options.databaseUrl
-    ? await openPostgresStore(options.databaseUrl ?? await testPostgres().database(), { writeDelayMs: 1 })
-    : await openLowdbStore(join(dir, 'db.json'), { writeDelayMs: 1 });
+  const store =
+    TEST_STORE === 'postgres' || options.databaseUrl
+      ? await openPostgresStore(options.databaseUrl ?? (await testPostgres().database()), { writeDelayMs: 1 })
+      : await openLowdbStore(join(dir, 'db.json'), { writeDelayMs: 1 });
   const pool = new FakePool(config.workers, options.autoComplete ?? false);
   const clock = new ManualClock();
   const disk = new FakeDisk();
@@ -204,7 +237,17 @@ export async function harness(
       return realProber.probe(bytes);
     },
   };
-  const app = await createApp({ config, store, pool, prober, clock, disk: options.disk ?? disk, adminToken: options.adminToken ?? null, log: options.log, classifier: async () => ({ provider: 'fake' }) });
+  const app = await createApp({
+    config,
+    store,
+    pool,
+    prober,
+    clock,
+    disk: options.disk ?? disk,
+    adminToken: options.adminToken ?? null,
+    log: options.log,
+    classifier: async () => ({ provider: 'fake' }),
+  });
   // initialize() runs the onPreStart steps (hapi-swagger's UI routes) without listening.
   await app.server.initialize();
   app.services.jobs.recover();
@@ -242,7 +285,9 @@ export async function harness(
     },
     holdProbes() {
       let release!: () => void;
-      gate = new Promise<void>((resolve) => { release = resolve; });
+      gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
       return () => {
         gate = null;
         release();

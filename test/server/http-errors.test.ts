@@ -11,7 +11,12 @@ import { errorOf, harness, hugePngHeader, plansFile, pngBytes, statusOf, waitFor
 
 type Asserts = Pick<typeof t, 'equal' | 'type'>;
 
-function expectError(t: Asserts, res: { statusCode: number; payload: string; headers: Record<string, unknown> }, status: number, code: string) {
+function expectError(
+  t: Asserts,
+  res: { statusCode: number; payload: string; headers: Record<string, unknown> },
+  status: number,
+  code: string,
+) {
   t.equal(res.statusCode, status, `HTTP ${status} for ${code}`);
   const error = errorOf(res);
   t.equal(error.code, code);
@@ -27,12 +32,22 @@ t.test('400 missing_file, empty_file, unreadable_file; 415 unsupported_format', 
   const { secret } = await h.account('pro');
   expectError(t, await h.submit(secret, { image_type: 'auto' }, null), 400, 'missing_file');
   expectError(t, await h.submit(secret, {}, { name: 'upload' }), 400, 'missing_file');
-  const notMultipart = await h.app.server.inject({ method: 'POST', url: '/v1/vectorize', payload: { file: 'x' }, headers: { authorization: `Bearer ${secret}` } });
+  const notMultipart = await h.app.server.inject({
+    method: 'POST',
+    url: '/v1/vectorize',
+    payload: { file: 'x' },
+    headers: { authorization: `Bearer ${secret}` },
+  });
   expectError(t, notMultipart, 400, 'missing_file');
   expectError(t, await h.submit(secret, {}, { data: Buffer.alloc(0) }), 400, 'empty_file');
   const garbage = Buffer.concat([h.png.subarray(0, 8), Buffer.from('definitely not a png body')]);
   expectError(t, await h.submit(secret, {}, { data: garbage }), 400, 'unreadable_file');
-  expectError(t, await h.submit(secret, {}, { data: Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;'), filename: 'fake.png' }), 415, 'unsupported_format');
+  expectError(
+    t,
+    await h.submit(secret, {}, { data: Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;'), filename: 'fake.png' }),
+    415,
+    'unsupported_format',
+  );
   expectError(t, await h.submit(secret, {}, { data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') }), 415, 'unsupported_format');
   t.same(readdirSync(join(h.dir, 'tmp')), [], 'every refused upload left no temp file');
   t.same(readdirSync(join(h.dir, 'uploads')), []);
@@ -47,14 +62,28 @@ t.test('400 unsupported_output_format; unknown trace_style and other bad values 
   }
   t.equal((await h.submit(secret, { output_format: 'svg' })).statusCode, 202);
   const cases: [string, string][] = [
-    ['trace_style', 'zigzag'], ['image_type', 'vector'], ['retention', '30d'], ['detail', '0'], ['detail', '101'], ['detail', 'ultra'],
-    ['smoothing', '101'], ['smoothing', '-1'], ['gradients', 'rainbow'], ['close_seams', 'maybe'],
+    ['trace_style', 'zigzag'],
+    ['image_type', 'vector'],
+    ['retention', '30d'],
+    ['detail', '0'],
+    ['detail', '101'],
+    ['detail', 'ultra'],
+    ['smoothing', '101'],
+    ['smoothing', '-1'],
+    ['gradients', 'rainbow'],
+    ['close_seams', 'maybe'],
   ];
   for (const [field, value] of cases) {
     const error = expectError(t, await h.submit(secret, { [field]: value }), 400, 'invalid_parameter');
     t.equal(error.details.field, field, `${field}=${value}`);
   }
-  for (const [field, value] of [['detail', '1'], ['detail', '100'], ['smoothing', '0'], ['smoothing', '100'], ['trace_style', 'centerline']]) {
+  for (const [field, value] of [
+    ['detail', '1'],
+    ['detail', '100'],
+    ['smoothing', '0'],
+    ['smoothing', '100'],
+    ['trace_style', 'centerline'],
+  ]) {
     t.equal((await h.submit(secret, { [field]: value })).statusCode, 202, `${field}=${value} accepted`);
   }
   const twice = expectError(t, await h.submit(secret, { detail: ['low', 'high'] }), 400, 'invalid_parameter');
@@ -84,7 +113,11 @@ t.test('a known path with a method it does not take answers 405 with Allow; an u
   const patch = await h.app.server.inject({ method: 'PATCH', url: '/v1/jobs/job_0123456789abcdefgh', headers });
   expectError(t, patch, 405, 'method_not_allowed');
   t.equal(patch.headers.allow, 'GET, HEAD, DELETE');
-  t.equal((await h.app.server.inject({ method: 'POST', url: '/v1/account' })).headers.allow, 'GET, HEAD', 'said before the key is checked: the route does not exist either way');
+  t.equal(
+    (await h.app.server.inject({ method: 'POST', url: '/v1/account' })).headers.allow,
+    'GET, HEAD',
+    'said before the key is checked: the route does not exist either way',
+  );
   expectError(t, await h.app.server.inject({ method: 'PUT', url: '/v1/nothing-here', headers }), 404, 'not_found');
 });
 
@@ -120,7 +153,14 @@ t.test('400 batch_limit_exceeded: below Pro a batch holds one file; Pro its grou
 t.test('401 unauthorized: missing, malformed, unknown and revoked keys; open routes stay open', async (t) => {
   const h = await harness(t);
   const { id, secret } = await h.account('pro');
-  for (const authorization of [undefined, 'Basic abc', 'Bearer', 'Bearer service_sk_live_short', `Bearer ${secret.slice(0, -1)}x`, `Bearer ${secret.replace('live', 'test')}`]) {
+  for (const authorization of [
+    undefined,
+    'Basic abc',
+    'Bearer',
+    'Bearer service_sk_live_short',
+    `Bearer ${secret.slice(0, -1)}x`,
+    `Bearer ${secret.replace('live', 'test')}`,
+  ]) {
     const res = await h.app.server.inject({ method: 'GET', url: '/v1/account', headers: authorization ? { authorization } : {} });
     expectError(t, res, 401, 'unauthorized');
   }
@@ -134,17 +174,29 @@ t.test('401 unauthorized: missing, malformed, unknown and revoked keys; open rou
   }
 });
 
-t.test('403 forbidden: a lite account\'s api keys on every /v1 call; its app keys work', async (t) => {
+t.test("403 forbidden: a lite account's api keys on every /v1 call; its app keys work", async (t) => {
   const h = await harness(t);
   const lite = await h.account('lite', 'api');
-  for (const [method, url] of [['GET', '/v1/jobs'], ['GET', '/v1/jobs/job_aaaaaaaaaaaaaaaaaaaa'], ['GET', '/v1/account'], ['GET', '/v1/keys'], ['GET', '/v1/folders'], ['DELETE', '/v1/jobs/job_aaaaaaaaaaaaaaaaaaaa']]) {
+  for (const [method, url] of [
+    ['GET', '/v1/jobs'],
+    ['GET', '/v1/jobs/job_aaaaaaaaaaaaaaaaaaaa'],
+    ['GET', '/v1/account'],
+    ['GET', '/v1/keys'],
+    ['GET', '/v1/folders'],
+    ['DELETE', '/v1/jobs/job_aaaaaaaaaaaaaaaaaaaa'],
+  ]) {
     expectError(t, await h.app.server.inject({ method, url, headers: { authorization: `Bearer ${lite.secret}` } }), 403, 'forbidden');
   }
   expectError(t, await h.submit(lite.secret), 403, 'forbidden');
   const app = h.app.services.keys.create(h.app.services.accounts.get(lite.id), { scope: 'app' });
   t.equal((await h.submit(app.secret)).statusCode, 202, 'app key of a lite account may convert');
   t.equal((await h.get(app.secret, '/v1/jobs')).statusCode, 200);
-  expectError(t, await h.app.server.inject({ method: 'POST', url: '/v1/keys', payload: {}, headers: { authorization: `Bearer ${app.secret}` } }), 403, 'forbidden');
+  expectError(
+    t,
+    await h.app.server.inject({ method: 'POST', url: '/v1/keys', payload: {}, headers: { authorization: `Bearer ${app.secret}` } }),
+    403,
+    'forbidden',
+  );
 });
 
 t.test('402 quota_exhausted: trial 5 then reset_at null; monthly with reset_at', async (t) => {
@@ -181,7 +233,9 @@ t.test('a pro account spends the trial first, then the monthly allowance', async
     const res = await h.submit(pro.secret);
     await waitFor(() => statusOf(h, h.json<{ id: string }>(res).id) === 'completed');
   }
-  const view = h.json<{ allowances: { trial: Record<string, number>; monthly: Record<string, unknown> } }>(await h.get(pro.secret, '/v1/account'));
+  const view = h.json<{ allowances: { trial: Record<string, number>; monthly: Record<string, unknown> } }>(
+    await h.get(pro.secret, '/v1/account'),
+  );
   t.same(view.allowances.trial, { total: 5, used: 5, left: 0 });
   t.match(view.allowances.monthly, { total: 500, used: 1, left: 499 });
 });
@@ -208,16 +262,32 @@ t.test('402 high_detail_not_included when a plan is configured without high deta
   t.equal((await h.submit(studio.secret, { detail: 'high' })).statusCode, 202, 'on the defaults every plan includes it');
 });
 
-t.test('404 not_found: another account\'s resources read as missing ones', async (t) => {
+t.test("404 not_found: another account's resources read as missing ones", async (t) => {
   const h = await harness(t);
   const a = await h.account('pro');
   const b = await h.account('pro');
   const job = h.json<{ id: string; folder_id: string }>(await h.submit(a.secret, { batch_id: 'x' }));
   const keyB = h.app.services.keys.list(b.id)[0];
-  for (const [method, url] of [['GET', `/v1/jobs/${job.id}`], ['GET', `/v1/jobs/${job.id}/download`], ['DELETE', `/v1/jobs/${job.id}`], ['DELETE', `/v1/folders/${job.folder_id}`], ['GET', '/v1/nothing-here']]) {
+  for (const [method, url] of [
+    ['GET', `/v1/jobs/${job.id}`],
+    ['GET', `/v1/jobs/${job.id}/download`],
+    ['DELETE', `/v1/jobs/${job.id}`],
+    ['DELETE', `/v1/folders/${job.folder_id}`],
+    ['GET', '/v1/nothing-here'],
+  ]) {
     expectError(t, await h.app.server.inject({ method, url, headers: { authorization: `Bearer ${b.secret}` } }), 404, 'not_found');
   }
-  expectError(t, await h.app.server.inject({ method: 'POST', url: `/v1/jobs/${job.id}/report`, payload: { reason: 'x' }, headers: { authorization: `Bearer ${b.secret}` } }), 404, 'not_found');
+  expectError(
+    t,
+    await h.app.server.inject({
+      method: 'POST',
+      url: `/v1/jobs/${job.id}/report`,
+      payload: { reason: 'x' },
+      headers: { authorization: `Bearer ${b.secret}` },
+    }),
+    404,
+    'not_found',
+  );
   expectError(t, await h.del(a.secret, `/v1/keys/${keyB.id}`), 404, 'not_found');
   t.equal((await h.get(a.secret, `/v1/jobs/${job.id}`)).statusCode, 200, 'the owner still sees it');
   t.equal((await h.get(b.secret, '/v1/jobs')).payload.includes(job.id), false, 'not listed for another account');
@@ -331,12 +401,33 @@ t.test('503 queue_full and storage_full carry Retry-After', async (t) => {
 t.test('trial and lite: manual fields are accepted and replaced by their defaults', async (t) => {
   const h = await harness(t);
   const trial = await h.account('trial');
-  const manual = { detail: 'low', gradients: 'stepped', smoothing: 'off', trace_style: 'centerline', image_type: 'photo', close_seams: 'false' };
+  const manual = {
+    detail: 'low',
+    gradients: 'stepped',
+    smoothing: 'off',
+    trace_style: 'centerline',
+    image_type: 'photo',
+    close_seams: 'false',
+  };
   const job = h.json<{ options: Record<string, unknown>; mode: string }>(await h.submit(trial.secret, manual));
-  t.same(job.options, { image_type: 'photo', detail: 'high', gradients: 'smooth', smoothing: 'strong', trace_style: 'fill', close_seams: false });
+  t.same(job.options, {
+    image_type: 'photo',
+    detail: 'high',
+    gradients: 'smooth',
+    smoothing: 'strong',
+    trace_style: 'fill',
+    close_seams: false,
+  });
   const pro = await h.account('pro');
   const proJob = h.json<{ options: Record<string, unknown> }>(await h.submit(pro.secret, manual));
-  t.same(proJob.options, { image_type: 'photo', detail: 'low', gradients: 'stepped', smoothing: 'off', trace_style: 'centerline', close_seams: false });
+  t.same(proJob.options, {
+    image_type: 'photo',
+    detail: 'low',
+    gradients: 'stepped',
+    smoothing: 'off',
+    trace_style: 'centerline',
+    close_seams: false,
+  });
 });
 
 t.test('every code the engine throws has an HTTP status', async (t) => {

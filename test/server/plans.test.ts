@@ -11,12 +11,20 @@ const number = (cell: string): number => Number(cell.replace(/,/g, ''));
 t.test("docs/api.md's plan table is DEFAULT_PLANS", async (t) => {
   const doc = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
   const rows = [...doc.matchAll(/^\| (trial|lite|pro|studio|agency|enterprise) \|(.*)\|$/gm)];
-  t.same(rows.map((row) => row[1]), [...PLAN_NAMES], 'one row per plan, in order');
+  t.same(
+    rows.map((row) => row[1]),
+    [...PLAN_NAMES],
+    'one row per plan, in order',
+  );
   for (const [, plan, rest] of rows) {
     const [, allowance, retention, group, megapixels, active, fuse] = rest.split('|').map((cell) => cell.trim());
     const limits = DEFAULT_PLANS[plan as (typeof PLAN_NAMES)[number]];
     t.equal(retention, limits.maxRetention, `${plan} max retention`);
-    t.same([number(group), number(megapixels), number(active), number(fuse)], [limits.batchGroup, limits.maxMegapixels, limits.activeJobs, limits.dailyFuse], `${plan} limits`);
+    t.same(
+      [number(group), number(megapixels), number(active), number(fuse)],
+      [limits.batchGroup, limits.maxMegapixels, limits.activeJobs, limits.dailyFuse],
+      `${plan} limits`,
+    );
     const monthly = /^([\d,]+) a month$/.exec(allowance);
     if (plan === 'trial') t.match(allowance, `${TRIAL_CONVERSIONS} conversions, once`);
     else if (monthly) t.equal(number(monthly[1]), limits.monthlyAllowance, `${plan} allowance`);
@@ -28,5 +36,9 @@ t.test('the terms a client reads say where manual settings apply', async (t) => 
   t.equal(planTermsView('trial', DEFAULT_PLANS.trial).manual_settings, false);
   t.equal(planTermsView('lite', DEFAULT_PLANS.lite).manual_settings, false);
   t.equal(planTermsView('pro', DEFAULT_PLANS.pro).manual_settings, true);
-  t.equal(planTermsView('studio', { ...DEFAULT_PLANS.studio, monthlyAllowance: 800 }).monthly_allowance, 800, 'an override shows as configured');
+  t.equal(
+    planTermsView('studio', { ...DEFAULT_PLANS.studio, monthlyAllowance: 800 }).monthly_allowance,
+    800,
+    'an override shows as configured',
+  );
 });

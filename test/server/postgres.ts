@@ -15,7 +15,11 @@ import pg from 'pg';
 /** The newest Debian PostgreSQL installed (/usr/lib/postgresql/<major>/bin), unless VECTORIZE_PG_BIN says. */
 function debianBin(): string {
   const root = '/usr/lib/postgresql';
-  const majors = existsSync(root) ? readdirSync(root).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a)) : [];
+  const majors = existsSync(root)
+    ? readdirSync(root)
+        .filter((name) => /^\d+$/.test(name))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   return join(root, majors[0] ?? '15', 'bin');
 }
 const BIN = process.env.VECTORIZE_PG_BIN ?? debianBin();
@@ -25,7 +29,10 @@ export const TEST_STORE: 'lowdb' | 'postgres' = process.env.VECTORIZE_TEST_STORE
 
 function userIds(name: string): { uid: number; gid: number } | null {
   try {
-    return { uid: Number(execFileSync('id', ['-u', name], { encoding: 'utf8' })), gid: Number(execFileSync('id', ['-g', name], { encoding: 'utf8' })) };
+    return {
+      uid: Number(execFileSync('id', ['-u', name], { encoding: 'utf8' })),
+      gid: Number(execFileSync('id', ['-g', name], { encoding: 'utf8' })),
+    };
   } catch {
     return null;
   }
@@ -73,7 +80,17 @@ async function startServer() {
   const port = await freePort();
   run(['initdb', '-D', join(dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   // Throwaway data: no fsync; the socket in the temp dir, TCP on loopback only.
-  run(['pg_ctl', '-D', join(dir, 'data'), '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off`, 'start']);
+  run([
+    'pg_ctl',
+    '-D',
+    join(dir, 'data'),
+    '-l',
+    join(dir, 'log'),
+    '-w',
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off`,
+    'start',
+  ]);
   // tap runs each test file in its own process: the server lives as long as that process.
   process.once('exit', () => {
     try {

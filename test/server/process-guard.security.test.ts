@@ -41,9 +41,15 @@ t.test('errors outside the request lifecycle are logged with the request id and 
     t.equal(health.status, 200, `${path}: the server still serves`);
   }
   t.equal(child.exitCode, null, 'the process is still running');
-  const lines = out.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, string>);
+  const lines = out
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, string>);
   const unexpected = lines.filter((line) => line.msg === 'unexpected error');
-  t.same(unexpected.map((line) => line.kind), ['uncaughtException', 'unhandledRejection']);
+  t.same(
+    unexpected.map((line) => line.kind),
+    ['uncaughtException', 'unhandledRejection'],
+  );
   // hapi's request ids are "<timestamp>:<host>:<pid>:<id>:<counter>".
   for (const line of unexpected) t.match(line.request_id, /^\d+:.+:\d+$/, 'the log names the request');
   t.not(unexpected[0]?.request_id, unexpected[1]?.request_id);

@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { errorOf, harness, statusOf, waitFor } from './helpers.js';
 
-type Job = { id: string; status: string; retention: string; requested_retention?: string; expires_at?: string; completed_at?: string; folder_id?: string };
+type Job = {
+  id: string;
+  status: string;
+  retention: string;
+  requested_retention?: string;
+  expires_at?: string;
+  completed_at?: string;
+  folder_id?: string;
+};
 
 t.test('retention is clamped to the plan maximum and reported as effective', async (t) => {
   const h = await harness(t);
@@ -85,7 +93,13 @@ t.test('reports: 201 with the report; bad bodies answer invalid_parameter', asyn
   const h = await harness(t);
   const { secret } = await h.account('pro');
   const job = h.json<Job>(await h.submit(secret));
-  const post = (payload: unknown) => h.app.server.inject({ method: 'POST', url: `/v1/jobs/${job.id}/report`, payload: payload as object, headers: { authorization: `Bearer ${secret}` } });
+  const post = (payload: unknown) =>
+    h.app.server.inject({
+      method: 'POST',
+      url: `/v1/jobs/${job.id}/report`,
+      payload: payload as object,
+      headers: { authorization: `Bearer ${secret}` },
+    });
   const res = await post({ reason: 'bad_result', message: 'the eyes merged' });
   t.equal(res.statusCode, 201);
   t.match(h.json(res), { id: /^rpt_[0-9A-Za-z]{16,}$/, job_id: job.id, reason: 'bad_result', message: 'the eyes merged' });
@@ -98,7 +112,12 @@ t.test('reports: 201 with the report; bad bodies answer invalid_parameter', asyn
 t.test('keys: created secret shown once, stored hashed, listed by prefix + last 4', async (t) => {
   const h = await harness(t);
   const { id, secret } = await h.account('pro');
-  const created = await h.app.server.inject({ method: 'POST', url: '/v1/keys', payload: { name: 'ci', scope: 'app' }, headers: { authorization: `Bearer ${secret}` } });
+  const created = await h.app.server.inject({
+    method: 'POST',
+    url: '/v1/keys',
+    payload: { name: 'ci', scope: 'app' },
+    headers: { authorization: `Bearer ${secret}` },
+  });
   t.equal(created.statusCode, 201);
   const body = h.json<{ id: string; secret: string; last4: string; scope: string; prefix: string }>(created);
   t.match(body.secret, /^service_sk_live_[0-9A-Za-z]{32}$/);
@@ -113,7 +132,12 @@ t.test('keys: created secret shown once, stored hashed, listed by prefix + last 
   const raw = JSON.stringify(h.app.context.store.keys.all());
   t.notOk(raw.includes(body.secret) || raw.includes(secret), 'only hashes are stored');
   t.equal(h.app.context.store.keys.filter((k) => k.account_id === id).length, 2);
-  const bad = await h.app.server.inject({ method: 'POST', url: '/v1/keys', payload: { scope: 'root' }, headers: { authorization: `Bearer ${secret}` } });
+  const bad = await h.app.server.inject({
+    method: 'POST',
+    url: '/v1/keys',
+    payload: { scope: 'root' },
+    headers: { authorization: `Bearer ${secret}` },
+  });
   t.equal(errorOf(bad).details.field, 'scope');
 });
 
@@ -124,8 +148,20 @@ t.test('account: plan, allowances and limits', async (t) => {
   t.match(view, {
     id: /^acct_/,
     plan: 'studio',
-    allowances: { trial: { total: 5, used: 0, left: 5 }, monthly: { total: 2000, used: 0, left: 2000, reset_at: '2025-02-15T00:00:00.000Z' } },
-    limits: { max_retention: '10d', batch_group: 50, max_megapixels: 64, active_jobs: 20, daily_fuse: 800, high_detail: true, monthly_allowance: 2000, manual_settings: true },
+    allowances: {
+      trial: { total: 5, used: 0, left: 5 },
+      monthly: { total: 2000, used: 0, left: 2000, reset_at: '2025-02-15T00:00:00.000Z' },
+    },
+    limits: {
+      max_retention: '10d',
+      batch_group: 50,
+      max_megapixels: 64,
+      active_jobs: 20,
+      daily_fuse: 800,
+      high_detail: true,
+      monthly_allowance: 2000,
+      manual_settings: true,
+    },
   });
   const trial = await h.account('trial');
   const trialView = h.json<{ limits: Record<string, unknown> }>(await h.get(trial.secret, '/v1/account'));
@@ -137,7 +173,10 @@ t.test('admin API: loopback + token; accounts, keys, jobs, reports, stats', asyn
   const admin = (method: string, url: string, payload?: object, extra: Record<string, unknown> = {}) =>
     h.app.server.inject({ method, url, payload, headers: { authorization: 'Bearer admintoken123' }, ...extra });
   t.equal((await h.app.server.inject({ method: 'GET', url: '/admin/v1/stats' })).statusCode, 401);
-  t.equal((await h.app.server.inject({ method: 'GET', url: '/admin/v1/stats', headers: { authorization: 'Bearer wrong' } })).statusCode, 401);
+  t.equal(
+    (await h.app.server.inject({ method: 'GET', url: '/admin/v1/stats', headers: { authorization: 'Bearer wrong' } })).statusCode,
+    401,
+  );
   const remote = await admin('GET', '/admin/v1/stats', undefined, { remoteAddress: '192.168.1.20' });
   t.equal(remote.statusCode, 403, 'never from another machine, even with the token');
   const created = await admin('POST', '/admin/v1/accounts', { name: 'Acme', plan: 'agency' });
@@ -150,10 +189,18 @@ t.test('admin API: loopback + token; accounts, keys, jobs, reports, stats', asyn
   t.equal(h.json<{ plan: string }>(await admin('PUT', `/admin/v1/accounts/${account.id}/plan`, { plan: 'pro' })).plan, 'pro');
   await h.submit((await h.account('pro')).secret);
   const jobs = h.json<{ jobs: { id: string; account_id: string }[] }>(await admin('GET', `/admin/v1/jobs?account_id=${account.id}`));
-  t.same(jobs.jobs.map((j) => [j.id, j.account_id]), [[job.id, account.id]]);
+  t.same(
+    jobs.jobs.map((j) => [j.id, j.account_id]),
+    [[job.id, account.id]],
+  );
   t.equal(h.json<{ jobs: unknown[] }>(await admin('GET', '/admin/v1/jobs')).jobs.length, 2, 'across accounts');
   t.equal(h.json<{ jobs: unknown[] }>(await admin('GET', '/admin/v1/jobs?status=failed')).jobs.length, 0, 'status filter');
-  await h.app.server.inject({ method: 'POST', url: `/v1/jobs/${job.id}/report`, payload: { reason: 'other' }, headers: { authorization: `Bearer ${key.secret}` } });
+  await h.app.server.inject({
+    method: 'POST',
+    url: `/v1/jobs/${job.id}/report`,
+    payload: { reason: 'other' },
+    headers: { authorization: `Bearer ${key.secret}` },
+  });
   t.equal(h.json<{ reports: unknown[] }>(await admin('GET', '/admin/v1/reports')).reports.length, 1);
   t.equal(h.json<{ status: string }>(await admin('DELETE', `/admin/v1/jobs/${job.id}`)).status, 'canceled');
   const stats = h.json<Record<string, unknown>>(await admin('GET', '/admin/v1/stats'));
@@ -167,20 +214,56 @@ t.test('OpenAPI 3 document validates and lists every route with its error codes'
   const h = await harness(t, { adminToken: 'x' });
   const res = await h.get(null, '/v3/api-docs');
   t.equal(res.statusCode, 200);
-  const doc = JSON.parse(res.payload) as { openapi: string; paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>> };
+  const doc = JSON.parse(res.payload) as {
+    openapi: string;
+    paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>>;
+  };
   t.match(doc.openapi, /^3\.0/);
   await t.resolves(SwaggerParser.validate(structuredClone(doc) as never), 'swagger-parser accepts it');
   const endpoints = [
-    ['post', '/v1/vectorize'], ['get', '/v1/jobs'], ['get', '/v1/jobs/{id}'], ['get', '/v1/jobs/{id}/download'], ['delete', '/v1/jobs/{id}'],
-    ['post', '/v1/jobs/{id}/report'], ['get', '/v1/folders'], ['delete', '/v1/folders/{id}'], ['get', '/v1/account'], ['get', '/v1/keys'],
-    ['post', '/v1/keys'], ['delete', '/v1/keys/{id}'], ['get', '/healthz'], ['get', '/admin/v1/stats'],
+    ['post', '/v1/vectorize'],
+    ['get', '/v1/jobs'],
+    ['get', '/v1/jobs/{id}'],
+    ['get', '/v1/jobs/{id}/download'],
+    ['delete', '/v1/jobs/{id}'],
+    ['post', '/v1/jobs/{id}/report'],
+    ['get', '/v1/folders'],
+    ['delete', '/v1/folders/{id}'],
+    ['get', '/v1/account'],
+    ['get', '/v1/keys'],
+    ['post', '/v1/keys'],
+    ['delete', '/v1/keys/{id}'],
+    ['get', '/healthz'],
+    ['get', '/admin/v1/stats'],
   ];
   for (const [method, path] of endpoints) t.ok(doc.paths[path]?.[method], `${method.toUpperCase()} ${path} documented`);
   const vectorize = doc.paths['/v1/vectorize'].post.responses;
-  const described = Object.values(vectorize).map((r) => r.description).join(' ');
-  for (const code of ['missing_file', 'unreadable_file', 'empty_file', 'batch_limit_exceeded', 'invalid_batch_id', 'invalid_folder_name', 'unsupported_output_format',
-    'unauthorized', 'quota_exhausted', 'megapixels_exceeded', 'high_detail_not_included', 'forbidden', 'idempotency_key_reuse', 'request_in_progress',
-    'file_too_large', 'unsupported_format', 'too_many_active_jobs', 'daily_fuse_tripped', 'queue_full', 'storage_full', 'invalid_parameter']) {
+  const described = Object.values(vectorize)
+    .map((r) => r.description)
+    .join(' ');
+  for (const code of [
+    'missing_file',
+    'unreadable_file',
+    'empty_file',
+    'batch_limit_exceeded',
+    'invalid_batch_id',
+    'invalid_folder_name',
+    'unsupported_output_format',
+    'unauthorized',
+    'quota_exhausted',
+    'megapixels_exceeded',
+    'high_detail_not_included',
+    'forbidden',
+    'idempotency_key_reuse',
+    'request_in_progress',
+    'file_too_large',
+    'unsupported_format',
+    'too_many_active_jobs',
+    'daily_fuse_tripped',
+    'queue_full',
+    'storage_full',
+    'invalid_parameter',
+  ]) {
     t.ok(described.includes(code), `POST /v1/vectorize documents ${code}`);
   }
   t.match(doc.paths['/v1/jobs/{id}/download'].get.responses['410'].description, /result_expired/);

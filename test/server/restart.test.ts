@@ -16,7 +16,8 @@ const root = resolve(import.meta.dirname, '../..');
 
 function startServer(dataDir: string): ChildProcess {
   const script =
-    `import(${JSON.stringify(join(root, 'cli/main.ts'))})` + '.then((m) => m.main([\'serve\'])).then((code) => { process.exitCode = code; });';
+    `import(${JSON.stringify(join(root, 'cli/main.ts'))})` +
+    ".then((m) => m.main(['serve'])).then((code) => { process.exitCode = code; });";
   return spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
     cwd: root,
     env: {
@@ -63,7 +64,9 @@ t.test('kill -9 with 20 jobs in flight; all 20 reach an end state after a restar
   await admin.close();
 
   let child = startServer(dataDir);
-  t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+  t.teardown(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
   let url = await serverUrl(dataDir, child.pid!);
   const png = await pngBytes(8, 8);
   const ids: string[] = [];
@@ -96,7 +99,10 @@ t.test('kill -9 with 20 jobs in flight; all 20 reach an end state after a restar
     return jobs.length === 20 && jobs.every((j) => ['completed', 'failed', 'canceled', 'expired'].includes(j.status)) ? jobs : undefined;
   }, 'all jobs to end');
   t.same(final.map((j) => j.id).sort(), [...ids].sort());
-  t.ok(final.every((j) => j.status === 'completed'), 'every interrupted job completed after the restart');
+  t.ok(
+    final.every((j) => j.status === 'completed'),
+    'every interrupted job completed after the restart',
+  );
   const download = await fetch(`${url}/v1/jobs/${ids[0]}/download`, { headers: auth });
   t.equal(download.status, 200);
   t.match(await download.text(), /<svg/);
@@ -104,10 +110,14 @@ t.test('kill -9 with 20 jobs in flight; all 20 reach an end state after a restar
   // A chunked upload (no Content-Length) over the limit is cut off at the limit.
   const status = await new Promise<number>((resolve, reject) => {
     const boundary = 'xxBOUNDARYxx';
-    const req = request(`${url}/v1/vectorize`, { method: 'POST', headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = request(
+      `${url}/v1/vectorize`,
+      { method: 'POST', headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on('error', (error) => (/EPIPE|ECONNRESET/.test(String(error)) ? undefined : reject(error)));
     req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`);
     const chunk = Buffer.alloc(1024 * 1024);

@@ -30,7 +30,7 @@ t.test('auth bypass attempts all answer 401', async (t) => {
   t.equal(noToken.statusCode, 401, 'no admin token configured: nothing matches, not even empty');
 });
 
-t.test('another account\'s ids, guessed ids and traversal ids answer 404 without leaking', async (t) => {
+t.test("another account's ids, guessed ids and traversal ids answer 404 without leaking", async (t) => {
   const h = await harness(t);
   const a = await h.account('pro');
   const b = await h.account('pro');
@@ -50,7 +50,20 @@ t.test('hostile upload names never steer paths or headers', async (t) => {
   t.equal(cleanFileName('..\\..\\windows\\win.ini'), 'win.ini');
   t.equal(cleanFileName('a\r\nSet-Cookie: x=1.png'), 'aSet-Cookie: x=1.png');
   t.equal(cleanFileName('evil\u202egnp.exe'), 'evilgnp.exe', 'a right-to-left override cannot make .exe display as .png');
-  for (const bidi of ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c']) {
+  for (const bidi of [
+    '\u202a',
+    '\u202b',
+    '\u202c',
+    '\u202d',
+    '\u202e',
+    '\u2066',
+    '\u2067',
+    '\u2068',
+    '\u2069',
+    '\u200e',
+    '\u200f',
+    '\u061c',
+  ]) {
     t.equal(cleanFileName(`a${bidi}b.png`), 'ab.png', `U+${bidi.codePointAt(0)!.toString(16).toUpperCase()} is stripped`);
   }
   const header = contentDisposition('evil"\r\nX-Injected: 1;.png');
@@ -69,7 +82,13 @@ t.test('hostile upload names never steer paths or headers', async (t) => {
   t.match(res.headers['content-security-policy'], /sandbox/, 'an SVG never runs script in our origin');
   // On PostgreSQL the records live in the database: no db.json in the data dir.
   const layout = TEST_STORE === 'postgres' ? ['results', 'tmp', 'uploads'] : ['db.json', 'results', 'tmp', 'uploads'];
-  t.same(readdirSync(h.dir).filter((n) => !/^\.db\.json\.tmp$/.test(n)).sort(), layout, 'nothing written outside the data layout');
+  t.same(
+    readdirSync(h.dir)
+      .filter((n) => !/^\.db\.json\.tmp$/.test(n))
+      .sort(),
+    layout,
+    'nothing written outside the data layout',
+  );
 });
 
 t.test('oversized fields and headers are refused', async (t) => {
@@ -83,6 +102,11 @@ t.test('oversized fields and headers are refused', async (t) => {
   t.equal(errorOf(long).details.field, 'note');
   const key = await h.submit(secret, {}, undefined, { 'idempotency-key': 'k\u0001ey' });
   t.equal(errorOf(key).code, 'invalid_parameter');
-  const report = await h.app.server.inject({ method: 'POST', url: '/v1/jobs/job_AAAAAAAAAAAAAAAAAAAA/report', payload: 'x'.repeat(20_000), headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' } });
+  const report = await h.app.server.inject({
+    method: 'POST',
+    url: '/v1/jobs/job_AAAAAAAAAAAAAAAAAAAA/report',
+    payload: 'x'.repeat(20_000),
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+  });
   t.equal(report.statusCode, 413);
 });

@@ -31,9 +31,27 @@ t.test('every request is logged once with the status that went on the wire and a
   const log = jsonLogger('info', { write: (chunk: string) => lines.push(chunk) } as unknown as NodeJS.WritableStream);
   const h = await harness(t, { log });
   const { secret } = await h.account('pro');
-  const answers = [await h.get(null, '/'), await h.get(null, '/healthz'), await h.get(null, '/v1/account'), await h.get(secret, '/v1/jobs/job_missing')];
-  const logged = lines.map((line) => JSON.parse(line) as { msg: string; path: string; status: number; request_id: string }).filter((entry) => entry.msg === 'request');
-  t.same(logged.map((entry) => [entry.path, entry.status]), [['/', answers[0].statusCode], ['/healthz', 200], ['/v1/account', 401], ['/v1/jobs/job_missing', 404]]);
-  t.ok(logged.every((entry) => typeof entry.status === 'number'), 'a number for each, the front page too');
+  const answers = [
+    await h.get(null, '/'),
+    await h.get(null, '/healthz'),
+    await h.get(null, '/v1/account'),
+    await h.get(secret, '/v1/jobs/job_missing'),
+  ];
+  const logged = lines
+    .map((line) => JSON.parse(line) as { msg: string; path: string; status: number; request_id: string })
+    .filter((entry) => entry.msg === 'request');
+  t.same(
+    logged.map((entry) => [entry.path, entry.status]),
+    [
+      ['/', answers[0].statusCode],
+      ['/healthz', 200],
+      ['/v1/account', 401],
+      ['/v1/jobs/job_missing', 404],
+    ],
+  );
+  t.ok(
+    logged.every((entry) => typeof entry.status === 'number'),
+    'a number for each, the front page too',
+  );
   t.equal(new Set(logged.map((entry) => entry.request_id)).size, 4, 'distinct request ids');
 });

@@ -5,12 +5,34 @@ import { openWebhookService, startReceiver } from './webhooks/fixtures.js';
 import { waitFor } from './helpers.js';
 
 const PRIVATE_LITERALS = [
-  'http://127.0.0.1/', 'http://127.1/', 'http://2130706433/', 'http://0x7f000001/', 'http://localhost.:80/',
-  'http://10.0.0.1/', 'http://172.16.5.4/', 'http://192.168.1.1/', 'http://169.254.169.254/latest/meta-data/',
-  'http://100.64.0.1/', 'http://0.0.0.0/', 'http://224.0.0.1/', 'http://255.255.255.255/', 'http://198.18.0.1/',
-  'http://[::1]/', 'http://[::]/', 'http://[::ffff:127.0.0.1]/', 'http://[::ffff:7f00:1]/', 'http://[::ffff:169.254.169.254]/',
-  'http://[::ffff:10.0.0.1]/', 'http://[fe80::1]/', 'http://[fc00::1]/', 'http://[fd12:3456::1]/', 'http://[ff02::1]/',
-  'http://[64:ff9b::7f00:1]/', 'http://[2002:7f00:1::1]/', 'http://[2001:db8::1]/', 'http://[2001:0:4136:e378::1]/',
+  'http://127.0.0.1/',
+  'http://127.1/',
+  'http://2130706433/',
+  'http://0x7f000001/',
+  'http://localhost.:80/',
+  'http://10.0.0.1/',
+  'http://172.16.5.4/',
+  'http://192.168.1.1/',
+  'http://169.254.169.254/latest/meta-data/',
+  'http://100.64.0.1/',
+  'http://0.0.0.0/',
+  'http://224.0.0.1/',
+  'http://255.255.255.255/',
+  'http://198.18.0.1/',
+  'http://[::1]/',
+  'http://[::]/',
+  'http://[::ffff:127.0.0.1]/',
+  'http://[::ffff:7f00:1]/',
+  'http://[::ffff:169.254.169.254]/',
+  'http://[::ffff:10.0.0.1]/',
+  'http://[fe80::1]/',
+  'http://[fc00::1]/',
+  'http://[fd12:3456::1]/',
+  'http://[ff02::1]/',
+  'http://[64:ff9b::7f00:1]/',
+  'http://[2002:7f00:1::1]/',
+  'http://[2001:db8::1]/',
+  'http://[2001:0:4136:e378::1]/',
 ];
 
 /** Stubbed DNS: names map to answers; anything else fails like NXDOMAIN. */
@@ -21,7 +43,7 @@ function stubResolver(table: Record<string, string[] | (() => string[])>): Resol
     const entry = table[hostname];
     if (!entry) throw new Error(`getaddrinfo ENOTFOUND ${hostname}`);
     const addresses = typeof entry === 'function' ? entry() : entry;
-    return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 as 4 | 6 }));
+    return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : (4 as 4 | 6) }));
   }) as Resolver & { calls: string[] };
   resolve.calls = calls;
   return resolve;
@@ -37,7 +59,13 @@ t.test('literal private, loopback, link-local, CGNAT, multicast, reserved and ma
 
 t.test('non-http schemes and credentials in the URL are refused', async (t) => {
   const { service } = await openWebhookService(t, { resolve: stubResolver({ 'hooks.example.com': ['93.184.216.34'] }), allow: '' });
-  for (const url of ['file:///etc/passwd', 'gopher://hooks.example.com/', 'ftp://hooks.example.com/', 'http://user:pw@hooks.example.com/', 'not a url']) {
+  for (const url of [
+    'file:///etc/passwd',
+    'gopher://hooks.example.com/',
+    'ftp://hooks.example.com/',
+    'http://user:pw@hooks.example.com/',
+    'not a url',
+  ]) {
     await t.rejects(service.create('acct_a', { url }), { code: 'invalid_parameter' }, url);
   }
   t.ok(await service.create('acct_a', { url: 'https://hooks.example.com/in' }), 'a public name is accepted');
@@ -70,7 +98,10 @@ t.test('a name public at registration and private at delivery is refused at conn
   t.equal(receiver.received.length, 0, 'nothing reached 127.0.0.1');
   const attempts = service.attempts(endpoint.id);
   t.equal(attempts.length, 4);
-  t.ok(attempts.every((a) => a.status === null && /loopback/.test(a.error ?? '')), 'each attempt names the refusal');
+  t.ok(
+    attempts.every((a) => a.status === null && /loopback/.test(a.error ?? '')),
+    'each attempt names the refusal',
+  );
 });
 
 t.test('a 302 to a private address is not followed', async (t) => {
@@ -101,7 +132,14 @@ t.test('the allow-list admits only what it names', async (t) => {
 t.test('a bad VECTORIZE_WEBHOOK_ALLOW_CIDRS stops boot and names the variable', async (t) => {
   const { loadConfig } = await import('../../server/config.js');
   for (const value of ['10.0.0.0/33', '999.1.1.1/8', 'lan', '10.0.0.0/8,fd00::/129']) {
-    t.throws(() => loadConfig({ VECTORIZE_WEBHOOK_ALLOW_CIDRS: value }), { name: 'ConfigError', variable: 'VECTORIZE_WEBHOOK_ALLOW_CIDRS' }, value);
+    t.throws(
+      () => loadConfig({ VECTORIZE_WEBHOOK_ALLOW_CIDRS: value }),
+      { name: 'ConfigError', variable: 'VECTORIZE_WEBHOOK_ALLOW_CIDRS' },
+      value,
+    );
   }
-  t.same(loadConfig({ VECTORIZE_WEBHOOK_ALLOW_CIDRS: '192.168.10.0/24, fd00:1::/64' }).webhookAllowCidrs, ['192.168.10.0/24', 'fd00:1::/64']);
+  t.same(loadConfig({ VECTORIZE_WEBHOOK_ALLOW_CIDRS: '192.168.10.0/24, fd00:1::/64' }).webhookAllowCidrs, [
+    '192.168.10.0/24',
+    'fd00:1::/64',
+  ]);
 });

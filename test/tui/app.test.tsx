@@ -70,7 +70,12 @@ t.test('a text prompt keeps q and digits; its footer lists its own keys', async 
 
 t.test('q quits', async (t) => {
   // ink-testing-library hides the Ink instance, so render directly to see the app exit.
-  const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined, ref: () => undefined, unref: () => undefined });
+  const stdin = Object.assign(new PassThrough(), {
+    isTTY: true,
+    setRawMode: () => undefined,
+    ref: () => undefined,
+    unref: () => undefined,
+  });
   const stdout = Object.assign(new PassThrough(), { columns: 80, rows: 24 });
   let output = '';
   stdout.on('data', (chunk: Buffer) => {

@@ -12,7 +12,10 @@ function dataDir(t: { teardown(fn: () => void): void }, files: Record<string, st
 }
 
 t.test('reads the address from server.json and the token from admin.token', async (t) => {
-  const dir = dataDir(t, { 'server.json': JSON.stringify({ pid: 1, host: '127.0.0.1', port: 9123, url: 'http://127.0.0.1:9123' }), 'admin.token': 'secret-token\n' });
+  const dir = dataDir(t, {
+    'server.json': JSON.stringify({ pid: 1, host: '127.0.0.1', port: 9123, url: 'http://127.0.0.1:9123' }),
+    'admin.token': 'secret-token\n',
+  });
   t.same(await resolveAdminConnection({ dataDir: dir }), { baseUrl: 'http://127.0.0.1:9123', adminToken: 'secret-token', dataDir: dir });
   t.equal((await resolveAdminConnection({ dataDir: dir, url: 'http://127.0.0.1:1' })).baseUrl, 'http://127.0.0.1:1', '--url wins');
 });

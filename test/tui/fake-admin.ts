@@ -61,7 +61,14 @@ export class FakeAdmin implements AdminApi {
   }
 
   addAccount(name: string, plan: PlanName, use: { trial_used?: number; period_used?: number } = {}): StoredAccount {
-    const account = { id: id('acct'), name, plan, created_at: '2025-03-01T10:00:00.000Z', trial_used: use.trial_used ?? 0, period_used: use.period_used ?? 0 };
+    const account = {
+      id: id('acct'),
+      name,
+      plan,
+      created_at: '2025-03-01T10:00:00.000Z',
+      trial_used: use.trial_used ?? 0,
+      period_used: use.period_used ?? 0,
+    };
     this.accounts.push(account);
     return account;
   }

@@ -12,7 +12,11 @@ import { planNote } from '../../tui/plans.js';
 const ADMIN_TOKEN = 'plans-test-admin-token';
 
 t.test('the picker shows the allowances the server is configured with', async (t) => {
-  const file = plansFile({ pro: { monthlyAllowance: 800 }, lite: { api: true, monthlyAllowance: 40 }, enterprise: { monthlyAllowance: 12_000 } });
+  const file = plansFile({
+    pro: { monthlyAllowance: 800 },
+    lite: { api: true, monthlyAllowance: 40 },
+    enterprise: { monthlyAllowance: 12_000 },
+  });
   const h = await harness(t, { env: { PORT: '0', HOST: '127.0.0.1', VECTORIZE_PLANS_FILE: file }, adminToken: ADMIN_TOKEN });
   await h.app.server.start();
   h.app.services.accounts.create('Studio North', 'trial');

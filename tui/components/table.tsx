@@ -24,8 +24,7 @@ const GAP = 1;
 /** Fits the columns to `width`: drops optional ones from the right, then sizes the flex column. */
 export function layoutColumns(columns: Column[], width: number): { column: Column; index: number; width: number }[] {
   let kept = columns.map((column, index) => ({ column, index, width: column.width }));
-  const total = (list: typeof kept): number =>
-    list.reduce((sum, entry) => sum + entry.width, 0) + GAP * Math.max(0, list.length - 1);
+  const total = (list: typeof kept): number => list.reduce((sum, entry) => sum + entry.width, 0) + GAP * Math.max(0, list.length - 1);
   for (let i = kept.length - 1; i >= 0 && total(kept) > width; i -= 1) {
     if (kept[i].column.optional) kept = kept.filter((_, keep) => keep !== i);
   }

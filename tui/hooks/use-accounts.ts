@@ -6,7 +6,10 @@ import { LISTS_POLL_MS } from './poll-intervals.js';
 
 export function useAccounts(): Polled<AdminAccount[]> {
   const admin = useAdmin();
-  return usePolling(useCallback(() => admin.listAccounts(), [admin]), { intervalMs: LISTS_POLL_MS });
+  return usePolling(
+    useCallback(() => admin.listAccounts(), [admin]),
+    { intervalMs: LISTS_POLL_MS },
+  );
 }
 
 /** Account names by id, for the screens that list another resource's owner. */

@@ -7,8 +7,11 @@ import { JOBS_POLL_MS } from './poll-intervals.js';
 /** The live queue across accounts, optionally one status only. */
 export function useJobs(status: JobStatus | undefined): Polled<AdminJob[]> {
   const admin = useAdmin();
-  return usePolling(useCallback(() => admin.listJobs({ status }), [admin, status]), {
-    intervalMs: JOBS_POLL_MS,
-    key: status ?? 'all',
-  });
+  return usePolling(
+    useCallback(() => admin.listJobs({ status }), [admin, status]),
+    {
+      intervalMs: JOBS_POLL_MS,
+      key: status ?? 'all',
+    },
+  );
 }

@@ -5,10 +5,7 @@ import { useEffect, useState } from 'react';
  * The selected row of a list: ↑/↓ or k/j move it, Home/End (g/G) jump; kept in range when the
  * list shrinks (a revoked key, a finished job).
  */
-export function useListCursor(
-  length: number,
-  options: { isActive?: boolean; initial?: number } = {},
-): [number, (index: number) => void] {
+export function useListCursor(length: number, options: { isActive?: boolean; initial?: number } = {}): [number, (index: number) => void] {
   const [index, setIndex] = useState(options.initial ?? 0);
   useEffect(() => {
     if (index > 0 && index >= length) setIndex(Math.max(0, length - 1));

@@ -15,7 +15,7 @@ export function useNotice(): {
   act: <T>(work: () => Promise<T>, success: (result: T) => string) => Promise<T | undefined>;
 } {
   const [notice, setNotice] = useState<Notice | undefined>();
-  const act = useCallback(async <T,>(work: () => Promise<T>, success: (result: T) => string): Promise<T | undefined> => {
+  const act = useCallback(async <T>(work: () => Promise<T>, success: (result: T) => string): Promise<T | undefined> => {
     try {
       const result = await work();
       setNotice({ tone: 'ok', text: success(result) });

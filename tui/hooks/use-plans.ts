@@ -7,5 +7,8 @@ import { LISTS_POLL_MS } from './poll-intervals.js';
 /** The plans as the server is configured; polled like the lists, so a restart with a new plans file shows. */
 export function usePlans(): Polled<AdminPlans> {
   const admin = useAdmin();
-  return usePolling(useCallback(() => admin.listPlans(), [admin]), { intervalMs: LISTS_POLL_MS });
+  return usePolling(
+    useCallback(() => admin.listPlans(), [admin]),
+    { intervalMs: LISTS_POLL_MS },
+  );
 }

@@ -6,5 +6,8 @@ import { LISTS_POLL_MS } from './poll-intervals.js';
 
 export function useReports(): Polled<AdminReport[]> {
   const admin = useAdmin();
-  return usePolling(useCallback(() => admin.listReports(), [admin]), { intervalMs: LISTS_POLL_MS });
+  return usePolling(
+    useCallback(() => admin.listReports(), [admin]),
+    { intervalMs: LISTS_POLL_MS },
+  );
 }

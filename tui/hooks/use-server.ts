@@ -7,6 +7,9 @@ import { SERVER_POLL_MS } from './poll-intervals.js';
 /** Whether the server answers, with its counts for the header. */
 export function useServer(): Polled<AdminStats> & { baseUrl: string } {
   const admin = useAdmin();
-  const polled = usePolling(useCallback(() => admin.stats(), [admin]), { intervalMs: SERVER_POLL_MS });
+  const polled = usePolling(
+    useCallback(() => admin.stats(), [admin]),
+    { intervalMs: SERVER_POLL_MS },
+  );
   return { ...polled, baseUrl: admin.baseUrl };
 }

@@ -6,14 +6,20 @@ import { DELIVERIES_POLL_MS, LISTS_POLL_MS } from './poll-intervals.js';
 
 export function useWebhooks(): Polled<AdminWebhook[]> {
   const admin = useAdmin();
-  return usePolling(useCallback(() => admin.listWebhooks(), [admin]), { intervalMs: LISTS_POLL_MS });
+  return usePolling(
+    useCallback(() => admin.listWebhooks(), [admin]),
+    { intervalMs: LISTS_POLL_MS },
+  );
 }
 
 /** Recent deliveries of one endpoint, newest first, with their attempts. */
 export function useDeliveries(webhookId: string): Polled<AdminDelivery[]> {
   const admin = useAdmin();
-  return usePolling(useCallback(() => admin.listDeliveries(webhookId), [admin, webhookId]), {
-    intervalMs: DELIVERIES_POLL_MS,
-    key: webhookId,
-  });
+  return usePolling(
+    useCallback(() => admin.listDeliveries(webhookId), [admin, webhookId]),
+    {
+      intervalMs: DELIVERIES_POLL_MS,
+      key: webhookId,
+    },
+  );
 }

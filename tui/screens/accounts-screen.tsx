@@ -103,7 +103,8 @@ export function AccountsScreen(): React.JSX.Element {
     { isActive: mode.kind === 'list' || mode.kind === 'detail' },
   );
 
-  const backTo = (back: 'list' | 'detail', accountId: string): Mode => (back === 'detail' ? { kind: 'detail', accountId } : { kind: 'list' });
+  const backTo = (back: 'list' | 'detail', accountId: string): Mode =>
+    back === 'detail' ? { kind: 'detail', accountId } : { kind: 'list' };
 
   if (accounts.error) return <LoadError error={accounts.error} onRetry={accounts.refresh} />;
 

@@ -104,7 +104,8 @@ export function JobsScreen(): React.JSX.Element {
             void act(
               () => admin.cancelJob(job.id),
               // The job may have ended between the confirmation and the call; say what it is now.
-              (after) => (after.status === 'canceled' ? `Canceled ${job.id}.` : `${job.id} had already ended: ${after.status}; nothing to cancel.`),
+              (after) =>
+                after.status === 'canceled' ? `Canceled ${job.id}.` : `${job.id} had already ended: ${after.status}; nothing to cancel.`,
             ).then(() => jobs.refresh());
           }}
         />
@@ -125,7 +126,9 @@ export function JobsScreen(): React.JSX.Element {
               job.status,
               job.status === 'queued' && job.queue_position !== undefined ? String(job.queue_position) : '',
               // A failed or canceled job's progress says nothing; its error code does.
-              isActive(job) || job.status === 'completed' ? `${progressBar(job.progress, BAR_WIDTH)} ${String(Math.round(job.progress)).padStart(3)}%` : '',
+              isActive(job) || job.status === 'completed'
+                ? `${progressBar(job.progress, BAR_WIDTH)} ${String(Math.round(job.progress)).padStart(3)}%`
+                : '',
               job.error ? job.error.code : (job.mode ?? ''),
               job.file_name ?? '',
               formatDateTime(job.created_at),

@@ -51,11 +51,14 @@ export function KeysScreen(): React.JSX.Element {
   const { notice, setNotice, act } = useNotice();
   const selected = list[cursor];
 
-  useScreenKeys([
-    { keys: '↑↓/jk', label: 'move' },
-    { keys: 'n', label: 'new key' },
-    { keys: 'x', label: 'revoke' },
-  ], { active: mode.kind === 'list' });
+  useScreenKeys(
+    [
+      { keys: '↑↓/jk', label: 'move' },
+      { keys: 'n', label: 'new key' },
+      { keys: 'x', label: 'revoke' },
+    ],
+    { active: mode.kind === 'list' },
+  );
 
   const toList = useCallback(() => setMode({ kind: 'list' }), []);
   const toName = useCallback((accountId: string) => setMode({ kind: 'name', accountId }), []);
@@ -69,8 +72,7 @@ export function KeysScreen(): React.JSX.Element {
       if (input === 'n') {
         setNotice(undefined);
         setMode({ kind: 'pick-account' });
-      }
-      else if ((input === 'x' || input === 'd') && selected) {
+      } else if ((input === 'x' || input === 'd') && selected) {
         if (selected.revoked_at) setNotice({ tone: 'error', text: 'That key is already revoked.' });
         else {
           setNotice(undefined);

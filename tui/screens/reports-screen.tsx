@@ -69,15 +69,21 @@ export function ReportsScreen(): React.JSX.Element {
         {`${list.length} report${list.length === 1 ? '' : 's'}, newest first · live, every ${LISTS_POLL_MS / 1000} s`}
       </Text>
       <Table
-      columns={COLUMNS}
-      cursor={cursor}
-      width={area.width}
-      height={area.height - 1}
-      empty={reports.loading ? 'Loading reports…' : 'No reports. Users file them from a job they are unhappy with.'}
-      rows={list.map((report) => ({
-        key: report.id,
-        cells: [formatDateTime(report.created_at), names.get(report.account_id) ?? report.account_id, report.reason, report.message, report.job_id],
-      }))}
+        columns={COLUMNS}
+        cursor={cursor}
+        width={area.width}
+        height={area.height - 1}
+        empty={reports.loading ? 'Loading reports…' : 'No reports. Users file them from a job they are unhappy with.'}
+        rows={list.map((report) => ({
+          key: report.id,
+          cells: [
+            formatDateTime(report.created_at),
+            names.get(report.account_id) ?? report.account_id,
+            report.reason,
+            report.message,
+            report.job_id,
+          ],
+        }))}
       />
     </Box>
   );

@@ -196,7 +196,12 @@ export function WebhooksScreen(): React.JSX.Element {
 }
 
 /** Recent deliveries of one endpoint: failed ones with how many attempts they took and why. */
-function DeliveriesView(props: { webhook: AdminWebhook; notice: Notice | undefined; onTest: () => void; onBack: () => void }): React.JSX.Element {
+function DeliveriesView(props: {
+  webhook: AdminWebhook;
+  notice: Notice | undefined;
+  onTest: () => void;
+  onBack: () => void;
+}): React.JSX.Element {
   const area = useContext(BodyAreaContext);
   const deliveries = useDeliveries(props.webhook.id);
   const list = deliveries.data ?? [];

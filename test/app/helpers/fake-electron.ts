@@ -52,8 +52,14 @@ export class FakeBrowserWindow extends EventEmitter {
 export class FakeSession extends EventEmitter {
   permissionRequestHandler?: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void;
   permissionCheckHandler?: (...args: unknown[]) => boolean;
-  beforeRequest?: { filter: { urls: string[] }; listener: (details: { url: string }, callback: (response: { cancel: boolean }) => void) => void };
-  headersReceived?: (details: { responseHeaders?: Record<string, string[]> }, callback: (response: { responseHeaders: Record<string, string[]> }) => void) => void;
+  beforeRequest?: {
+    filter: { urls: string[] };
+    listener: (details: { url: string }, callback: (response: { cancel: boolean }) => void) => void;
+  };
+  headersReceived?: (
+    details: { responseHeaders?: Record<string, string[]> },
+    callback: (response: { responseHeaders: Record<string, string[]> }) => void,
+  ) => void;
   setPermissionRequestHandler(handler: FakeSession['permissionRequestHandler']): void {
     this.permissionRequestHandler = handler;
   }
@@ -84,7 +90,12 @@ export class FakeApp extends EventEmitter {
   quit(): void {
     this.quitCalls += 1;
     // Like Electron: quitting asks 'before-quit' listeners, who may hold it.
-    const event = { defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+    const event = {
+      defaultPrevented: false,
+      preventDefault() {
+        this.defaultPrevented = true;
+      },
+    };
     this.emit('before-quit', event);
   }
   exit(code: number): void {

@@ -28,7 +28,14 @@ export async function startRealServer(t: Test) {
   const { Writable } = await import('node:stream');
   const quiet = new Writable({ write: (_c, _e, done) => done() });
   const running = await startServer(
-    loadConfig({ HOST: '127.0.0.1', PORT: '0', VECTORIZE_DATA_DIR: dataDir, VECTORIZE_WORKERS: '1', VECTORIZE_DEVICE: 'cpu', VECTORIZE_LOG_LEVEL: 'error' }),
+    loadConfig({
+      HOST: '127.0.0.1',
+      PORT: '0',
+      VECTORIZE_DATA_DIR: dataDir,
+      VECTORIZE_WORKERS: '1',
+      VECTORIZE_DEVICE: 'cpu',
+      VECTORIZE_LOG_LEVEL: 'error',
+    }),
     quiet,
   );
   t.teardown(async () => {
@@ -44,19 +51,21 @@ export async function startRealServer(t: Test) {
 
 /** Drops files on the window the way the OS does: a DataTransfer on a drop event. */
 export async function dropFiles(page: Page, files: Array<{ name: string; type: string; bytes: Buffer }>): Promise<void> {
-  await page.evaluate((payload) => {
-    const transfer = new DataTransfer();
-    for (const file of payload) {
-      const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
-      transfer.items.add(new File([bytes], file.name, { type: file.type }));
-    }
-    const target = document.querySelector('#stage')!;
-    target.dispatchEvent(new DragEvent('dragenter', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    target.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    target.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-  }, files.map((file) => ({ name: file.name, type: file.type, base64: file.bytes.toString('base64') })));
+  await page.evaluate(
+    (payload) => {
+      const transfer = new DataTransfer();
+      for (const file of payload) {
+        const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
+        transfer.items.add(new File([bytes], file.name, { type: file.type }));
+      }
+      const target = document.querySelector('#stage')!;
+      target.dispatchEvent(new DragEvent('dragenter', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      target.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      target.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    },
+    files.map((file) => ({ name: file.name, type: file.type, base64: file.bytes.toString('base64') })),
+  );
 }
-
 
 /** Opens the page with the key already in this tab's storage, as if typed once before. */
 export async function openSignedIn(page: Page, server: { url: string; key: string }): Promise<void> {

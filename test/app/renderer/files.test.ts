@@ -52,8 +52,14 @@ t.test('dropped folders are walked in name order; non-images and hidden folders 
 
 t.test('items without entries fall back to getAsFile, then to the files list', async (t) => {
   const png = new File(['x'], 'a.png', { type: 'image/png' });
-  t.same((await filesFromDataTransfer([item(null, png)])).map((f) => f.path), ['a.png']);
-  t.same((await filesFromDataTransfer([], [png])).map((f) => f.path), ['a.png']);
+  t.same(
+    (await filesFromDataTransfer([item(null, png)])).map((f) => f.path),
+    ['a.png'],
+  );
+  t.same(
+    (await filesFromDataTransfer([], [png])).map((f) => f.path),
+    ['a.png'],
+  );
   t.same(await filesFromDataTransfer([{ kind: 'string', getAsFile: () => null }]), []);
 });
 
@@ -66,7 +72,10 @@ t.test('picked files keep their folder-relative path', async (t) => {
   const file = new File(['x'], 'a.png');
   Object.defineProperty(file, 'webkitRelativePath', { value: 'set/a.png' });
   const files = filesFromList([file, new File(['y'], 'notes.pdf', { type: 'application/pdf' })]);
-  t.same(files.map((f) => f.path), ['set/a.png']);
+  t.same(
+    files.map((f) => f.path),
+    ['set/a.png'],
+  );
 });
 
 t.test('accepted types and output names', async (t) => {

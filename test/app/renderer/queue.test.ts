@@ -56,8 +56,15 @@ t.test('keeps at most maxActive jobs on the server; the rest wait with a place i
   const items = queue.add([picked('a.png'), picked('b.png'), picked('c.png'), picked('d.png')], DEFAULT_SETTINGS);
   await tick();
   t.equal(client.submitted.length, 2);
-  t.same(items.map((i) => i.state), ['queued', 'queued', 'waiting', 'waiting']);
-  t.same(items.slice(2).map((i) => i.queuePosition), [4, 5], "waiting files are numbered after this page's jobs queued on the server (#3)");
+  t.same(
+    items.map((i) => i.state),
+    ['queued', 'queued', 'waiting', 'waiting'],
+  );
+  t.same(
+    items.slice(2).map((i) => i.queuePosition),
+    [4, 5],
+    "waiting files are numbered after this page's jobs queued on the server (#3)",
+  );
   t.equal(items[0].queuePosition, 3, "once on the server, the server's queue_position is shown");
 
   client.progress('job_1', { status: 'processing', progress: 40, queue_position: undefined });
@@ -95,7 +102,11 @@ t.test('a file over 50 MiB is refused at once, never uploaded', async (t) => {
   t.equal(item.state, 'failed');
   t.equal(item.error?.code, 'file_too_large');
   t.match(describeState(item), /50 MiB/);
-  t.same(client.submitted.map((s) => s.name), ['a.png'], 'only the small file went to the server');
+  t.same(
+    client.submitted.map((s) => s.name),
+    ['a.png'],
+    'only the small file went to the server',
+  );
   t.equal(small.state, 'queued');
 });
 
@@ -105,12 +116,23 @@ t.test('jobs listed by the server come back after a reload: results fetched, run
   client.result('job_done', '<svg><path d="M0 0L1 1Z"/></svg>');
   const listed = [
     job('job_run', { status: 'processing', progress: 40, file_name: 'b.png' }),
-    job('job_done', { status: 'completed', progress: 100, file_name: 'a.png', width: 64, height: 32, options: { smoothing: 'off' } } as Partial<Job>),
+    job('job_done', {
+      status: 'completed',
+      progress: 100,
+      file_name: 'a.png',
+      width: 64,
+      height: 32,
+      options: { smoothing: 'off' },
+    } as Partial<Job>),
     job('job_gone', { status: 'canceled', file_name: 'c.png' }),
     job('job_once', { status: 'completed', retention: 'none', file_name: 'd.png' }),
   ];
   const restored = queue.restore(listed);
-  t.same(restored.map((i) => i.name), ['a.png', 'b.png'], 'oldest first; canceled jobs and one-download results are left out');
+  t.same(
+    restored.map((i) => i.name),
+    ['a.png', 'b.png'],
+    'oldest first; canceled jobs and one-download results are left out',
+  );
   await tick();
   await tick();
   const [done, running] = restored;

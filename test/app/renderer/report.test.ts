@@ -2,7 +2,16 @@ import t from 'tap';
 import { canReport } from '../../../app/renderer/report.js';
 import { DEFAULT_SETTINGS, type QueueItem } from '../../../app/renderer/queue.js';
 
-const item = (over: Partial<QueueItem>): QueueItem => ({ id: 'i', name: 'a.png', path: 'a.png', state: 'completed', progress: 100, settings: { ...DEFAULT_SETTINGS }, runs: 1, ...over });
+const item = (over: Partial<QueueItem>): QueueItem => ({
+  id: 'i',
+  name: 'a.png',
+  path: 'a.png',
+  state: 'completed',
+  progress: 100,
+  settings: { ...DEFAULT_SETTINGS },
+  runs: 1,
+  ...over,
+});
 
 t.test('only a job that ended on the server can be reported', async (t) => {
   t.equal(canReport(undefined), false);

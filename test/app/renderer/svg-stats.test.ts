@@ -12,7 +12,8 @@ t.test('path segments count drawn pieces, not moves', async (t) => {
 });
 
 t.test('svgStats counts bytes, shapes and nodes over the whole document', async (t) => {
-  const svg = '<svg xmlns="http://www.w3.org/2000/svg"><path d="M0 0H4V4Z" fill="#000"/><path fill="red" d=\'M1 1L2 2\'/><polygon points="0,0 1,0 1,1"/><rect width="1" height="1"/></svg>';
+  const svg =
+    '<svg xmlns="http://www.w3.org/2000/svg"><path d="M0 0H4V4Z" fill="#000"/><path fill="red" d=\'M1 1L2 2\'/><polygon points="0,0 1,0 1,1"/><rect width="1" height="1"/></svg>';
   const stats = svgStats(svg);
   t.equal(stats.bytes, svg.length);
   t.equal(stats.paths, 4);

@@ -15,8 +15,19 @@ t.test('crc32 matches the standard check value', async (t) => {
 });
 
 t.test('archive names: folders kept, nothing escapes the folder it is unpacked in, no duplicates', async (t) => {
-  t.same(archiveNames(['logo.svg', 'logo.svg', 'Logo.svg', 'logos/acme.svg', 'logos/acme.svg']), ['logo.svg', 'logo (2).svg', 'Logo (3).svg', 'logos/acme.svg', 'logos/acme (2).svg']);
-  t.same(archiveNames(['../../etc/x.svg', '/abs/y.svg', 'C:\\Users\\z.svg', 'a/./b/../c.svg']), ['etc/x.svg', 'abs/y.svg', 'C_/Users/z.svg', 'a/b/c.svg']);
+  t.same(archiveNames(['logo.svg', 'logo.svg', 'Logo.svg', 'logos/acme.svg', 'logos/acme.svg']), [
+    'logo.svg',
+    'logo (2).svg',
+    'Logo (3).svg',
+    'logos/acme.svg',
+    'logos/acme (2).svg',
+  ]);
+  t.same(archiveNames(['../../etc/x.svg', '/abs/y.svg', 'C:\\Users\\z.svg', 'a/./b/../c.svg']), [
+    'etc/x.svg',
+    'abs/y.svg',
+    'C_/Users/z.svg',
+    'a/b/c.svg',
+  ]);
   t.same(archiveNames(['', '..', 'what?.svg']), ['image.svg', 'image (2).svg', 'what_.svg']);
 });
 

@@ -60,7 +60,7 @@ t.test('with a server running: goes through its admin API', async (t) => {
     rmSync(dir, { recursive: true, force: true });
   });
   t.throws(() => acquireLock(dir), { name: 'LockedError' }, 'the server holds the lock');
-  t.equal((readFileSync(join(dir, 'admin.token')).length > 20), true);
+  t.equal(readFileSync(join(dir, 'admin.token')).length > 20, true);
   const created = await cli(accounts, ['create', 'Live', '--plan', 'agency'], env);
   t.equal(created.code, 0, created.err);
   const key = await cli(keys, ['create', '--account', created.last, '--scope', 'app'], env);

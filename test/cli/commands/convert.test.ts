@@ -14,9 +14,25 @@ const CLI_SCRIPT =
   `import { main } from ${JSON.stringify(path.join(ROOT, 'cli/main.ts'))}; ` + 'process.exitCode = await main(process.argv.slice(1));';
 
 function fakeIo(): { io: CommandIo; out: () => string; err: () => string } {
-  let out = '', err = '';
-  const sink = (append: (s: string) => void) => new Writable({ write(chunk, _enc, done) { append(String(chunk)); done(); } });
-  const io: CommandIo = { stdout: sink((s) => { out += s; }), stderr: sink((s) => { err += s; }), stdin: new PassThrough(), env: {} };
+  let out = '',
+    err = '';
+  const sink = (append: (s: string) => void) =>
+    new Writable({
+      write(chunk, _enc, done) {
+        append(String(chunk));
+        done();
+      },
+    });
+  const io: CommandIo = {
+    stdout: sink((s) => {
+      out += s;
+    }),
+    stderr: sink((s) => {
+      err += s;
+    }),
+    stdin: new PassThrough(),
+    env: {},
+  };
   return { io, out: () => out, err: () => err };
 }
 
@@ -28,12 +44,17 @@ async function cli(args: string[]) {
 
 /** A 40×30 PNG: a dark blue disc on a light background, made here (no shared fixtures). */
 async function makePng(file: string): Promise<void> {
-  const w = 40, h = 30, data = Buffer.alloc(w * h * 3);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-    const inside = (x + 0.5 - 20) ** 2 + (y + 0.5 - 15) ** 2 < 100;
-    data.set(inside ? [20, 40, 160] : [240, 235, 220], 3 * (y * w + x));
-  }
-  await sharp(data, { raw: { width: w, height: h, channels: 3 } }).png().toFile(file);
+  const w = 40,
+    h = 30,
+    data = Buffer.alloc(w * h * 3);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const inside = (x + 0.5 - 20) ** 2 + (y + 0.5 - 15) ** 2 < 100;
+      data.set(inside ? [20, 40, 160] : [240, 235, 220], 3 * (y * w + x));
+    }
+  await sharp(data, { raw: { width: w, height: h, channels: 3 } })
+    .png()
+    .toFile(file);
 }
 
 function assertOneLineError(t: Test, r: { code: number; stdout: string; stderr: string }, code: number, errorCode: string): void {
@@ -47,7 +68,8 @@ function assertOneLineError(t: Test, r: { code: number; stdout: string; stderr: 
 t.test('convert --help lists every option', async (t) => {
   const r = await cli(['convert', '--help']);
   t.equal(r.code, 0);
-  for (const flag of ['--output', '--image-type', '--detail', '--gradients', '--smoothing', '--trace-style', '--close-seams']) t.match(r.stdout, flag);
+  for (const flag of ['--output', '--image-type', '--detail', '--gradients', '--smoothing', '--trace-style', '--close-seams'])
+    t.match(r.stdout, flag);
 });
 
 t.test('convert writes an SVG at the input size to stdout, or to -o OUT', async (t) => {
@@ -59,7 +81,20 @@ t.test('convert writes an SVG at the input size to stdout, or to -o OUT', async 
   t.match(r.stdout, /^<svg[^>]*viewBox="0 0 40 30"/);
   t.match(r.stdout, /<\/svg>\s*$/);
   const out = path.join(dir, 'disc.svg');
-  const w = await cli(['convert', input, '-o', out, '--image-type', 'clipart', '--smoothing', '80', '--close-seams', 'false', '--detail', 'low']);
+  const w = await cli([
+    'convert',
+    input,
+    '-o',
+    out,
+    '--image-type',
+    'clipart',
+    '--smoothing',
+    '80',
+    '--close-seams',
+    'false',
+    '--detail',
+    'low',
+  ]);
   t.equal(w.code, 0, w.stderr);
   t.equal(w.stdout, '', 'nothing on stdout when writing a file');
   t.match(readFileSync(out, 'utf8'), /^<svg[^>]*viewBox="0 0 40 30"/);
@@ -136,7 +171,9 @@ t.test('one file with -o never overwrites an SVG unless --force', async (t) => {
 t.test('--max-megapixels refuses a larger image from its header', async (t) => {
   const dir = t.testdir();
   const big = path.join(dir, 'big.png');
-  await sharp({ create: { width: 1100, height: 1000, channels: 3, background: '#808080' } }).png().toFile(big);
+  await sharp({ create: { width: 1100, height: 1000, channels: 3, background: '#808080' } })
+    .png()
+    .toFile(big);
   const r = await cli(['convert', big, '--max-megapixels', '1', '--image-type', 'clipart']);
   assertOneLineError(t, r, 1, 'megapixels_exceeded');
 });
@@ -159,9 +196,12 @@ t.test('a closed stdout (| head -c 100) ends the command quietly', async (t) => 
   // random pixels traced as a photo give an SVG far larger than a pipe's buffer
   const pixels = Buffer.alloc(200 * 200 * 3);
   for (let i = 0; i < pixels.length; i++) pixels[i] = (i * 2654435761) >>> 24;
-  await sharp(pixels, { raw: { width: 200, height: 200, channels: 3 } }).png().toFile(noisy);
+  await sharp(pixels, { raw: { width: 200, height: 200, channels: 3 } })
+    .png()
+    .toFile(noisy);
   const convert = `node --import tsx --input-type=module -e '${CLI_SCRIPT}' convert ${JSON.stringify(noisy)}`;
-  const errFile = JSON.stringify(path.join(dir, 'err.txt')), outFile = JSON.stringify(path.join(dir, 'out.txt'));
+  const errFile = JSON.stringify(path.join(dir, 'err.txt')),
+    outFile = JSON.stringify(path.join(dir, 'out.txt'));
   const command = `${convert} --image-type photo --detail high 2>${errFile} | head -c 100 >${outFile}; echo $?`;
   const r = spawnSync('bash', ['-o', 'pipefail', '-c', command], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
   t.equal(readFileSync(path.join(dir, 'out.txt'), 'utf8').length, 100, 'head got its 100 bytes');
@@ -185,7 +225,11 @@ t.test('classify prints the class as the last line of stdout and the provider on
 
 t.test('a real process exits non-zero with one line and no stack trace', async (t) => {
   const dir = t.testdir({ 'notes.png': 'plain text' });
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CLI_SCRIPT, 'convert', path.join(dir, 'notes.png')], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', CLI_SCRIPT, 'convert', path.join(dir, 'notes.png')],
+    { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+  );
   t.equal(r.status, 1, r.stderr);
   t.match(r.stderr, /^vectorize convert: [^\n]+ \(unsupported_format\)\n$/);
 });
@@ -204,7 +248,8 @@ t.test('a batch: folders and files, SVGs under OUT with the structure kept, one 
   t.equal(lines.filter((l) => l.startsWith('converted ') && l.includes(' -> ')).length, 3);
   t.ok(lines.includes(`skipped ${path.join(dir, 'art', 'notes.txt')}: not an image`));
   t.match(lines[4], /^converted 3, skipped 1 \(not an image 1\), failed 0 in /);
-  for (const file of ['one.svg', 'deep/two.svg', 'three.svg']) t.match(readFileSync(path.join(out, file), 'utf8'), /^<svg[^>]*viewBox="0 0 40 30"/, file);
+  for (const file of ['one.svg', 'deep/two.svg', 'three.svg'])
+    t.match(readFileSync(path.join(out, file), 'utf8'), /^<svg[^>]*viewBox="0 0 40 30"/, file);
 
   // the same batch again: every SVG exists, nothing is overwritten, still exit 0
   writeFileSync(path.join(out, 'three.svg'), 'keep me');
@@ -212,7 +257,16 @@ t.test('a batch: folders and files, SVGs under OUT with the structure kept, one 
   t.equal(again.code, 0);
   t.match(again.stdout, /^converted 0, skipped 4 \(not an image 1, exists 3\), failed 0/m);
   t.equal(readFileSync(path.join(out, 'three.svg'), 'utf8'), 'keep me');
-  const forced = await cli(['convert', path.join(dir, 'three.png'), path.join(dir, 'art'), '-o', out, '--force', '--image-type', 'clipart']);
+  const forced = await cli([
+    'convert',
+    path.join(dir, 'three.png'),
+    path.join(dir, 'art'),
+    '-o',
+    out,
+    '--force',
+    '--image-type',
+    'clipart',
+  ]);
   t.match(forced.stdout, /^converted 3, /m);
   t.match(readFileSync(path.join(out, 'three.svg'), 'utf8'), /^<svg/);
 });

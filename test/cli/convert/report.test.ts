@@ -4,7 +4,12 @@ import { BatchReport } from '../../../cli/convert/report.js';
 
 function sink() {
   let text = '';
-  const stream = new Writable({ write(chunk, _enc, done) { text += String(chunk); done(); } });
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      text += String(chunk);
+      done();
+    },
+  });
   return { stream, text: () => text };
 }
 
@@ -13,7 +18,11 @@ const image = (name: string) => ({ input: name, label: name, output: name.replac
 t.test('not on a terminal: one plain line per file, then the summary with codes', async (t) => {
   const out = sink();
   const report = new BatchReport(out.stream, false);
-  report.start(2, [{ label: 'notes.txt', reason: 'not_an_image' }], [{ label: 'gone.png', message: 'cannot read gone.png: no such file or folder' }]);
+  report.start(
+    2,
+    [{ label: 'notes.txt', reason: 'not_an_image' }],
+    [{ label: 'gone.png', message: 'cannot read gone.png: no such file or folder' }],
+  );
   report.result(image('a.png'), { status: 'converted', ms: 12.4, bytes: 900 });
   report.result(image('b.png'), { status: 'failed', code: 'unreadable_file', message: 'The PNG ends early.' });
   t.equal(report.finish(), 1, 'exit 1 when any failed');

@@ -3,7 +3,8 @@ import { buildBoundaryGraph } from '../../../engine/boundary/index.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
 
 function labelsFrom(rows: string[]) {
-  const height = rows.length, width = rows[0].length;
+  const height = rows.length,
+    width = rows[0].length;
   const names = [...new Set(rows.join(''))];
   const labels = new Int32Array(width * height);
   rows.forEach((row, y) => [...row].forEach((c, x) => (labels[y * width + x] = names.indexOf(c))));
@@ -48,12 +49,16 @@ for (const [name, rows] of Object.entries(CASES)) {
     const graph = buildBoundaryGraph(labels, width, height, count, NO_CONTEXT);
     const ends = (ref: number) => {
       const p = graph.chains[ref >> 1].points;
-      const first = [p[0], p[1]], last = [p[p.length - 2], p[p.length - 1]];
+      const first = [p[0], p[1]],
+        last = [p[p.length - 2], p[p.length - 1]];
       return ref & 1 ? { start: last, end: first } : { start: first, end: last };
     };
     for (const outline of graph.outlines) {
       for (const ring of outline.rings) {
-        if (graph.chains[ring[0] >> 1].closed) { t.equal(ring.length, 1); continue; }
+        if (graph.chains[ring[0] >> 1].closed) {
+          t.equal(ring.length, 1);
+          continue;
+        }
         for (let k = 0; k < ring.length; k++) t.same(ends(ring[k]).end, ends(ring[(k + 1) % ring.length]).start);
       }
     }
@@ -72,6 +77,9 @@ t.test('a boundary without junctions is one closed loop, traced once', async (t)
 t.test('the outer ring runs clockwise on screen (positive area), a hole anticlockwise', async (t) => {
   const { labels, width, height, count } = labelsFrom(['aaaa', 'abba', 'abba', 'aaaa']);
   const graph = buildBoundaryGraph(labels, width, height, count, NO_CONTEXT);
-  t.same([...graph.outlines[0].ringArea].sort((a, b) => a - b), [-4, 16]);
+  t.same(
+    [...graph.outlines[0].ringArea].sort((a, b) => a - b),
+    [-4, 16],
+  );
   t.same(graph.outlines[1].ringArea, [4]);
 });

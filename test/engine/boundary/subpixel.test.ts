@@ -3,14 +3,16 @@ import { buildBoundaryGraph } from '../../../engine/boundary/index.js';
 import { placeSubpixelEdges } from '../../../engine/boundary/subpixel.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
 
-const LIGHT = [230, 220, 40], DARK = [40, 60, 160];
+const LIGHT = [230, 220, 40],
+  DARK = [40, 60, 160];
 
 /**
  * Two colours split by the line through (cx, cy) at `degrees`, anti-aliased from 16×16 samples, and
  * the labels a segmentation gives it: each pixel to the colour that covers more of it.
  */
 function splitImage(width: number, height: number, cx: number, cy: number, degrees: number, antialiased = true) {
-  const nx = -Math.sin((degrees * Math.PI) / 180), ny = Math.cos((degrees * Math.PI) / 180);
+  const nx = -Math.sin((degrees * Math.PI) / 180),
+    ny = Math.cos((degrees * Math.PI) / 180);
   const side = (x: number, y: number) => (x - cx) * nx + (y - cy) * ny; // > 0: DARK
   const rgb = new Uint8Array(3 * width * height);
   const labels = new Int32Array(width * height);
@@ -37,7 +39,8 @@ for (const degrees of [3, 17, 30, 45, 62, 80, 97, 135, 160]) {
     const { inner, distance } = splitImage(48, 40, 23.3, 19.6, degrees);
     t.equal(inner.length, 1, 'one chain between the two colours');
     const points = inner[0].points;
-    let worst = 0, offCrack = 0;
+    let worst = 0,
+      offCrack = 0;
     for (let i = 0; i < points.length; i += 2) {
       worst = Math.max(worst, distance(points[i], points[i + 1]));
       if (!Number.isInteger(points[i]) || !Number.isInteger(points[i + 1])) offCrack++;
@@ -56,8 +59,12 @@ t.test('a hard edge (no anti-aliasing) keeps its exact pixel cracks', async (t) 
 
 t.test('line art: an ink edge on transparent paper lands on the true line by the ink coverage', async (t) => {
   for (const degrees of [8, 30, 45, 70, 120]) {
-    const width = 48, height = 40, cx = 23.3, cy = 19.6;
-    const nx = -Math.sin((degrees * Math.PI) / 180), ny = Math.cos((degrees * Math.PI) / 180);
+    const width = 48,
+      height = 40,
+      cx = 23.3,
+      cy = 19.6;
+    const nx = -Math.sin((degrees * Math.PI) / 180),
+      ny = Math.cos((degrees * Math.PI) / 180);
     const side = (x: number, y: number) => (x - cx) * nx + (y - cy) * ny; // > 0: ink
     const coverage = new Uint8Array(width * height);
     const labels = new Int32Array(width * height);
@@ -71,10 +78,15 @@ t.test('line art: an ink edge on transparent paper lands on the true line by the
     }
     const graph = buildBoundaryGraph(labels, width, height, 2, NO_CONTEXT);
     // the paper (region 0) is transparent and its pixels' colour says nothing: only the coverage does
-    placeSubpixelEdges(graph, { width, height, rgb: new Uint8Array(3 * width * height).fill(255) }, { labels, regionCount: 2, transparent: Uint8Array.from([1, 0]), coverage });
+    placeSubpixelEdges(
+      graph,
+      { width, height, rgb: new Uint8Array(3 * width * height).fill(255) },
+      { labels, regionCount: 2, transparent: Uint8Array.from([1, 0]), coverage },
+    );
     const inner = graph.chains.filter((c) => c.left >= 0 && c.right >= 0);
     t.equal(inner.length, 1, `${degrees}°: one chain between ink and paper`);
-    let worst = 0, onCrack = 0;
+    let worst = 0,
+      onCrack = 0;
     for (let i = 0; i < inner[0].points.length; i += 2) {
       worst = Math.max(worst, Math.abs(side(inner[0].points[i], inner[0].points[i + 1])));
       if (Number.isInteger(inner[0].points[i]) && Number.isInteger(inner[0].points[i + 1])) onCrack++;

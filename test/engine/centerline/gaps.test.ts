@@ -12,7 +12,11 @@ t.test('two strokes whose ends are closer than the pen is wide become one stroke
   const out = joinAcrossGaps([line(0, 20), line(22, 40)]);
   t.equal(out.length, 1);
   const p = out[0].points;
-  t.same([p[0], p[p.length - 2]].sort((a, b) => a - b), [0, 40], 'runs end to end');
+  t.same(
+    [p[0], p[p.length - 2]].sort((a, b) => a - b),
+    [0, 40],
+    'runs end to end',
+  );
   t.equal(out[0].closed, false);
 });
 

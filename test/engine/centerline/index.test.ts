@@ -22,38 +22,66 @@ function rect(img: RgbaImage, x0: number, y0: number, w: number, h: number, c: R
 }
 /** Pixels whose centre lies within width/2 of the segment. */
 function line(img: RgbaImage, ax: number, ay: number, bx: number, by: number, width: number, c: Rgb = BLACK): void {
-  const r = width / 2, dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy;
+  const r = width / 2,
+    dx = bx - ax,
+    dy = by - ay,
+    len2 = dx * dx + dy * dy;
   for (let y = Math.floor(Math.min(ay, by) - r - 1); y <= Math.max(ay, by) + r + 1; y++) {
     for (let x = Math.floor(Math.min(ax, bx) - r - 1); x <= Math.max(ax, bx) + r + 1; x++) {
-      const px = x + 0.5 - ax, py = y + 0.5 - ay;
+      const px = x + 0.5 - ax,
+        py = y + 0.5 - ay;
       const s = Math.max(0, Math.min(1, (px * dx + py * dy) / len2));
       if (Math.hypot(px - s * dx, py - s * dy) <= r) plot(img, x, y, c);
     }
   }
 }
 function disc(img: RgbaImage, cx: number, cy: number, radius: number, c: Rgb = BLACK): void {
-  for (let y = cy - radius - 1; y <= cy + radius + 1; y++) for (let x = cx - radius - 1; x <= cx + radius + 1; x++) {
-    if (Math.hypot(x + 0.5 - cx, y + 0.5 - cy) <= radius) plot(img, x, y, c);
-  }
+  for (let y = cy - radius - 1; y <= cy + radius + 1; y++)
+    for (let x = cx - radius - 1; x <= cx + radius + 1; x++) {
+      if (Math.hypot(x + 0.5 - cx, y + 0.5 - cy) <= radius) plot(img, x, y, c);
+    }
 }
 
 // ---------------------------------------------------------------- reading the SVG back
-interface StrokeOut { d: string; width: number; colour: string; start: [number, number]; end: [number, number]; closed: boolean }
+interface StrokeOut {
+  d: string;
+  width: number;
+  colour: string;
+  start: [number, number];
+  end: [number, number];
+  closed: boolean;
+}
 
 /** Start and end point of a path (M/m, L/l, H/h, V/v, C/c, Z/z as the tracer writes them). */
 function endpoints(d: string): { start: [number, number]; end: [number, number]; closed: boolean } {
   const tokens = d.match(/[MmLlHhVvCcZz]|-?(?:\d*\.\d+|\d+\.?)/g) ?? [];
-  let x = 0, y = 0, sx = 0, sy = 0, cmd = '', closed = false;
+  let x = 0,
+    y = 0,
+    sx = 0,
+    sy = 0,
+    cmd = '',
+    closed = false;
   const arity: Record<string, number> = { m: 2, l: 2, h: 1, v: 1, c: 6 };
   let args: number[] = [];
   const apply = () => {
-    const lower = cmd.toLowerCase(), rel = cmd === lower, n = arity[lower];
+    const lower = cmd.toLowerCase(),
+      rel = cmd === lower,
+      n = arity[lower];
     while (n && args.length >= n) {
       const a = args.splice(0, n);
       if (lower === 'h') x = rel ? x + a[0] : a[0];
       else if (lower === 'v') y = rel ? y + a[0] : a[0];
-      else { const ex = a[n - 2], ey = a[n - 1]; x = rel ? x + ex : ex; y = rel ? y + ey : ey; }
-      if (lower === 'm') { sx = x; sy = y; cmd = rel ? 'l' : 'L'; }
+      else {
+        const ex = a[n - 2],
+          ey = a[n - 1];
+        x = rel ? x + ex : ex;
+        y = rel ? y + ey : ey;
+      }
+      if (lower === 'm') {
+        sx = x;
+        sy = y;
+        cmd = rel ? 'l' : 'L';
+      }
     }
   };
   for (const tok of tokens) {
@@ -61,7 +89,11 @@ function endpoints(d: string): { start: [number, number]; end: [number, number];
       apply();
       cmd = tok;
       args = [];
-      if (tok === 'z' || tok === 'Z') { closed = true; x = sx; y = sy; }
+      if (tok === 'z' || tok === 'Z') {
+        closed = true;
+        x = sx;
+        y = sy;
+      }
     } else args.push(Number(tok));
   }
   apply();
@@ -84,7 +116,14 @@ const joins = (s: StrokeOut, a: [number, number], b: [number, number], tol: numb
   (near(s.start, a, tol) && near(s.end, b, tol)) || (near(s.start, b, tol) && near(s.end, a, tol));
 
 function rgbOf(hex: string): Rgb {
-  const h = hex.length === 4 ? hex.slice(1).split('').map((c) => c + c).join('') : hex.slice(1);
+  const h =
+    hex.length === 4
+      ? hex
+          .slice(1)
+          .split('')
+          .map((c) => c + c)
+          .join('')
+      : hex.slice(1);
   return [parseInt(h.slice(0, 2), 16), parseInt(h.slice(2, 4), 16), parseInt(h.slice(4, 6), 16)];
 }
 
@@ -95,18 +134,22 @@ function inkRecall(img: RgbaImage, svg: string, tol = 2): number {
   const out = rendered.pixels;
   const outInk = new Uint8Array(width * height);
   for (let i = 0; i < width * height; i++) outInk[i] = out[i * 4] + out[i * 4 + 1] + out[i * 4 + 2] < 3 * 190 ? 1 : 0;
-  let ink = 0, hit = 0;
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
-    const i = y * width + x;
-    if (img.data[i * 4] + img.data[i * 4 + 1] + img.data[i * 4 + 2] >= 3 * 128) continue;
-    ink++;
-    let found = false;
-    for (let dy = -tol; dy <= tol && !found; dy++) for (let dx = -tol; dx <= tol && !found; dx++) {
-      const xx = x + dx, yy = y + dy;
-      if (xx >= 0 && yy >= 0 && xx < width && yy < height && dx * dx + dy * dy <= tol * tol && outInk[yy * width + xx]) found = true;
+  let ink = 0,
+    hit = 0;
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (img.data[i * 4] + img.data[i * 4 + 1] + img.data[i * 4 + 2] >= 3 * 128) continue;
+      ink++;
+      let found = false;
+      for (let dy = -tol; dy <= tol && !found; dy++)
+        for (let dx = -tol; dx <= tol && !found; dx++) {
+          const xx = x + dx,
+            yy = y + dy;
+          if (xx >= 0 && yy >= 0 && xx < width && yy < height && dx * dx + dy * dy <= tol * tol && outInk[yy * width + xx]) found = true;
+        }
+      if (found) hit++;
     }
-    if (found) hit++;
-  }
   return hit / ink;
 }
 
@@ -139,7 +182,11 @@ t.test('lines of 1, 3 and 6 px get stroke widths within ±1 px of each', async (
   rect(img, 20, 90, 200, 6);
   const strokes = strokesOf((await traceCenterline(img, {})).svg);
   t.equal(strokes.length, 3, 'one stroke per line');
-  for (const [y, width] of [[20.5, 1], [56.5, 3], [93, 6]] as const) {
+  for (const [y, width] of [
+    [20.5, 1],
+    [56.5, 3],
+    [93, 6],
+  ] as const) {
     const s = strokes.find((k) => Math.abs(k.start[1] - y) < 1.5);
     t.ok(s, `a stroke along y=${y}`);
     if (!s) continue;
@@ -169,8 +216,14 @@ t.test('a T junction: the bar is one stroke, the stem ends on it, no spur', asyn
   line(img, 80, 30, 80, 100, 4);
   const strokes = strokesOf((await traceCenterline(img, {})).svg);
   t.equal(strokes.length, 2);
-  t.ok(strokes.some((s) => joins(s, [20, 30], [140, 30], 4)), 'bar end to end');
-  t.ok(strokes.some((s) => joins(s, [80, 30], [80, 100], 4)), 'stem from the bar to its end');
+  t.ok(
+    strokes.some((s) => joins(s, [20, 30], [140, 30], 4)),
+    'bar end to end',
+  );
+  t.ok(
+    strokes.some((s) => joins(s, [80, 30], [80, 100], 4)),
+    'stem from the bar to its end',
+  );
 });
 
 t.test('an X junction gives two straight crossing strokes', async (t) => {
@@ -209,7 +262,10 @@ t.test('white lines on blueprint blue trace like black on white', async (t) => {
   const draw = (img: RgbaImage, c: Rgb) => {
     line(img, 20, 30, 140, 30, 3, c);
     line(img, 80, 30, 80, 100, 3, c);
-    rect(img, 150, 20, 40, 3, c); rect(img, 150, 80, 40, 3, c); rect(img, 150, 20, 3, 63, c); rect(img, 187, 20, 3, 63, c);
+    rect(img, 150, 20, 40, 3, c);
+    rect(img, 150, 80, 40, 3, c);
+    rect(img, 150, 20, 3, 63, c);
+    rect(img, 187, 20, 3, 63, c);
   };
   const dark = canvas(200, 120);
   draw(dark, BLACK);
@@ -217,27 +273,38 @@ t.test('white lines on blueprint blue trace like black on white', async (t) => {
   draw(bp, WHITE);
   const a = await traceCenterline(dark, {});
   const b = await traceCenterline(bp, {});
-  const sa = strokesOf(a.svg), sb = strokesOf(b.svg);
+  const sa = strokesOf(a.svg),
+    sb = strokesOf(b.svg);
   t.equal(sb.length, sa.length, 'same strokes');
   t.equal(sb.length, 3);
-  t.same(sb.map((s) => [s.start, s.end, s.width]), sa.map((s) => [s.start, s.end, s.width]), 'in the same places, at the same widths');
-  for (const s of sb) t.ok(rgbOf(s.colour).every((v) => v > 230), `white stroke (${s.colour})`);
+  t.same(
+    sb.map((s) => [s.start, s.end, s.width]),
+    sa.map((s) => [s.start, s.end, s.width]),
+    'in the same places, at the same widths',
+  );
+  for (const s of sb)
+    t.ok(
+      rgbOf(s.colour).every((v) => v > 230),
+      `white stroke (${s.colour})`,
+    );
   t.match(b.svg, /<rect width="200" height="120" fill="#1f4e9c"\/>/, 'the blue page is kept');
   t.notMatch(a.svg, /<rect/, 'white paper is not drawn');
 });
 
 t.test('a noisy, blurred scan of a line gives one stroke and no spurs', async (t) => {
-  const W = 200, H = 80;
+  const W = 200,
+    H = 80;
   const img = canvas(W, H);
   line(img, 15, 42, 185, 38, 4);
   // 3×3 box blur (scanner optics), then salt-and-pepper noise (dust and paper grain).
   const src = img.data.slice();
-  for (let y = 1; y < H - 1; y++) for (let x = 1; x < W - 1; x++) {
-    let s = 0;
-    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) s += src[((y + dy) * W + x + dx) * 4];
-    const v = Math.round(s / 9);
-    img.data.set([v, v, v, 255], (y * W + x) * 4);
-  }
+  for (let y = 1; y < H - 1; y++)
+    for (let x = 1; x < W - 1; x++) {
+      let s = 0;
+      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) s += src[((y + dy) * W + x + dx) * 4];
+      const v = Math.round(s / 9);
+      img.data.set([v, v, v, 255], (y * W + x) * 4);
+    }
   const rand = prng(7);
   for (let i = 0; i < W * H; i++) {
     const r = rand();
@@ -280,14 +347,25 @@ t.test('progress runs from 0 to 1 and abort rejects with canceled', async (t) =>
   await traceCenterline(img, { onProgress: (f) => seen.push(f) });
   t.equal(seen[0], 0);
   t.equal(seen[seen.length - 1], 1);
-  t.ok(seen.every((f, i) => i === 0 || f >= seen[i - 1]), 'never goes back');
+  t.ok(
+    seen.every((f, i) => i === 0 || f >= seen[i - 1]),
+    'never goes back',
+  );
 
   const before = new AbortController();
   before.abort();
   await t.rejects(traceCenterline(img, { signal: before.signal }), { code: 'canceled' });
 
   const during = new AbortController();
-  await t.rejects(traceCenterline(img, { signal: during.signal, onProgress: (f) => { if (f > 0) during.abort(); } }), { code: 'canceled' });
+  await t.rejects(
+    traceCenterline(img, {
+      signal: during.signal,
+      onProgress: (f) => {
+        if (f > 0) during.abort();
+      },
+    }),
+    { code: 'canceled' },
+  );
 });
 
 t.test('a drawing with text-like strokes is covered by its rendered strokes', async (t) => {

@@ -41,7 +41,11 @@ t.test('onnxruntime reproduces the trainer outputs on the fixed reference inputs
   const scores = await session.run(input, rows);
   t.equal(scores.length, rows * IMAGE_CLASSES.length);
   let worst = 0;
-  reference.cases.forEach((c, i) => c.scores.forEach((s, k) => { worst = Math.max(worst, Math.abs(s - scores[i * 4 + k])); }));
+  reference.cases.forEach((c, i) =>
+    c.scores.forEach((s, k) => {
+      worst = Math.max(worst, Math.abs(s - scores[i * 4 + k]));
+    }),
+  );
   t.ok(worst < 1e-4, `largest difference ${worst}`);
 });
 
@@ -64,7 +68,10 @@ t.test('a flat-colour logo is clip art and a real photograph is a photo', async 
   // A real photograph, not a generated scene: scikit-image's "chelsea" (CC0, Stefan van der Walt),
   // 301x200 JPEG. It comes from a training package (python3-skimage), so this checks the shipped
   // model end to end, not its generalisation (the model card's held-out set does that).
-  const { data, info } = await sharp(fileURLToPath(new URL('../../fixtures/classify/chelsea-cc0.jpg', import.meta.url))).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(fileURLToPath(new URL('../../fixtures/classify/chelsea-cc0.jpg', import.meta.url)))
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const photo = await classifyImage({ width: info.width, height: info.height, data: new Uint8Array(data) });
   t.equal(photo.class, 'photo', JSON.stringify(photo.scores));
   t.equal(photo.provider, 'cpu');
@@ -99,14 +106,26 @@ t.test('the session factory is injected, called once, and CPU is asked for only 
     return { provider, run: async (_features, rows) => Float32Array.from({ length: rows * 4 }, (_, i) => (i % 4 === 2 ? 0.7 : 0.1)) };
   };
   // The CUDA library is "there", so auto tries CUDA and must fall back when opening it fails.
-  configureClassifier({ device: 'auto', sessionFactory: factory, log: quiet, modelPath: '/nowhere/model.onnx', cudaProviderLibrary: () => '/ort/libonnxruntime_providers_cuda.so', fileExists: () => true });
+  configureClassifier({
+    device: 'auto',
+    sessionFactory: factory,
+    log: quiet,
+    modelPath: '/nowhere/model.onnx',
+    cudaProviderLibrary: () => '/ort/libonnxruntime_providers_cuda.so',
+    fileExists: () => true,
+  });
   const first = await classifyImage(syntheticLogo(32, 32, 1));
   const second = await classifyImage(syntheticPhoto(32, 32, 2));
   t.equal(first.class, 'scan');
   t.equal(second.class, 'scan');
   t.same(calls, ['cuda', 'cpu'], 'one session for both images');
   const info = await getClassifierInfo();
-  t.same(info, { provider: 'cpu', model: '/nowhere/model.onnx', requested: 'auto', fallbackReason: 'CUDA execution provider unavailable (no CUDA here); using CPU' });
+  t.same(info, {
+    provider: 'cpu',
+    model: '/nowhere/model.onnx',
+    requested: 'auto',
+    fallbackReason: 'CUDA execution provider unavailable (no CUDA here); using CPU',
+  });
 
   calls.length = 0;
   configureClassifier({ device: 'cpu', sessionFactory: factory, log: quiet });
@@ -124,7 +143,16 @@ t.test('auto skips the CUDA attempt when the CUDA provider library is absent, an
   };
   const lines: string[] = [];
   const library = '/ort/bin/libonnxruntime_providers_cuda.so';
-  configureClassifier({ device: 'auto', sessionFactory: factory, log: (l) => lines.push(l), cudaProviderLibrary: () => library, fileExists: (p) => { asked.push(p); return false; } });
+  configureClassifier({
+    device: 'auto',
+    sessionFactory: factory,
+    log: (l) => lines.push(l),
+    cudaProviderLibrary: () => library,
+    fileExists: (p) => {
+      asked.push(p);
+      return false;
+    },
+  });
   const info = await getClassifierInfo();
   t.same(calls, ['cpu'], 'CUDA is never opened');
   t.same(asked, [library], 'the probe looked at the library onnxruntime would load');
@@ -143,7 +171,7 @@ t.test('auto skips the CUDA attempt when the CUDA provider library is absent, an
   t.same(calls, ['cuda', 'cpu'], 'a forced cuda still tries, whatever the probe says');
 });
 
-t.test('the default probe points into onnxruntime-node\'s own bin folder', async (t) => {
+t.test("the default probe points into onnxruntime-node's own bin folder", async (t) => {
   const library = defaultCudaProviderLibrary();
   if (process.platform !== 'linux') {
     t.pass('checked on Linux only');
@@ -164,7 +192,11 @@ t.test('auto on a box without the CUDA library opens CPU and onnxruntime prints 
   const script = `import { getClassifierInfo } from ${JSON.stringify(new URL('../../../engine/classify/index.ts', import.meta.url).href)};
 const info = await getClassifierInfo();
 process.stdout.write(JSON.stringify(info));`;
-  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, VECTORIZE_DEVICE: 'auto' }, timeout: 60_000 });
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    env: { ...process.env, VECTORIZE_DEVICE: 'auto' },
+    timeout: 60_000,
+  });
   t.equal(child.status, 0, child.stderr);
   const info = JSON.parse(child.stdout) as { provider: string; fallbackReason?: string };
   t.equal(info.provider, 'cpu');
@@ -176,7 +208,8 @@ process.stdout.write(JSON.stringify(info));`;
 t.test('a failed open is not cached', async (t) => {
   let attempts = 0;
   configureClassifier({
-    device: 'cpu', log: quiet,
+    device: 'cpu',
+    log: quiet,
     sessionFactory: async (_path, provider) => {
       attempts++;
       if (attempts === 1) throw new Error('model file missing');
@@ -193,7 +226,10 @@ t.test('VECTORIZE_DEVICE is validated and the error names the variable', async (
   t.throws(() => parseDeviceRequest('gpu'), { code: 'internal_error', message: /VECTORIZE_DEVICE/ });
   const saved = process.env.VECTORIZE_DEVICE;
   process.env.VECTORIZE_DEVICE = 'cpu';
-  t.teardown(() => { if (saved === undefined) delete process.env.VECTORIZE_DEVICE; else process.env.VECTORIZE_DEVICE = saved; });
+  t.teardown(() => {
+    if (saved === undefined) delete process.env.VECTORIZE_DEVICE;
+    else process.env.VECTORIZE_DEVICE = saved;
+  });
   configureClassifier({ log: quiet });
   t.equal((await getClassifierInfo()).requested, 'cpu');
 });

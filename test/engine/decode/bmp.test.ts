@@ -2,14 +2,7 @@ import t, { type Test } from 'tap';
 import { decodeBmp, readBmpHeader } from '../../../engine/decode/bmp.js';
 import { decodeImage, probeImage } from '../../../engine/decode/index.js';
 import { VectorizeError } from '../../../engine/errors.js';
-import {
-  type BmpVersion,
-  encodeRle,
-  expectedFromIndices,
-  randomPalette,
-  seededRandom,
-  writeBmp,
-} from '../helpers/bmp-writer.js';
+import { type BmpVersion, encodeRle, expectedFromIndices, randomPalette, seededRandom, writeBmp } from '../helpers/bmp-writer.js';
 
 const random = seededRandom(20240611);
 
@@ -50,7 +43,12 @@ t.test('palette images round-trip for every header version, depth and row order'
         const image = await decodeImage(bytes);
         t.equal(image.format, 'bmp');
         t.same([image.width, image.height], [width, height]);
-        samePixels(t, image.data, expectedFromIndices(indices, palette), `${version} ${bitsPerPixel}-bit ${topDown ? 'top-down' : 'bottom-up'}`);
+        samePixels(
+          t,
+          image.data,
+          expectedFromIndices(indices, palette),
+          `${version} ${bitsPerPixel}-bit ${topDown ? 'top-down' : 'bottom-up'}`,
+        );
       }
     }
   }
@@ -114,8 +112,18 @@ t.test('16-bit: X1R5G5B5 by default, any masks with BI_BITFIELDS', async (t) => 
   const alpha4 = Array.from({ length: count }, (_, i) => (i % 3 === 0 ? 0 : Math.floor(random() * 16)));
   const values4444 = channels.map(([r, g, b], i) => (alpha4[i] << 12) | ((r >> 1) << 8) | ((g >> 1) << 4) | (b >> 1));
   const expected4444 = new Uint8Array(count * 4);
-  channels.forEach(([r, g, b], i) => expected4444.set([scale(r >> 1, 15), scale(g >> 1, 15), scale(b >> 1, 15), scale(alpha4[i], 15)], i * 4));
-  const bytes4444 = writeBmp({ version: 'v3', width, height, bitsPerPixel: 16, compression: 'bitfields', masks: { red: 0x0f00, green: 0x00f0, blue: 0x000f, alpha: 0xf000 }, values: values4444 });
+  channels.forEach(([r, g, b], i) =>
+    expected4444.set([scale(r >> 1, 15), scale(g >> 1, 15), scale(b >> 1, 15), scale(alpha4[i], 15)], i * 4),
+  );
+  const bytes4444 = writeBmp({
+    version: 'v3',
+    width,
+    height,
+    bitsPerPixel: 16,
+    compression: 'bitfields',
+    masks: { red: 0x0f00, green: 0x00f0, blue: 0x000f, alpha: 0xf000 },
+    values: values4444,
+  });
   samePixels(t, decodeBmp(bytes4444).data, expected4444, '4444 with alpha');
 });
 
@@ -154,7 +162,15 @@ t.test('32-bit BI_BITFIELDS and BI_ALPHABITFIELDS, including odd channel orders 
     const bytes = writeBmp({ version, width, height, bitsPerPixel: 32, compression: 'bitfields', masks: masksRgba, values: valuesRgba });
     samePixels(t, decodeBmp(bytes).data, expected, `RGBA-order masks, ${version}`);
   }
-  const alphaBitfields = writeBmp({ version: 'info', width, height, bitsPerPixel: 32, compression: 'alphabitfields', masks: masksRgba, values: valuesRgba });
+  const alphaBitfields = writeBmp({
+    version: 'info',
+    width,
+    height,
+    bitsPerPixel: 32,
+    compression: 'alphabitfields',
+    masks: masksRgba,
+    values: valuesRgba,
+  });
   samePixels(t, decodeBmp(alphaBitfields).data, expected, 'BI_ALPHABITFIELDS after a 40-byte header');
 
   // 2-10-10-10: channels wider than 8 bits scale down by rounding.
@@ -162,7 +178,15 @@ t.test('32-bit BI_BITFIELDS and BI_ALPHABITFIELDS, including odd channel orders 
   const values1010 = ten.map(([r, g, b]) => ((3 << 30) | (r << 20) | (g << 10) | b) >>> 0);
   const expected1010 = new Uint8Array(count * 4);
   ten.forEach(([r, g, b], i) => expected1010.set([scale(r, 1023), scale(g, 1023), scale(b, 1023), 255], i * 4));
-  const bytes1010 = writeBmp({ version: 'v5', width, height, bitsPerPixel: 32, compression: 'bitfields', masks: { red: 0x3ff00000, green: 0x000ffc00, blue: 0x000003ff, alpha: 0xc0000000 }, values: values1010 });
+  const bytes1010 = writeBmp({
+    version: 'v5',
+    width,
+    height,
+    bitsPerPixel: 32,
+    compression: 'bitfields',
+    masks: { red: 0x3ff00000, green: 0x000ffc00, blue: 0x000003ff, alpha: 0xc0000000 },
+    values: values1010,
+  });
   samePixels(t, decodeBmp(bytes1010).data, expected1010, '10-bit channels with a 2-bit alpha');
 });
 
@@ -176,9 +200,12 @@ t.test('RLE8 and RLE4 round-trip: runs, padded absolute runs, deltas, end-of-lin
       const indices: number[] = [];
       for (let y = 0; y < height; y++) {
         for (let x = 0; x < width; x++) {
-          if (y === 2 && x > 15) indices.push(-1); // rest of row unwritten: end-of-line
-          else if (y === 4 && x >= 5 && x < 11) indices.push(-1); // hole inside a row: delta
-          else if (y === 6) indices.push(-1); // whole row unwritten
+          if (y === 2 && x > 15)
+            indices.push(-1); // rest of row unwritten: end-of-line
+          else if (y === 4 && x >= 5 && x < 11)
+            indices.push(-1); // hole inside a row: delta
+          else if (y === 6)
+            indices.push(-1); // whole row unwritten
           else if (x < 7 + y) indices.push((y * 3) % palette.length);
           else indices.push(Math.floor(random() * palette.length));
         }
@@ -193,13 +220,21 @@ t.test('RLE8 and RLE4 round-trip: runs, padded absolute runs, deltas, end-of-lin
 });
 
 t.test('RLE escapes written by hand: delta across rows, clipping, early end, missing final end-of-bitmap', async (t) => {
-  const palette: Array<[number, number, number]> = [[10, 20, 30], [200, 100, 50], [0, 255, 0], [255, 255, 255]];
+  const palette: Array<[number, number, number]> = [
+    [10, 20, 30],
+    [200, 100, 50],
+    [0, 255, 0],
+    [255, 255, 255],
+  ];
   const width = 4;
   const height = 3;
   const decodeStream = (stream: number[], mode: 'rle8' | 'rle4' = 'rle8') =>
-    decodeBmp(writeBmp({ width, height, bitsPerPixel: mode === 'rle8' ? 8 : 4, compression: mode, palette, rleStream: Uint8Array.from(stream) }));
+    decodeBmp(
+      writeBmp({ width, height, bitsPerPixel: mode === 'rle8' ? 8 : 4, compression: mode, palette, rleStream: Uint8Array.from(stream) }),
+    );
   // Pixel at (x, fileRow) of a bottom-up image, as RGBA.
-  const pixel = (data: Uint8Array, x: number, fileRow: number) => Array.from(data.subarray(((height - 1 - fileRow) * width + x) * 4, ((height - 1 - fileRow) * width + x) * 4 + 4));
+  const pixel = (data: Uint8Array, x: number, fileRow: number) =>
+    Array.from(data.subarray(((height - 1 - fileRow) * width + x) * 4, ((height - 1 - fileRow) * width + x) * 4 + 4));
   const rgba = (index: number) => [...palette[index], 255];
   const clear = [0, 0, 0, 0];
 
@@ -213,13 +248,19 @@ t.test('RLE escapes written by hand: delta across rows, clipping, early end, mis
 
   // A run of 9 in a 4-wide row is clipped at the edge, not wrapped onto the next row.
   image = decodeStream([9, 2, 0, 0, 1, 0, 0, 1]);
-  t.same([0, 1, 2, 3].map((x) => pixel(image.data, x, 0)), [rgba(2), rgba(2), rgba(2), rgba(2)]);
+  t.same(
+    [0, 1, 2, 3].map((x) => pixel(image.data, x, 0)),
+    [rgba(2), rgba(2), rgba(2), rgba(2)],
+  );
   t.same(pixel(image.data, 0, 1), rgba(0), 'next row starts after end-of-line');
   t.same(pixel(image.data, 1, 1), clear);
 
   // An absolute run of 5 in a 4-wide row is clipped too; its odd length is padded.
   image = decodeStream([0, 5, 1, 2, 3, 0, 1, 0, 0, 0, 0, 1]);
-  t.same([0, 1, 2, 3].map((x) => pixel(image.data, x, 0)), [rgba(1), rgba(2), rgba(3), rgba(0)]);
+  t.same(
+    [0, 1, 2, 3].map((x) => pixel(image.data, x, 0)),
+    [rgba(1), rgba(2), rgba(3), rgba(0)],
+  );
   t.same(pixel(image.data, 0, 1), clear);
 
   // End-of-bitmap after one pixel: the rest stays transparent.
@@ -238,9 +279,18 @@ t.test('RLE escapes written by hand: delta across rows, clipping, early end, mis
 
   // RLE4 runs alternate the two nibbles; absolute runs of 3 nibbles take 2 bytes (no pad), 5 take 3 (+1 pad).
   image = decodeStream([4, 0x12, 0, 0, 0, 3, 0x30, 0x10, 0, 0, 0, 5, 0x01, 0x23, 0x00, 0x00, 0, 1], 'rle4');
-  t.same([0, 1, 2, 3].map((x) => pixel(image.data, x, 0)), [rgba(1), rgba(2), rgba(1), rgba(2)]);
-  t.same([0, 1, 2, 3].map((x) => pixel(image.data, x, 1)), [rgba(3), rgba(0), rgba(1), clear]);
-  t.same([0, 1, 2, 3].map((x) => pixel(image.data, x, 2)), [rgba(0), rgba(1), rgba(2), rgba(3)]);
+  t.same(
+    [0, 1, 2, 3].map((x) => pixel(image.data, x, 0)),
+    [rgba(1), rgba(2), rgba(1), rgba(2)],
+  );
+  t.same(
+    [0, 1, 2, 3].map((x) => pixel(image.data, x, 1)),
+    [rgba(3), rgba(0), rgba(1), clear],
+  );
+  t.same(
+    [0, 1, 2, 3].map((x) => pixel(image.data, x, 2)),
+    [rgba(0), rgba(1), rgba(2), rgba(3)],
+  );
 });
 
 t.test('a last row without its padding bytes is accepted', async (t) => {
@@ -256,7 +306,10 @@ t.test('probeImage reads the BMP header and checks the pixel rows are there, wit
   t.same(await probeImage(bytes), { format: 'bmp', width: 300, height: 200, megapixels: 0.06 });
   // A header alone (pixel data cut away) is refused by the probe and the decoder alike.
   const headerOnly = bytes.subarray(0, readBmpHeader(bytes).dataOffset + 1);
-  for (const [what, attempt] of [['probe', probeImage(headerOnly)], ['decode', decodeImage(headerOnly)]] as const) {
+  for (const [what, attempt] of [
+    ['probe', probeImage(headerOnly)],
+    ['decode', decodeImage(headerOnly)],
+  ] as const) {
     const error = await Promise.resolve(attempt).catch((e: unknown) => e);
     t.ok(error instanceof VectorizeError, `${what}: a VectorizeError`);
     t.match(error, { code: 'unreadable_file', details: { reason: /pixel data is truncated/ } }, what);

@@ -18,7 +18,9 @@ const files: Record<InputFormat, Buffer> = {
   jpeg: await source().jpeg().toBuffer(),
   webp: await source().webp().toBuffer(),
   avif: await source().avif({ effort: 0 }).toBuffer(),
-  bmp: Buffer.from(writeBmp({ width, height, bitsPerPixel: 24, rgb: Uint8Array.from({ length: width * height * 3 }, () => Math.floor(random() * 256)) })),
+  bmp: Buffer.from(
+    writeBmp({ width, height, bitsPerPixel: 24, rgb: Uint8Array.from({ length: width * height * 3 }, () => Math.floor(random() * 256)) }),
+  ),
 };
 
 async function probeCode(bytes: Uint8Array): Promise<string> {
@@ -46,7 +48,11 @@ t.test('the probe never refuses what the decoder reads: every cut in the last 40
     for (let cut = bytes.length - 40; cut < bytes.length; cut++) {
       if ((await probeCode(bytes.subarray(0, cut))) !== 'unreadable_file') continue;
       refusedByProbe++;
-      await t.rejects(decodeImage(bytes.subarray(0, cut)), { code: 'unreadable_file' }, `${format}: the decoder refuses ${cut} of ${bytes.length} too`);
+      await t.rejects(
+        decodeImage(bytes.subarray(0, cut)),
+        { code: 'unreadable_file' },
+        `${format}: the decoder refuses ${cut} of ${bytes.length} too`,
+      );
     }
     // PNG keeps reading without its IEND (12 bytes); the other formats need their last byte.
     t.equal(refusedByProbe, format === 'png' ? 28 : 40, `${format}: cuts the probe refuses`);
@@ -82,10 +88,23 @@ t.test('PNG: a file that reaches IEND with no image data is refused', async (t) 
     if (type !== 'IDAT') kept.push(png.subarray(at, at + 12 + length));
     at += 12 + length;
   }
-  t.throws(() => checkStreamComplete('png', Buffer.concat(kept)), { code: 'unreadable_file', details: { reason: 'no image data before IEND' } });
+  t.throws(() => checkStreamComplete('png', Buffer.concat(kept)), {
+    code: 'unreadable_file',
+    details: { reason: 'no image data before IEND' },
+  });
 });
 
 t.test('RLE BMPs are left to the decoder: their size is only known by decoding', async (t) => {
-  const rle = writeBmp({ width: 8, height: 2, bitsPerPixel: 8, compression: 'rle8', palette: [[0, 0, 0], [255, 255, 255]], indices: Array.from({ length: 16 }, (_, i) => i % 2) });
+  const rle = writeBmp({
+    width: 8,
+    height: 2,
+    bitsPerPixel: 8,
+    compression: 'rle8',
+    palette: [
+      [0, 0, 0],
+      [255, 255, 255],
+    ],
+    indices: Array.from({ length: 16 }, (_, i) => i % 2),
+  });
   t.doesNotThrow(() => checkStreamComplete('bmp', rle, readBmpHeader(rle)));
 });

@@ -16,7 +16,12 @@ import { randomPalette, seededRandom, writeBmp } from '../helpers/bmp-writer.js'
 const random = seededRandom(4242);
 
 /** Runs `attempt`, asserts it fails with a VectorizeError of `code`, and returns that error. */
-async function expectCode(t: Test, attempt: () => Promise<unknown>, code: EngineErrorCode, label: string): Promise<VectorizeError | undefined> {
+async function expectCode(
+  t: Test,
+  attempt: () => Promise<unknown>,
+  code: EngineErrorCode,
+  label: string,
+): Promise<VectorizeError | undefined> {
   let outcome: unknown;
   try {
     await attempt();
@@ -70,17 +75,27 @@ function patchU16(bytes: Uint8Array, at: number, value: number): Uint8Array {
 }
 
 const palette16 = randomPalette(16, random);
-const validBmp24 = writeBmp({ width: 9, height: 7, bitsPerPixel: 24, rgb: Uint8Array.from({ length: 9 * 7 * 3 }, () => Math.floor(random() * 256)) });
+const validBmp24 = writeBmp({
+  width: 9,
+  height: 7,
+  bitsPerPixel: 24,
+  rgb: Uint8Array.from({ length: 9 * 7 * 3 }, () => Math.floor(random() * 256)),
+});
 const validRle8 = writeBmp({
-  width: 20, height: 6, bitsPerPixel: 8, compression: 'rle8', palette: palette16,
+  width: 20,
+  height: 6,
+  bitsPerPixel: 8,
+  compression: 'rle8',
+  palette: palette16,
   indices: Array.from({ length: 120 }, (_, i) => (i % 20 < 10 ? 3 : Math.floor(random() * 16))),
 });
 
 /** A BMP header that claims width x height with `dataBytes` bytes of pixel data after it. */
 function bmpClaiming(width: number, height: number, dataBytes: number, compression: 'rgb' | 'rle8' = 'rgb'): Uint8Array {
-  const small = compression === 'rgb'
-    ? writeBmp({ width: 1, height: 1, bitsPerPixel: 24, rgb: new Uint8Array(3) })
-    : writeBmp({ width: 1, height: 1, bitsPerPixel: 8, compression: 'rle8', palette: palette16, rleStream: Uint8Array.of(1, 1, 0, 1) });
+  const small =
+    compression === 'rgb'
+      ? writeBmp({ width: 1, height: 1, bitsPerPixel: 24, rgb: new Uint8Array(3) })
+      : writeBmp({ width: 1, height: 1, bitsPerPixel: 8, compression: 'rle8', palette: palette16, rleStream: Uint8Array.of(1, 1, 0, 1) });
   const headerEnd = new DataView(small.buffer).getUint32(10, true);
   const bytes = new Uint8Array(headerEnd + dataBytes);
   bytes.set(small.subarray(0, headerEnd));
@@ -106,7 +121,12 @@ t.test('truncated PNG, JPEG and WebP are unreadable, not half-grey pictures', as
   };
   for (const [format, bytes] of Object.entries(files)) {
     for (const fraction of [0.6, 0.9]) {
-      await expectCode(t, () => decodeImage(bytes.subarray(0, Math.floor(bytes.length * fraction))), 'unreadable_file', `${format} cut at ${fraction * 100}%`);
+      await expectCode(
+        t,
+        () => decodeImage(bytes.subarray(0, Math.floor(bytes.length * fraction))),
+        'unreadable_file',
+        `${format} cut at ${fraction * 100}%`,
+      );
     }
     await expectCode(t, () => decodeImage(bytes.subarray(0, 20)), 'unreadable_file', `${format} cut inside the header`);
   }
@@ -126,12 +146,27 @@ t.test('truncated RLE stream', async (t) => {
   // Cut anywhere before the last row is finished: never decoded, never a crash.
   const dataOffset = new DataView(validRle8.buffer).getUint32(10, true);
   for (let length = dataOffset + 1; length < validRle8.length - 6; length += 3) {
-    await expectCode(t, () => decodeImage(validRle8.subarray(0, length)), 'unreadable_file', `RLE8 cut at ${length} of ${validRle8.length}`);
+    await expectCode(
+      t,
+      () => decodeImage(validRle8.subarray(0, length)),
+      'unreadable_file',
+      `RLE8 cut at ${length} of ${validRle8.length}`,
+    );
   }
   // An absolute run whose bytes are missing, and a delta cut after its escape.
   const base = { width: 8, height: 2, bitsPerPixel: 8 as const, compression: 'rle8' as const, palette: palette16 };
-  await expectCode(t, () => decodeImage(writeBmp({ ...base, rleStream: Uint8Array.of(0, 8, 1, 2) })), 'unreadable_file', 'absolute run cut short');
-  await expectCode(t, () => decodeImage(writeBmp({ ...base, rleStream: Uint8Array.of(2, 1, 0, 2) })), 'unreadable_file', 'delta without its offsets');
+  await expectCode(
+    t,
+    () => decodeImage(writeBmp({ ...base, rleStream: Uint8Array.of(0, 8, 1, 2) })),
+    'unreadable_file',
+    'absolute run cut short',
+  );
+  await expectCode(
+    t,
+    () => decodeImage(writeBmp({ ...base, rleStream: Uint8Array.of(2, 1, 0, 2) })),
+    'unreadable_file',
+    'delta without its offsets',
+  );
 });
 
 t.test('text named .png, GIF, TIFF, SVG and other formats we refuse', async (t) => {
@@ -148,7 +183,10 @@ t.test('text named .png, GIF, TIFF, SVG and other formats we refuse', async (t) 
     ['gif', await source.clone().gif().toBuffer()],
     ['tiff', await source.clone().tiff().toBuffer()],
     ['tiff', await source.clone().tiff({ compression: 'lzw' }).toBuffer()],
-    ['svg', Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8"/></svg>')],
+    [
+      'svg',
+      Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8"/></svg>'),
+    ],
     ['svg', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>')],
     ['pdf', Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n', 'latin1')],
     ['ico', Uint8Array.of(0, 0, 1, 0, 1, 0, 16, 16, 0, 0, 1, 0, 32, 0, 0, 0, 0, 0, 22, 0, 0, 0)],
@@ -161,7 +199,12 @@ t.test('text named .png, GIF, TIFF, SVG and other formats we refuse', async (t) 
     t.match(error?.details, { detected }, `details.detected is ${detected}`);
     await expectCode(t, () => probeImage(bytes), 'unsupported_format', `${detected} (probe)`);
   }
-  const noise = await expectCode(t, () => decodeImage(Uint8Array.from({ length: 300 }, (_, i) => (i * 151 + 7) % 256 || 1)), 'unsupported_format', 'random bytes');
+  const noise = await expectCode(
+    t,
+    () => decodeImage(Uint8Array.from({ length: 300 }, (_, i) => (i * 151 + 7) % 256 || 1)),
+    'unsupported_format',
+    'random bytes',
+  );
   t.match(noise?.details, { detected: 'unknown' });
 });
 
@@ -183,10 +226,19 @@ t.test('decompression bombs are refused from the header', async (t) => {
   const small = craftedPng(5_000, 4_000);
   await expectCode(t, () => decodeImage(small, { maxPixels: 16_000_000 }), 'megapixels_exceeded', '20 MP PNG on a 16 MP plan');
   await expectCode(t, () => probeImage(small, { maxPixels: 16_000_000 }), 'megapixels_exceeded', '20 MP PNG probed on a 16 MP plan');
-  t.same(await probeImage(pngBomb), { format: 'png', width: 10_000, height: 6_000, megapixels: 60 }, 'probe without a limit reports the size');
+  t.same(
+    await probeImage(pngBomb),
+    { format: 'png', width: 10_000, height: 6_000, megapixels: 60 },
+    'probe without a limit reports the size',
+  );
   // The BMP bomb carries almost none of the 180 MB its header promises: truncated, said at the probe.
   await expectCode(t, () => probeImage(bmpBomb), 'unreadable_file', 'BMP bomb probed without a limit');
-  await expectCode(t, () => probeImage(bmpBomb, { maxPixels: 16_000_000 }), 'megapixels_exceeded', 'BMP bomb probed on a 16 MP plan: the limit is said first');
+  await expectCode(
+    t,
+    () => probeImage(bmpBomb, { maxPixels: 16_000_000 }),
+    'megapixels_exceeded',
+    'BMP bomb probed on a 16 MP plan: the limit is said first',
+  );
 
   // Under the limit, a header that lies about its data is caught before the pixels are allocated.
   await expectCode(t, () => decodeImage(bmpClaiming(6_000, 6_000, 100)), 'unreadable_file', 'BMP claiming 36 MP with 100 bytes');
@@ -194,11 +246,23 @@ t.test('decompression bombs are refused from the header', async (t) => {
 });
 
 t.test('absurd, zero and negative sizes', async (t) => {
-  for (const [width, height] of [[0, 10], [10, 0], [-5, 10], [70_000, 2], [2, 70_000], [-2_147_483_648, 1], [1, -2_147_483_648]]) {
+  for (const [width, height] of [
+    [0, 10],
+    [10, 0],
+    [-5, 10],
+    [70_000, 2],
+    [2, 70_000],
+    [-2_147_483_648, 1],
+    [1, -2_147_483_648],
+  ]) {
     await expectCode(t, () => decodeImage(bmpClaiming(width, height, 64)), 'unreadable_file', `BMP ${width}x${height}`);
     await expectCode(t, () => probeImage(bmpClaiming(width, height, 64)), 'unreadable_file', `BMP ${width}x${height} (probe)`);
   }
-  for (const [width, height] of [[0, 10], [70_000, 2], [0x80000000, 1]]) {
+  for (const [width, height] of [
+    [0, 10],
+    [70_000, 2],
+    [0x80000000, 1],
+  ]) {
     await expectCode(t, () => decodeImage(craftedPng(width, height)), 'unreadable_file', `PNG ${width}x${height}`);
   }
 });
@@ -209,7 +273,14 @@ t.test('BMP headers that lie', async (t) => {
   t.ok(await decodeImage(palette4), 'the 4-colour BMP itself decodes');
   const indexError = await expectCode(t, () => decodeImage(outOfRange), 'unreadable_file', 'palette index 9 of 4 colours');
   t.match(indexError?.details, { reason: /palette index 9/ });
-  const rleOutOfRange = writeBmp({ width: 4, height: 1, bitsPerPixel: 8, compression: 'rle8', palette: palette16.slice(0, 2), rleStream: Uint8Array.of(2, 1, 1, 7, 0, 1) });
+  const rleOutOfRange = writeBmp({
+    width: 4,
+    height: 1,
+    bitsPerPixel: 8,
+    compression: 'rle8',
+    palette: palette16.slice(0, 2),
+    rleStream: Uint8Array.of(2, 1, 1, 7, 0, 1),
+  });
   await expectCode(t, () => decodeImage(rleOutOfRange), 'unreadable_file', 'RLE palette index out of range');
 
   const cases: Array<[string, Uint8Array]> = [
@@ -231,9 +302,29 @@ t.test('BMP headers that lie', async (t) => {
 
 t.test('mutated and truncated files only ever fail with typed errors', async (t) => {
   const allowed = new Set<EngineErrorCode>(['unreadable_file', 'unsupported_format', 'megapixels_exceeded', 'empty_file']);
-  const v5 = writeBmp({ version: 'v5', width: 6, height: 5, bitsPerPixel: 32, compression: 'bitfields', masks: { red: 0xff0000, green: 0xff00, blue: 0xff, alpha: 0xff000000 }, values: Array.from({ length: 30 }, () => Math.floor(random() * 2 ** 32)) });
-  const rle4 = writeBmp({ width: 9, height: 4, bitsPerPixel: 4, compression: 'rle4', palette: palette16, indices: Array.from({ length: 36 }, (_, i) => (i % 9 < 4 ? 5 : Math.floor(random() * 16))) });
-  const png = await sharp(Uint8Array.from({ length: 6 * 5 * 4 }, () => Math.floor(random() * 256)), { raw: { width: 6, height: 5, channels: 4 } }).png().toBuffer();
+  const v5 = writeBmp({
+    version: 'v5',
+    width: 6,
+    height: 5,
+    bitsPerPixel: 32,
+    compression: 'bitfields',
+    masks: { red: 0xff0000, green: 0xff00, blue: 0xff, alpha: 0xff000000 },
+    values: Array.from({ length: 30 }, () => Math.floor(random() * 2 ** 32)),
+  });
+  const rle4 = writeBmp({
+    width: 9,
+    height: 4,
+    bitsPerPixel: 4,
+    compression: 'rle4',
+    palette: palette16,
+    indices: Array.from({ length: 36 }, (_, i) => (i % 9 < 4 ? 5 : Math.floor(random() * 16))),
+  });
+  const png = await sharp(
+    Uint8Array.from({ length: 6 * 5 * 4 }, () => Math.floor(random() * 256)),
+    { raw: { width: 6, height: 5, channels: 4 } },
+  )
+    .png()
+    .toBuffer();
   let unexpected = 0;
   let attempts = 0;
   const attempt = async (bytes: Uint8Array) => {

@@ -15,7 +15,10 @@ const HEIGHT = 8;
 function sourcePixels(width = WIDTH, height = HEIGHT): Uint8Array {
   const pixels = new Uint8Array(width * height * 4);
   for (let i = 0; i < width * height; i++) {
-    pixels.set([Math.floor(random() * 256), Math.floor(random() * 256), Math.floor(random() * 256), i % 3 === 0 ? 0 : i % 3 === 1 ? 255 : 128], i * 4);
+    pixels.set(
+      [Math.floor(random() * 256), Math.floor(random() * 256), Math.floor(random() * 256), i % 3 === 0 ? 0 : i % 3 === 1 ? 255 : 128],
+      i * 4,
+    );
   }
   return pixels;
 }
@@ -38,7 +41,10 @@ t.test('lossless PNG and WebP decode to the exact source pixels, transparent one
   const pixels = sourcePixels();
   const png = await fromRaw(pixels).png().toBuffer();
   const webp = await fromRaw(pixels).webp({ lossless: true, exact: true }).toBuffer();
-  for (const [format, bytes] of [['png', png], ['webp', webp]] as const) {
+  for (const [format, bytes] of [
+    ['png', png],
+    ['webp', webp],
+  ] as const) {
     const image = await decodeImage(bytes);
     t.equal(image.format, format);
     t.same([image.width, image.height], [WIDTH, HEIGHT]);
@@ -59,13 +65,22 @@ t.test('lossy JPEG and AVIF decode within a tolerance; AVIF keeps its alpha', as
   const jpeg = await decodeImage(await fromRaw(opaque, width, height).jpeg({ quality: 95 }).toBuffer());
   t.equal(jpeg.format, 'jpeg');
   t.ok(maxDifference(jpeg.data, opaque) <= 12, `jpeg within 12 levels (got ${maxDifference(jpeg.data, opaque)})`);
-  t.ok(alphaChannel(jpeg.data).every((a) => a === 255), 'jpeg is opaque RGBA');
+  t.ok(
+    alphaChannel(jpeg.data).every((a) => a === 255),
+    'jpeg is opaque RGBA',
+  );
 
   const avif = await decodeImage(await fromRaw(pixels, width, height).avif({ quality: 90 }).toBuffer());
   t.equal(avif.format, 'avif');
   const visible = (data: Uint8Array) => Uint8Array.from(data, (v, i) => (pixels[i - (i % 4) + 3] === 0 ? 0 : v));
-  t.ok(maxDifference(visible(avif.data), visible(pixels)) <= 12, `avif within 12 levels where visible (got ${maxDifference(visible(avif.data), visible(pixels))})`);
-  t.ok(alphaChannel(avif.data).every((a, i) => (i % width < 8 ? a === 0 : a === 255)), 'avif: transparent stays transparent, opaque stays opaque');
+  t.ok(
+    maxDifference(visible(avif.data), visible(pixels)) <= 12,
+    `avif within 12 levels where visible (got ${maxDifference(visible(avif.data), visible(pixels))})`,
+  );
+  t.ok(
+    alphaChannel(avif.data).every((a, i) => (i % width < 8 ? a === 0 : a === 255)),
+    'avif: transparent stays transparent, opaque stays opaque',
+  );
 
   const lossless = await decodeImage(await fromRaw(pixels, width, height).avif({ lossless: true }).toBuffer());
   t.same(Buffer.from(lossless.data), Buffer.from(pixels), 'lossless avif is exact');
@@ -76,11 +91,15 @@ t.test('16-bit, grey, grey+alpha and palette PNGs become 8-bit RGBA', async (t) 
   const height = 4;
   const count = width * height;
   const deep = new Uint16Array(count * 3).map((_, i) => (i * 2027) % 65536);
-  const png16 = await sharp(deep, { raw: { width, height, channels: 3 } }).toColourspace('rgb16').png().toBuffer();
+  const png16 = await sharp(deep, { raw: { width, height, channels: 3 } })
+    .toColourspace('rgb16')
+    .png()
+    .toBuffer();
   t.equal((await sharp(png16).metadata()).depth, 'ushort', 'fixture is 16-bit');
   const image16 = await decodeImage(png16);
   const expected16 = new Uint8Array(count * 4);
-  for (let i = 0; i < count; i++) expected16.set([deep[i * 3] / 257, deep[i * 3 + 1] / 257, deep[i * 3 + 2] / 257, 255].map(Math.round), i * 4);
+  for (let i = 0; i < count; i++)
+    expected16.set([deep[i * 3] / 257, deep[i * 3 + 1] / 257, deep[i * 3 + 2] / 257, 255].map(Math.round), i * 4);
   t.ok(maxDifference(image16.data, expected16) <= 1, '16-bit scaled to 8-bit within rounding');
 
   const grey = Uint8Array.from({ length: count }, (_, i) => i * 7);
@@ -169,7 +188,10 @@ t.test('an embedded ICC profile (Display P3) is converted to sRGB', async (t) =>
   const stored = Array.from((await sharp(p3, { ignoreIcc: true }).raw().toBuffer()).subarray(0, 3));
   t.ok(Math.abs(stored[0] - 220) > 8, `fixture stores P3 values, not sRGB (${stored})`);
   const image = await decodeImage(p3);
-  t.ok(maxDifference(image.data.subarray(0, 4), Uint8Array.of(220, 40, 30, 255)) <= 2, `decoded back to sRGB (${Array.from(image.data.subarray(0, 4))})`);
+  t.ok(
+    maxDifference(image.data.subarray(0, 4), Uint8Array.of(220, 40, 30, 255)) <= 2,
+    `decoded back to sRGB (${Array.from(image.data.subarray(0, 4))})`,
+  );
 });
 
 /** Rotates RGBA 90 degrees clockwise: what EXIF orientation 6 asks a viewer to do. */
@@ -218,7 +240,8 @@ t.test('formats are told from the bytes', async (t) => {
   // A MIAF file whose brands never say "avif" but whose item is AV1 is still AVIF.
   const avif = Buffer.from(samples[3][1]);
   const ftypSize = avif.readUInt32BE(0);
-  for (let at = 8; at < ftypSize; at += 4) if (avif.toString('latin1', at, at + 4) === 'avif') avif.write(at === 8 ? 'mif1' : 'miaf', at, 'latin1');
+  for (let at = 8; at < ftypSize; at += 4)
+    if (avif.toString('latin1', at, at + 4) === 'avif') avif.write(at === 8 ? 'mif1' : 'miaf', at, 'latin1');
   t.notOk(avif.subarray(0, ftypSize).toString('latin1').includes('avif'), 'fixture has no avif brand');
   t.equal(detectFormat(avif), 'avif', 'mif1 + av01 item');
   t.equal((await decodeImage(avif)).width, 4, 'and it decodes');

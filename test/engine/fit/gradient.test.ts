@@ -4,14 +4,15 @@ import type { RgbaImage } from '../../../engine/types.js';
 
 function image(width: number, height: number, colour: (x: number, y: number) => [number, number, number]): RgbaImage {
   const data = new Uint8Array(width * height * 4);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
-    const [r, g, b] = colour(x + 0.5, y + 0.5);
-    const i = 4 * (y * width + x);
-    data[i] = Math.round(Math.max(0, Math.min(255, r)));
-    data[i + 1] = Math.round(Math.max(0, Math.min(255, g)));
-    data[i + 2] = Math.round(Math.max(0, Math.min(255, b)));
-    data[i + 3] = 255;
-  }
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const [r, g, b] = colour(x + 0.5, y + 0.5);
+      const i = 4 * (y * width + x);
+      data[i] = Math.round(Math.max(0, Math.min(255, r)));
+      data[i + 1] = Math.round(Math.max(0, Math.min(255, g)));
+      data[i + 2] = Math.round(Math.max(0, Math.min(255, b)));
+      data[i + 3] = 255;
+    }
   return { width, height, data };
 }
 
@@ -22,15 +23,24 @@ const dist = (a: number[], b: number[]) => Math.hypot(a[0] - b[0], a[1] - b[1], 
 /** Deterministic noise in [-1, 1]. */
 function noise(seed: number): () => number {
   let s = seed >>> 0;
-  return () => { s = (s * 1664525 + 1013904223) >>> 0; return (s / 2 ** 32) * 2 - 1; };
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return (s / 2 ** 32) * 2 - 1;
+  };
 }
 
 t.test('a synthetic linear ramp is recovered: direction and end colours', async (t) => {
   // red → blue along a 30° direction over an 80×60 region
-  const w = 80, h = 60, angle = Math.PI / 6, dx = Math.cos(angle), dy = Math.sin(angle);
+  const w = 80,
+    h = 60,
+    angle = Math.PI / 6,
+    dx = Math.cos(angle),
+    dy = Math.sin(angle);
   const proj = (x: number, y: number) => x * dx + y * dy;
-  const lo = proj(0, 0), hi = proj(w, h);
-  const start = [220, 40, 30], end = [30, 60, 200];
+  const lo = proj(0, 0),
+    hi = proj(w, h);
+  const start = [220, 40, 30],
+    end = [30, 60, 200];
   const img = image(w, h, (x, y) => {
     const f = (proj(x, y) - lo) / (hi - lo);
     return [0, 1, 2].map((c) => start[c] + f * (end[c] - start[c])) as [number, number, number];
@@ -38,19 +48,30 @@ t.test('a synthetic linear ramp is recovered: direction and end colours', async 
   const fill = fitGradient(img, all(w, h), { maxResidual: 6 });
   t.ok(fill, 'a gradient is returned');
   if (!fill || fill.type !== 'linear') return t.fail(`expected linear, got ${fill?.type}`);
-  const fx = fill.x2 - fill.x1, fy = fill.y2 - fill.y1, len = Math.hypot(fx, fy);
+  const fx = fill.x2 - fill.x1,
+    fy = fill.y2 - fill.y1,
+    len = Math.hypot(fx, fy);
   t.ok(Math.abs((fx * dx + fy * dy) / len) > Math.cos((3 * Math.PI) / 180), 'direction within 3°');
   t.ok(fill.stops.length >= 2 && fill.stops.length <= 4, `${fill.stops.length} stops`);
   // the colours at the gradient's ends match the ramp at the same points
-  const at = (x: number, y: number) => { const f = Math.max(0, Math.min(1, (proj(x, y) - lo) / (hi - lo))); return [0, 1, 2].map((c) => start[c] + f * (end[c] - start[c])); };
+  const at = (x: number, y: number) => {
+    const f = Math.max(0, Math.min(1, (proj(x, y) - lo) / (hi - lo)));
+    return [0, 1, 2].map((c) => start[c] + f * (end[c] - start[c]));
+  };
   t.ok(dist(rgb(fill.stops[0].color), at(fill.x1, fill.y1)) < 12, `start colour ${fill.stops[0].color}`);
-  t.ok(dist(rgb(fill.stops[fill.stops.length - 1].color), at(fill.x2, fill.y2)) < 12, `end colour ${fill.stops[fill.stops.length - 1].color}`);
+  t.ok(
+    dist(rgb(fill.stops[fill.stops.length - 1].color), at(fill.x2, fill.y2)) < 12,
+    `end colour ${fill.stops[fill.stops.length - 1].color}`,
+  );
   t.equal(fill.stops[0].offset, 0);
   t.equal(fill.stops[fill.stops.length - 1].offset, 1);
 });
 
 t.test('a radial ramp is fitted as radial, centred where it was made', async (t) => {
-  const w = 90, h = 90, cx = 40, cy = 50;
+  const w = 90,
+    h = 90,
+    cx = 40,
+    cy = 50;
   const img = image(w, h, (x, y) => {
     const f = Math.min(1, Math.hypot(x - cx, y - cy) / 60);
     return [250 - 200 * f, 240 - 180 * f, 60 + 100 * f];
@@ -63,16 +84,20 @@ t.test('a radial ramp is fitted as radial, centred where it was made', async (t)
 
 t.test('a quarter ring of a cone-shaded ramp: radial around the true centre, its stops over the radii it covers', async (t) => {
   // colour linear in the distance from (10, 10); the region is the ring 40..52 px out, one quadrant
-  const w = 70, h = 70, cx = 10, cy = 10;
+  const w = 70,
+    h = 70,
+    cx = 10,
+    cy = 10;
   const img = image(w, h, (x, y) => {
     const f = Math.hypot(x - cx, y - cy) / 60;
     return [250 - 200 * f, 240 - 180 * f, 60 + 100 * f];
   });
   const ring: number[] = [];
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-    const d = Math.hypot(x + 0.5 - cx, y + 0.5 - cy);
-    if (d >= 40 && d < 52) ring.push(y * w + x);
-  }
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const d = Math.hypot(x + 0.5 - cx, y + 0.5 - cy);
+      if (d >= 40 && d < 52) ring.push(y * w + x);
+    }
   const fill = fitGradient(img, Int32Array.from(ring), { maxResidual: 1 });
   if (!fill || fill.type !== 'radial') return t.fail(`expected radial, got ${fill?.type}`);
   t.ok(Math.hypot(fill.cx - cx, fill.cy - cy) < 2, `centre (${fill.cx}, ${fill.cy})`);
@@ -83,7 +108,8 @@ t.test('a quarter ring of a cone-shaded ramp: radial around the true centre, its
 
 t.test('only the given pixels count', async (t) => {
   // left half ramps, right half is a different flat colour that must not leak into the fit
-  const w = 60, h = 40;
+  const w = 60,
+    h = 40;
   const img = image(w, h, (x) => (x < 30 ? [x * 8, 100, 100] : [0, 255, 0]));
   const left = Int32Array.from({ length: 30 * h }, (_, i) => Math.floor(i / 30) * w + (i % 30));
   const fill = fitGradient(img, left, { maxResidual: 6 });

@@ -9,7 +9,14 @@ export type BmpVersion = 'core' | 'os2v2-16' | 'os2v2-64' | 'info' | 'v2' | 'v3'
 export type BmpWriteCompression = 'rgb' | 'bitfields' | 'alphabitfields' | 'rle8' | 'rle4';
 
 export const DIB_SIZES: Record<BmpVersion, number> = {
-  core: 12, 'os2v2-16': 16, 'os2v2-64': 64, info: 40, v2: 52, v3: 56, v4: 108, v5: 124,
+  core: 12,
+  'os2v2-16': 16,
+  'os2v2-64': 64,
+  info: 40,
+  v2: 52,
+  v3: 56,
+  v4: 108,
+  v5: 124,
 };
 
 export interface Masks {
@@ -182,12 +189,21 @@ export function writeBmp(options: BmpWriteOptions): Uint8Array {
   const dataOffset = 14 + dibSize + maskBytes + palette.length * entrySize;
 
   const out = new ByteWriter();
-  out.u8(0x42).u8(0x4d).u32(dataOffset + pixels.length).u32(0).u32(dataOffset);
+  out
+    .u8(0x42)
+    .u8(0x4d)
+    .u32(dataOffset + pixels.length)
+    .u32(0)
+    .u32(dataOffset);
   out.u32(dibSize);
   if (version === 'core') {
     out.u16(width).u16(height).u16(1).u16(bitsPerPixel);
   } else {
-    out.u32(width).u32(options.topDown ? -height : height).u16(1).u16(bitsPerPixel);
+    out
+      .u32(width)
+      .u32(options.topDown ? -height : height)
+      .u16(1)
+      .u16(bitsPerPixel);
     if (version !== 'os2v2-16') {
       out.u32(COMPRESSION_CODES[compression]).u32(pixels.length).u32(2835).u32(2835);
       out.u32(options.colorsUsed ?? palette.length).u32(0);
@@ -241,5 +257,8 @@ export function seededRandom(seed: number): () => number {
 }
 
 export function randomPalette(count: number, random: () => number): Array<[number, number, number]> {
-  return Array.from({ length: count }, () => [Math.floor(random() * 256), Math.floor(random() * 256), Math.floor(random() * 256)] as [number, number, number]);
+  return Array.from(
+    { length: count },
+    () => [Math.floor(random() * 256), Math.floor(random() * 256), Math.floor(random() * 256)] as [number, number, number],
+  );
 }

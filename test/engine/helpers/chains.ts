@@ -19,7 +19,8 @@ export function polygonContains(vertices: Array<[number, number]>): (x: number, 
   return (x, y) => {
     let inside = false;
     for (let i = 0, j = vertices.length - 1; i < vertices.length; j = i++) {
-      const [xi, yi] = vertices[i], [xj, yj] = vertices[j];
+      const [xi, yi] = vertices[i],
+        [xj, yj] = vertices[j];
       if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
     }
     return inside;
@@ -33,19 +34,32 @@ export function polygonContains(vertices: Array<[number, number]>): (x: number, 
 export function boundaryChain(mask: Mask): Float64Array {
   const { width, height, inside } = mask;
   const at = (x: number, y: number) => (x >= 0 && y >= 0 && x < width && y < height ? inside[y * width + x] : 0);
-  let sx = -1, sy = -1;
-  for (let i = 0; i < inside.length && sx < 0; i++) if (inside[i]) { sx = i % width; sy = Math.floor(i / width); }
+  let sx = -1,
+    sy = -1;
+  for (let i = 0; i < inside.length && sx < 0; i++)
+    if (inside[i]) {
+      sx = i % width;
+      sy = Math.floor(i / width);
+    }
   if (sx < 0) return new Float64Array(0);
   // start on the top-left corner of the first pixel, heading right along its top edge
   const pts: number[] = [];
-  let x = sx, y = sy, dx = 1, dy = 0;
+  let x = sx,
+    y = sy,
+    dx = 1,
+    dy = 0;
   do {
     pts.push(x, y);
-    x += dx; y += dy;
+    x += dx;
+    y += dy;
     // pixels ahead-left and ahead-right of the corner we reached, relative to the heading
-    const left = pixelAt(at, x, y, dx, dy, -1), right = pixelAt(at, x, y, dx, dy, 1);
+    const left = pixelAt(at, x, y, dx, dy, -1),
+      right = pixelAt(at, x, y, dx, dy, 1);
     if (right && !left) continue; // straight on
-    if (right && left) { [dx, dy] = [dy, -dx]; continue; } // turn left (counter-clockwise)
+    if (right && left) {
+      [dx, dy] = [dy, -dx];
+      continue;
+    } // turn left (counter-clockwise)
     [dx, dy] = [-dy, dx]; // no pixel ahead-right: turn right
   } while (!(x === sx && y === sy) && pts.length < 8 * (width + 1) * (height + 1));
   return Float64Array.from(pts);
@@ -54,7 +68,8 @@ export function boundaryChain(mask: Mask): Float64Array {
 /** The pixel ahead of corner (x,y) on the given side of heading (dx,dy): side -1 left, +1 right. */
 function pixelAt(at: (x: number, y: number) => number, x: number, y: number, dx: number, dy: number, side: number): number {
   // the two pixels touching the corner ahead: offset by the heading and by the side normal
-  const nx = side > 0 ? -dy : dy, ny = side > 0 ? dx : -dx;
+  const nx = side > 0 ? -dy : dy,
+    ny = side > 0 ? dx : -dx;
   const px = x + (dx < 0 ? -1 : dx > 0 ? 0 : nx < 0 ? -1 : 0);
   const py = y + (dy < 0 ? -1 : dy > 0 ? 0 : ny < 0 ? -1 : 0);
   return at(px, py);

@@ -27,7 +27,8 @@ function coverage(x: number, y: number, inside: (px: number, py: number) => bool
 
 /** Distance from (px, py) to the segment a–b. Math.sqrt, not Math.hypot: sqrt is exactly rounded everywhere. */
 function segmentDistance(px: number, py: number, [ax, ay]: [number, number], [bx, by]: [number, number]): number {
-  const dx = bx - ax, dy = by - ay;
+  const dx = bx - ax,
+    dy = by - ay;
   const t = Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy)));
   return distance(px - ax - t * dx, py - ay - t * dy);
 }
@@ -72,11 +73,36 @@ export function radialDisc(): Raster {
 export function lineArt(): Raster {
   const strokes: Array<[[number, number], [number, number]]> = [
     // "H"
-    [[8, 10], [8, 38]], [[24, 10], [24, 38]], [[8, 24], [24, 24]],
+    [
+      [8, 10],
+      [8, 38],
+    ],
+    [
+      [24, 10],
+      [24, 38],
+    ],
+    [
+      [8, 24],
+      [24, 24],
+    ],
     // "T"
-    [[32, 10], [52, 10]], [[42, 10], [42, 38]],
+    [
+      [32, 10],
+      [52, 10],
+    ],
+    [
+      [42, 10],
+      [42, 38],
+    ],
     // "/" and a baseline rule
-    [[58, 38], [72, 10]], [[6, 46], [100, 46]],
+    [
+      [58, 38],
+      [72, 10],
+    ],
+    [
+      [6, 46],
+      [100, 46],
+    ],
   ];
   const onStroke = (px: number, py: number) =>
     strokes.some(([a, b]) => segmentDistance(px, py, a, b) <= 1.3) || Math.abs(distance(px - 88, py - 26) - 10) <= 1.3;
@@ -86,7 +112,8 @@ export function lineArt(): Raster {
 /** A 1-bit drawing: a frame, a diagonal, a circle and a dimension tick, black on white. */
 export function oneBitDrawing(): Raster {
   return raster(80, 64, (x, y) => {
-    const px = x + 0.5, py = y + 0.5;
+    const px = x + 0.5,
+      py = y + 0.5;
     const frame = (x >= 4 && x < 76 && (y === 4 || y === 5 || y === 58 || y === 59)) || (y >= 4 && y < 60 && (x === 4 || x === 75));
     const diagonal = segmentDistance(px, py, [10, 52], [40, 12]) <= 1;
     const circle = Math.abs(distance(px - 56, py - 32) - 12) <= 1;
@@ -119,8 +146,12 @@ export function noiseField(size = 48, cells = 6): Raster {
   const lattice = Array.from({ length: (cells + 1) ** 2 }, () => [random(), random(), random()]);
   const at = (cx: number, cy: number) => lattice[cy * (cells + 1) + cx];
   return raster(size, size, (x, y) => {
-    const fx = (x / size) * cells, fy = (y / size) * cells;
-    const cx = Math.floor(fx), cy = Math.floor(fy), tx = fx - cx, ty = fy - cy;
+    const fx = (x / size) * cells,
+      fy = (y / size) * cells;
+    const cx = Math.floor(fx),
+      cy = Math.floor(fy),
+      tx = fx - cx,
+      ty = fy - cy;
     const grain = (random() - 0.5) * 16;
     return [0, 1, 2].map((c) => {
       const top = at(cx, cy)[c] * (1 - tx) + at(cx + 1, cy)[c] * tx;

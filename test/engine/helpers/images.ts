@@ -17,20 +17,29 @@ export function raster(width: number, height: number, paint: (x: number, y: numb
     for (let x = 0; x < width; x++) {
       const [r, g, b, a = 255] = paint(x, y);
       const i = (y * width + x) * 4;
-      data[i] = r; data[i + 1] = g; data[i + 2] = b; data[i + 3] = a;
+      data[i] = r;
+      data[i + 1] = g;
+      data[i + 2] = b;
+      data[i + 3] = a;
     }
   }
   return { width, height, data };
 }
 
 export async function png(image: Raster): Promise<Uint8Array> {
-  const buffer = await sharp(Buffer.from(image.data), { raw: { width: image.width, height: image.height, channels: 4 } }).png().toBuffer();
+  const buffer = await sharp(Buffer.from(image.data), { raw: { width: image.width, height: image.height, channels: 4 } })
+    .png()
+    .toBuffer();
   return new Uint8Array(buffer);
 }
 
 /** Renders at `zoom`; `background` white composites on white, undefined keeps alpha. */
 export function render(svg: string, width: number, zoom = 1, background?: string): Raster {
-  const resvg = new Resvg(svg, { fitTo: { mode: 'width', value: width * zoom }, ...(background ? { background } : {}), font: { loadSystemFonts: false } });
+  const resvg = new Resvg(svg, {
+    fitTo: { mode: 'width', value: width * zoom },
+    ...(background ? { background } : {}),
+    font: { loadSystemFonts: false },
+  });
   const out = resvg.render();
   return { width: out.width, height: out.height, data: new Uint8Array(out.pixels) };
 }
@@ -38,7 +47,8 @@ export function render(svg: string, width: number, zoom = 1, background?: string
 /** Flat-colour test card: background, a rectangle, a disc with a hole, a triangle. */
 export function testCard(width = 96, height = 72): Raster {
   return raster(width, height, (x, y) => {
-    const dx = x + 0.5 - 62, dy = y + 0.5 - 36;
+    const dx = x + 0.5 - 62,
+      dy = y + 0.5 - 36;
     const d2 = dx * dx + dy * dy;
     if (d2 < 20 * 20 && d2 >= 7 * 7) return [30, 110, 200];
     if (x >= 8 && x < 36 && y >= 10 && y < 30) return [220, 40, 40];
@@ -53,8 +63,12 @@ export function mismatch(a: Raster, b: Raster, tolerance: number): number {
   const n = a.width * a.height;
   for (let i = 0; i < n; i++) {
     for (let c = 0; c < 3; c++) {
-      const va = onWhite(a.data, i, c), vb = onWhite(b.data, i, c);
-      if (Math.abs(va - vb) > tolerance) { bad++; break; }
+      const va = onWhite(a.data, i, c),
+        vb = onWhite(b.data, i, c);
+      if (Math.abs(va - vb) > tolerance) {
+        bad++;
+        break;
+      }
     }
   }
   return bad / n;

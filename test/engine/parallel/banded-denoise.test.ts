@@ -14,7 +14,9 @@ function noisy(width: number, height: number, channels: 3 | 4): RasterImage {
     for (let x = 0; x < width; x++) {
       const o = channels * (y * width + x);
       const base = x < width / 3 ? 40 : y < height / 2 ? 150 : 220;
-      data[o] = base + noise(); data[o + 1] = base / 2 + noise() + 20; data[o + 2] = 255 - base + Math.min(0, noise());
+      data[o] = base + noise();
+      data[o + 1] = base / 2 + noise() + 20;
+      data[o + 2] = 255 - base + Math.min(0, noise());
       if (channels === 4) data[o + 3] = (x * 7 + y * 3) % 53 === 0 ? 0 : 255;
     }
   }
@@ -24,7 +26,8 @@ function noisy(width: number, height: number, channels: 3 | 4): RasterImage {
 const settings = { alphaThreshold: 128, denoisePasses: 2, denoiseRange: 24 };
 
 /** Byte equality without tap's deep diff, which crawls over arrays of a million elements. */
-const sameBytes = (a: Uint8Array, b: Uint8Array) => Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0;
+const sameBytes = (a: Uint8Array, b: Uint8Array) =>
+  Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.length), Buffer.from(b.buffer, b.byteOffset, b.length)) === 0;
 
 t.test('halves smoothed on a worker and here are the whole image smoothed here, byte for byte', async (t) => {
   for (const channels of [3, 4] as const) {
@@ -49,5 +52,8 @@ t.test('a worker that fails gives internal_error', async (t) => {
   t.teardown(() => replaceFitWorkersForTest(null));
   await replaceFitWorkersForTest(`const { parentPort } = require('node:worker_threads');
     parentPort.on('message', (m) => parentPort.postMessage({ type: 'error', job: m.job, message: 'bad rows' }));`);
-  await t.rejects(prepareInBands(noisy(640, 513, 3), settings, NO_CONTEXT, { workers: 1 }), { code: 'internal_error', message: /bad rows/ });
+  await t.rejects(prepareInBands(noisy(640, 513, 3), settings, NO_CONTEXT, { workers: 1 }), {
+    code: 'internal_error',
+    message: /bad rows/,
+  });
 });

@@ -21,11 +21,14 @@ function shapes(width: number, height: number): { labels: Int32Array; count: num
   const labels = new Int32Array(width * height);
   let count = 1;
   for (let k = 0; k < 60; k++) {
-    const cx = hash(k, 1) * width, cy = hash(k, 2) * height, r = 4 + hash(k, 3) * 30;
+    const cx = hash(k, 1) * width,
+      cy = hash(k, 2) * height,
+      r = 4 + hash(k, 3) * 30;
     const round = k % 3 !== 0;
     for (let y = Math.max(0, Math.floor(cy - r)); y < Math.min(height, cy + r); y++) {
       for (let x = Math.max(0, Math.floor(cx - r)); x < Math.min(width, cx + r); x++) {
-        const dx = x + 0.5 - cx, dy = y + 0.5 - cy;
+        const dx = x + 0.5 - cx,
+          dy = y + 0.5 - cy;
         if (!round || dx * dx + dy * dy < r * r) labels[y * width + x] = count;
       }
     }
@@ -49,9 +52,19 @@ t.test('chains fitted with 0, 1 and 3 worker threads are the same to the last bi
   transparent[0] = transparent[5] = 1; // chains between transparent regions (or one and the frame) are left out
   const alone = paths(await startChainFits(graph, transparent, chainSettings, { workers: 0 }).finish(NO_CONTEXT), graph.chains.length);
   t.ok(alone.filter(Boolean).length > 100, 'many chains fitted');
-  t.ok(alone.some((p) => p === undefined), 'chains between transparent regions are not');
-  for (const [workers, workersOnly] of [[1, true], [3, true], [3, false]] as const) {
-    const shared = paths(await startChainFits(graph, transparent, chainSettings, { workers, workersOnly }).finish(NO_CONTEXT), graph.chains.length);
+  t.ok(
+    alone.some((p) => p === undefined),
+    'chains between transparent regions are not',
+  );
+  for (const [workers, workersOnly] of [
+    [1, true],
+    [3, true],
+    [3, false],
+  ] as const) {
+    const shared = paths(
+      await startChainFits(graph, transparent, chainSettings, { workers, workersOnly }).finish(NO_CONTEXT),
+      graph.chains.length,
+    );
     t.strictSame(shared, alone, `${workers} workers${workersOnly ? ', every chunk on a worker' : ', this thread too'}`);
   }
 });
@@ -84,18 +97,29 @@ t.test('a fitting worker that fails turns the trace into internal_error, and the
   t.teardown(() => replaceFitWorkersForTest(null));
 
   await replaceFitWorkersForTest(`require('node:worker_threads').parentPort.on('message', () => { throw new Error('boom'); });`);
-  await t.rejects(startChainFits(graph, transparent, chainSettings, { workers: 1, workersOnly: true }).finish(NO_CONTEXT), { code: 'internal_error', message: /boom/ });
+  await t.rejects(startChainFits(graph, transparent, chainSettings, { workers: 1, workersOnly: true }).finish(NO_CONTEXT), {
+    code: 'internal_error',
+    message: /boom/,
+  });
 
   await replaceFitWorkersForTest(`const { parentPort } = require('node:worker_threads');
     parentPort.on('message', (m) => parentPort.postMessage({ type: 'error', job: m.job, message: 'bad chunk' }));`);
-  await t.rejects(startChainFits(graph, transparent, chainSettings, { workers: 1, workersOnly: true }).finish(NO_CONTEXT), { code: 'internal_error', message: /bad chunk/ });
+  await t.rejects(startChainFits(graph, transparent, chainSettings, { workers: 1, workersOnly: true }).finish(NO_CONTEXT), {
+    code: 'internal_error',
+    message: /bad chunk/,
+  });
 
   await replaceFitWorkersForTest(`require('node:worker_threads').parentPort.on('message', () => process.exit(3));`);
-  await t.rejects(startChainFits(graph, transparent, chainSettings, { workers: 1, workersOnly: true }).finish(NO_CONTEXT), { code: 'internal_error' });
+  await t.rejects(startChainFits(graph, transparent, chainSettings, { workers: 1, workersOnly: true }).finish(NO_CONTEXT), {
+    code: 'internal_error',
+  });
 
   await replaceFitWorkersForTest(null);
   const alone = paths(await startChainFits(graph, transparent, chainSettings, { workers: 0 }).finish(NO_CONTEXT), graph.chains.length);
-  const again = paths(await startChainFits(graph, transparent, chainSettings, { workers: 1, workersOnly: true }).finish(NO_CONTEXT), graph.chains.length);
+  const again = paths(
+    await startChainFits(graph, transparent, chainSettings, { workers: 1, workersOnly: true }).finish(NO_CONTEXT),
+    graph.chains.length,
+  );
   t.strictSame(again, alone, 'a fresh worker fits again');
 });
 
@@ -104,5 +128,8 @@ t.test('a canceled trace stops its workers and says canceled', async (t) => {
   const graph = buildBoundaryGraph(labels, 300, 220, count, NO_CONTEXT);
   const controller = new AbortController();
   controller.abort();
-  await t.rejects(startChainFits(graph, new Uint8Array(count), chainSettings, { workers: 1 }).finish({ signal: controller.signal, progress() {} }), { code: 'canceled' });
+  await t.rejects(
+    startChainFits(graph, new Uint8Array(count), chainSettings, { workers: 1 }).finish({ signal: controller.signal, progress() {} }),
+    { code: 'canceled' },
+  );
 });

@@ -19,7 +19,11 @@ function ramps(width: number, height: number): RgbaImage {
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const o = 4 * (y * width + x);
-      const inDisc = [[80, 80, 40], [260, 150, 55], [150, 230, 30]].some(([cx, cy, r]) => (x - cx) ** 2 + (y - cy) ** 2 < r * r);
+      const inDisc = [
+        [80, 80, 40],
+        [260, 150, 55],
+        [150, 230, 30],
+      ].some(([cx, cy, r]) => (x - cx) ** 2 + (y - cy) ** 2 < r * r);
       data[o] = inDisc ? 200 : Math.round((255 * x) / width);
       data[o + 1] = inDisc ? 30 : Math.round((255 * y) / height);
       data[o + 2] = inDisc ? 60 : 128;
@@ -57,7 +61,10 @@ t.test('a worker that fails gives internal_error, and a fresh one paints again',
   await t.rejects(startRegionPaints(image, segmentation, settings, { workers: 1 }).finish(), { code: 'internal_error', message: /boom/ });
   await replaceFitWorkersForTest(`const { parentPort } = require('node:worker_threads');
     parentPort.on('message', (m) => parentPort.postMessage({ type: 'error', job: m.job, message: 'bad paint' }));`);
-  await t.rejects(startRegionPaints(image, segmentation, settings, { workers: 1 }).finish(), { code: 'internal_error', message: /bad paint/ });
+  await t.rejects(startRegionPaints(image, segmentation, settings, { workers: 1 }).finish(), {
+    code: 'internal_error',
+    message: /bad paint/,
+  });
   await replaceFitWorkersForTest(null);
   const local = await startRegionPaints(image, segmentation, settings, { workers: 0 }).finish();
   t.strictSame(await startRegionPaints(image, segmentation, settings, { workers: 1 }).finish(), local);
@@ -83,10 +90,14 @@ t.test('an abandoned paint job lets the process exit (the workers are not held)'
     if (!painting.onWorker) throw new Error('expected a worker job');
     ${abandon ? 'painting.abandon(); painting.abandon();' : ''}
   `;
-  const run = (abandon: boolean) => spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(abandon)], { encoding: 'utf8', timeout: 20_000 });
+  const run = (abandon: boolean) =>
+    spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(abandon)], { encoding: 'utf8', timeout: 20_000 });
   const abandoned = run(true);
   t.equal(abandoned.signal, null, 'the child ended by itself');
   t.equal(abandoned.status, 0, abandoned.stderr);
-  const held = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(false)], { encoding: 'utf8', timeout: 8_000 });
+  const held = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(false)], {
+    encoding: 'utf8',
+    timeout: 8_000,
+  });
   t.equal(held.signal, 'SIGTERM', 'without abandon() the job holds the worker and the child does not end');
 });

@@ -24,7 +24,11 @@ t.test('an RGB image (no alpha channel) is compared as it is: same rgb as its RG
     t.equal(fromRgb.hasTransparency, false);
     t.same(fromRgb.transparent, new Uint8Array(15));
   }
-  t.same(Array.from(rgb), Array.from({ length: 45 }, (_, i) => rgba.data[4 * Math.floor(i / 3) + (i % 3)]), 'the input is left as it was');
+  t.same(
+    Array.from(rgb),
+    Array.from({ length: 45 }, (_, i) => rgba.data[4 * Math.floor(i / 3) + (i % 3)]),
+    'the input is left as it was',
+  );
 });
 
 t.test('denoise smooths noise but keeps an edge sharp', async (t) => {
@@ -32,7 +36,8 @@ t.test('denoise smooths noise but keeps an edge sharp', async (t) => {
   const noise = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 9) - 4;
   const image = raster(20, 20, (x) => (x < 10 ? [60 + noise(), 60, 60] : [200 + noise(), 200, 200]));
   const prepared = prepareImage(image, { ...settings, denoisePasses: 1 }, NO_CONTEXT);
-  let spreadBefore = 0, spreadAfter = 0;
+  let spreadBefore = 0,
+    spreadAfter = 0;
   for (let y = 1; y < 19; y++) {
     for (let x = 1; x < 8; x++) {
       spreadBefore += Math.abs(image.data[(y * 20 + x) * 4] - 60);

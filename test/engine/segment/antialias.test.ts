@@ -12,7 +12,8 @@ function segment(image: Raster, absorbBands = true) {
   return segmentImage(prepareImage(image, settings.prepare, NO_CONTEXT), { ...settings.segment, absorbBands }, NO_CONTEXT);
 }
 
-const GREEN = [40, 170, 60], PURPLE = [120, 30, 150];
+const GREEN = [40, 170, 60],
+  PURPLE = [120, 30, 150];
 
 t.test('a long anti-aliasing band between two fills goes, pixel by pixel, to the side that covers more of it', async (t) => {
   // a vertical edge at x = 20.3 at the top drifting to x = 20.7 at the bottom: column 20 is a band
@@ -26,7 +27,8 @@ t.test('a long anti-aliasing band between two fills goes, pixel by pixel, to the
   t.equal(kept.regionCount, 3, 'without absorbing, the band is a region of its own');
   const seg = segment(image);
   t.equal(seg.regionCount, 2, 'with it, just the two fills');
-  const green = seg.labels[0], purple = seg.labels[39];
+  const green = seg.labels[0],
+    purple = seg.labels[39];
   for (let y = 0; y < 48; y++) {
     const share = edge(y + 0.5) - 20;
     t.equal(seg.labels[y * 40 + 20], share >= 0.5 ? green : purple, `row ${y}: ${Math.round(share * 100)} % green`);
@@ -43,7 +45,8 @@ t.test('a thin line whose colour is no mix of its neighbours stays', async (t) =
 
 t.test('regions are renumbered in scan order with their areas and transparency', async (t) => {
   // labels: 0 | band 1 | 2, the band's pixels a half-and-half mix
-  const width = 6, height = 4;
+  const width = 6,
+    height = 4;
   const rgb = new Uint8Array(3 * width * height);
   const labels = new Int32Array(width * height);
   for (let y = 0; y < height; y++) {
@@ -54,7 +57,10 @@ t.test('regions are renumbered in scan order with their areas and transparency',
       labels[p] = x < 2 ? 0 : x === 2 ? 1 : 2;
     }
   }
-  const out = absorbAntialiasBands({ width, height, rgb }, { labels, regionCount: 3, area: Int32Array.from([8, 4, 12]), transparent: new Uint8Array(3) });
+  const out = absorbAntialiasBands(
+    { width, height, rgb },
+    { labels, regionCount: 3, area: Int32Array.from([8, 4, 12]), transparent: new Uint8Array(3) },
+  );
   t.equal(out.regionCount, 2);
   t.same(Array.from(out.area), [10, 14]);
   t.same(Array.from(labels.subarray(0, 6)), [0, 0, 1, 1, 1, 1], 'the lighter mixes join the red side');

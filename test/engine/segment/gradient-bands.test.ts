@@ -12,13 +12,16 @@ const SETTINGS: GradientBandSettings = engineSettingsFor(DEFAULT_TRACE_OPTIONS, 
 
 /** A shaded ball: white at a highlight up and left of centre, darkening to the rim, anti-aliased on white. */
 function shadedBall(size: number): Raster {
-  const c = size / 2, radius = size * 0.4;
-  const hx = c - radius * 0.3, hy = c - radius * 0.3;
+  const c = size / 2,
+    radius = size * 0.4;
+  const hx = c - radius * 0.3,
+    hy = c - radius * 0.3;
   return raster(size, size, (x, y) => {
     let inside = 0;
     for (let sy = 0; sy < 4; sy++) {
       for (let sx = 0; sx < 4; sx++) {
-        const dx = x + (sx + 0.5) / 4 - c, dy = y + (sy + 0.5) / 4 - c;
+        const dx = x + (sx + 0.5) / 4 - c,
+          dy = y + (sy + 0.5) / 4 - c;
         if (dx * dx + dy * dy < radius * radius) inside++;
       }
     }

@@ -2,7 +2,7 @@ import t from 'tap';
 import { PairHeap } from '../../../engine/segment/heap.js';
 
 function lcg(seed: number): () => number {
-  return () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  return () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
 }
 
 t.test('pops come out by key, ties by the smaller id', async (t) => {
@@ -15,12 +15,18 @@ t.test('pops come out by key, ties by the smaller id', async (t) => {
     heap.pushUnordered(keys[id], id);
   }
   heap.heapify();
-  let previousKey = -Infinity, previousId = -1, outOfOrder = 0, popped = 0;
+  let previousKey = -Infinity,
+    previousId = -1,
+    outOfOrder = 0,
+    popped = 0;
   while (heap.length > 0) {
-    const key = heap.topKey, id = heap.pop();
+    const key = heap.topKey,
+      id = heap.pop();
     if (key !== keys[id]) outOfOrder++;
     if (key < previousKey || (key === previousKey && id < previousId)) outOfOrder++;
-    previousKey = key; previousId = id; popped++;
+    previousKey = key;
+    previousId = id;
+    popped++;
   }
   t.equal(popped, 500);
   t.equal(outOfOrder, 0);
@@ -31,7 +37,8 @@ t.test('replaceTop gives the same pops as pop() then push()', async (t) => {
   // because the order of pops depends on the entries, not on how the heap got them.
   const random = lcg(5);
   const size = 300;
-  const one = new PairHeap(size), other = new PairHeap(size);
+  const one = new PairHeap(size),
+    other = new PairHeap(size);
   for (let id = 0; id < size; id++) {
     const key = Math.floor(random() * 50);
     one.pushUnordered(key, id);
@@ -39,13 +46,16 @@ t.test('replaceTop gives the same pops as pop() then push()', async (t) => {
   }
   one.heapify();
   other.heapify();
-  const seenOne: number[] = [], seenOther: number[] = [];
+  const seenOne: number[] = [],
+    seenOther: number[] = [];
   let requeued = 0;
   while (one.length > 0) {
-    seenOne.push(one.topId); seenOther.push(other.topId);
+    seenOne.push(one.topId);
+    seenOther.push(other.topId);
     if (random() < 0.6) {
       // re-queue the top under a new key (often a tie with others)
-      const id = one.topId, key = one.topKey + Math.floor(random() * 20);
+      const id = one.topId,
+        key = one.topKey + Math.floor(random() * 20);
       one.replaceTop(key, id);
       other.pop();
       other.push(key, id);

@@ -22,7 +22,10 @@ t.test('every pixel gets exactly one label and the labels are a partition number
     }
     t.equal(outOfRange, 0, `${mode}: every label names a region`);
     t.same(Array.from(seen), Array.from(seg.area), `${mode}: areas count the pixels`);
-    t.equal(seg.area.reduce((a, b) => a + b, 0), 96 * 72);
+    t.equal(
+      seg.area.reduce((a, b) => a + b, 0),
+      96 * 72,
+    );
   }
 });
 
@@ -37,7 +40,8 @@ t.test('flat colour areas come out as one region each', async (t) => {
 
 t.test('anti-aliased edge pixels fold into the side they are closest to', async (t) => {
   // A slanted edge rendered with 4×4 supersampling: edge pixels carry every blend between the colours.
-  const red = [200, 0, 0], blue = [0, 0, 255];
+  const red = [200, 0, 0],
+    blue = [0, 0, 255];
   const inside = (x: number, y: number) => y < 0.37 * x + 4;
   const image = raster(40, 24, (x, y) => {
     let cover = 0;
@@ -66,7 +70,7 @@ t.test('one-pixel diagonal strokes stay whole instead of being merged into the p
 
 t.test('detail low merges more than high on a busy image', async (t) => {
   let seed = 7;
-  const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const cells = new Float64Array(100).map(() => random());
   const image = raster(80, 80, (x, y) => {
     const v = Math.round(80 + 60 * cells[Math.floor(y / 8) * 10 + Math.floor(x / 8)]);

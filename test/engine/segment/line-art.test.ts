@@ -11,18 +11,29 @@ import { countMatches, png, raster, type Raster } from '../helpers/images.js';
 /** A shape as "is (x, y) inside", sampled 4×4 per pixel for anti-aliased coverage. */
 type Shape = (x: number, y: number) => boolean;
 
-const disc = (cx: number, cy: number, r: number): Shape => (x, y) => (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
-const ring = (cx: number, cy: number, r0: number, r1: number): Shape => (x, y) => {
-  const d = (x - cx) ** 2 + (y - cy) ** 2;
-  return d <= r1 * r1 && d >= r0 * r0;
-};
+const disc =
+  (cx: number, cy: number, r: number): Shape =>
+  (x, y) =>
+    (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
+const ring =
+  (cx: number, cy: number, r0: number, r1: number): Shape =>
+  (x, y) => {
+    const d = (x - cx) ** 2 + (y - cy) ** 2;
+    return d <= r1 * r1 && d >= r0 * r0;
+  };
 /** A bar of width w from (x0, y0) to (x1, y1). */
-const bar = (x0: number, y0: number, x1: number, y1: number, w: number): Shape => (x, y) => {
-  const dx = x1 - x0, dy = y1 - y0;
-  const s = Math.max(0, Math.min(1, ((x - x0) * dx + (y - y0) * dy) / (dx * dx + dy * dy)));
-  return (x - x0 - s * dx) ** 2 + (y - y0 - s * dy) ** 2 <= (w / 2) ** 2;
-};
-const union = (...shapes: Shape[]): Shape => (x, y) => shapes.some((s) => s(x, y));
+const bar =
+  (x0: number, y0: number, x1: number, y1: number, w: number): Shape =>
+  (x, y) => {
+    const dx = x1 - x0,
+      dy = y1 - y0;
+    const s = Math.max(0, Math.min(1, ((x - x0) * dx + (y - y0) * dy) / (dx * dx + dy * dy)));
+    return (x - x0 - s * dx) ** 2 + (y - y0 - s * dy) ** 2 <= (w / 2) ** 2;
+  };
+const union =
+  (...shapes: Shape[]): Shape =>
+  (x, y) =>
+    shapes.some((s) => s(x, y));
 
 interface Glyph {
   shape: Shape;
@@ -40,7 +51,11 @@ function word(x: number, base: number): Glyph[] {
     { shape: bar(x + 30, base - 14, x + 30, base, 3), at: [x + 30, base - 7], holes: 0 },
     { shape: disc(x + 30, base - 19, 2), at: [x + 30, base - 19], holes: 0 },
     {
-      shape: union(bar(x + 38, base - 14, x + 38, base, 3), bar(x + 50, base - 8, x + 50, base, 3), (px, py) => py <= base - 8 && ring(x + 44, base - 8, 4.5, 7.5)(px, py)),
+      shape: union(
+        bar(x + 38, base - 14, x + 38, base, 3),
+        bar(x + 50, base - 8, x + 50, base, 3),
+        (px, py) => py <= base - 8 && ring(x + 44, base - 8, 4.5, 7.5)(px, py),
+      ),
       at: [x + 38, base - 4],
       holes: 0,
     },
@@ -67,7 +82,8 @@ interface Page {
  * well away from the glyphs. `extra` adds marks in another ink.
  */
 function page(extra?: { shape: Shape; rgb: [number, number, number] }): Page {
-  const width = 320, height = 110;
+  const width = 320,
+    height = 110;
   const glyphs: Glyph[] = [];
   for (let line = 0; line < 2; line++) for (let x = 6; x < width - 80; x += 80) glyphs.push(...word(x, 34 + line * 46));
   const ink = union(...glyphs.map((g) => g.shape));
@@ -75,9 +91,15 @@ function page(extra?: { shape: Shape; rgb: [number, number, number] }): Page {
   const specks: Array<[number, number]> = [];
   const speckMask = new Uint8Array(width * height);
   while (specks.length < 30) {
-    const x = 2 + Math.floor(random() * (width - 4)), y = 2 + Math.floor(random() * (height - 4));
+    const x = 2 + Math.floor(random() * (width - 4)),
+      y = 2 + Math.floor(random() * (height - 4));
     let clear = true;
-    for (let dy = -4; dy <= 4 && clear; dy++) for (let dx = -4; dx <= 4; dx++) if (coverage(ink, x + dx, y + dy) > 0 || (extra && coverage(extra.shape, x + dx, y + dy) > 0)) { clear = false; break; }
+    for (let dy = -4; dy <= 4 && clear; dy++)
+      for (let dx = -4; dx <= 4; dx++)
+        if (coverage(ink, x + dx, y + dy) > 0 || (extra && coverage(extra.shape, x + dx, y + dy) > 0)) {
+          clear = false;
+          break;
+        }
     if (!clear) continue;
     specks.push([x, y]);
     speckMask[y * width + x] = 1;
@@ -143,8 +165,10 @@ t.test('a shaded, speckled page of glyphs is one ink on transparent paper, every
 function longestUnitStepRun(d: string): number {
   const tokens = d.match(/[a-zA-Z]|-?(?:\d*\.\d+|\d+)/g) ?? [];
   const arity: Record<string, number> = { m: 2, l: 2, h: 1, v: 1, c: 6, a: 7, z: 0, M: 2 };
-  let command = '', run = 0, longest = 0;
-  for (let i = 0; i < tokens.length; ) {
+  let command = '',
+    run = 0,
+    longest = 0;
+  for (let i = 0; i < tokens.length;) {
     if (/[a-zA-Z]/.test(tokens[i])) {
       command = tokens[i++];
       if (command === 'z') run = 0;
@@ -152,7 +176,10 @@ function longestUnitStepRun(d: string): number {
     }
     const n = arity[command] ?? 1;
     const v = tokens.slice(i, i + n).map(Number);
-    const unit = (command === 'h' || command === 'v') ? Math.abs(v[0]) === 1 : command === 'l' && Math.abs(v[0]) + Math.abs(v[1]) === 1 && v[0] * v[1] === 0;
+    const unit =
+      command === 'h' || command === 'v'
+        ? Math.abs(v[0]) === 1
+        : command === 'l' && Math.abs(v[0]) + Math.abs(v[1]) === 1 && v[0] * v[1] === 0;
     run = unit ? run + 1 : 0;
     longest = Math.max(longest, run);
     i += n;
@@ -211,7 +238,8 @@ t.test('a red stamp on a page of black glyphs keeps its own colour: two inks, no
   const painted = [...seg.transparent.keys()].filter((r) => !seg.transparent[r]);
   t.equal(painted.length, 2, 'two painted regions: black ink and red ink');
   const labelAt = (x: number, y: number) => seg.labels[Math.floor(y) * image.width + Math.floor(x)];
-  const black = labelAt(...glyphs[0].at), red = labelAt(270, 31);
+  const black = labelAt(...glyphs[0].at),
+    red = labelAt(270, 31);
   t.not(black, red);
   for (const g of glyphs) t.equal(labelAt(...g.at), black, `glyph at ${g.at} is black ink`);
   t.equal(labelAt(252, 55), red, 'the stamp bar is red ink');

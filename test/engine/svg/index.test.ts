@@ -5,12 +5,18 @@ import { PathWriter, hexColour, writeSvg } from '../../../engine/svg/index.js';
 
 t.test('paths are written relative, on a 0.1 px grid, with h/v for axis-aligned lines', async (t) => {
   const w = new PathWriter();
-  w.append({ start: { x: 10, y: 20 }, segments: [
-    { kind: 'L', x: 15, y: 20 },
-    { kind: 'L', x: 15, y: 12.04 },
-    { kind: 'L', x: 10.5, y: 10 },
-    { kind: 'C', x1: 9, y1: 9, x2: 8, y2: 9, x: 7.25, y: 10 },
-  ] }, false);
+  w.append(
+    {
+      start: { x: 10, y: 20 },
+      segments: [
+        { kind: 'L', x: 15, y: 20 },
+        { kind: 'L', x: 15, y: 12.04 },
+        { kind: 'L', x: 10.5, y: 10 },
+        { kind: 'C', x1: 9, y1: 9, x2: 8, y2: 9, x: 7.25, y: 10 },
+      ],
+    },
+    false,
+  );
   w.close();
   t.equal(w.toString(), 'M10 20h5v-8l-4.5-2c-1.5-1-2.5-1-3.2 0z');
   t.equal(w.segments, 5);
@@ -18,18 +24,57 @@ t.test('paths are written relative, on a 0.1 px grid, with h/v for axis-aligned 
 
 t.test('a last line back to the start is left to z; a curve back to it is not', async (t) => {
   const square = new PathWriter();
-  square.append({ start: { x: 0, y: 0 }, segments: [{ kind: 'L', x: 4, y: 0 }, { kind: 'L', x: 4, y: 3 }, { kind: 'L', x: 0, y: 3 }, { kind: 'L', x: 0, y: 0 }] }, false);
+  square.append(
+    {
+      start: { x: 0, y: 0 },
+      segments: [
+        { kind: 'L', x: 4, y: 0 },
+        { kind: 'L', x: 4, y: 3 },
+        { kind: 'L', x: 0, y: 3 },
+        { kind: 'L', x: 0, y: 0 },
+      ],
+    },
+    false,
+  );
   square.close();
-  square.append({ start: { x: 6, y: 0 }, segments: [{ kind: 'L', x: 8, y: 0 }, { kind: 'L', x: 8, y: 2 }, { kind: 'L', x: 6, y: 0 }] }, false);
+  square.append(
+    {
+      start: { x: 6, y: 0 },
+      segments: [
+        { kind: 'L', x: 8, y: 0 },
+        { kind: 'L', x: 8, y: 2 },
+        { kind: 'L', x: 6, y: 0 },
+      ],
+    },
+    false,
+  );
   square.close();
   t.equal(square.toString(), 'M0 0h4v3h-4zm6 0h2v2z');
   t.equal(square.segments, 7, 'the lines written and the two closes');
   const rounded = new PathWriter();
-  rounded.append({ start: { x: 0, y: 0 }, segments: [{ kind: 'L', x: 4, y: 0 }, { kind: 'C', x1: 5, y1: 2, x2: 2, y2: 4, x: 0, y: 0 }] }, false);
+  rounded.append(
+    {
+      start: { x: 0, y: 0 },
+      segments: [
+        { kind: 'L', x: 4, y: 0 },
+        { kind: 'C', x1: 5, y1: 2, x2: 2, y2: 4, x: 0, y: 0 },
+      ],
+    },
+    false,
+  );
   rounded.close();
   t.equal(rounded.toString(), 'M0 0h4c1 2-2 4-4 0z');
   const lone = new PathWriter();
-  lone.append({ start: { x: 0, y: 0 }, segments: [{ kind: 'L', x: 2, y: 0 }, { kind: 'L', x: 0, y: 0 }] }, false);
+  lone.append(
+    {
+      start: { x: 0, y: 0 },
+      segments: [
+        { kind: 'L', x: 2, y: 0 },
+        { kind: 'L', x: 0, y: 0 },
+      ],
+    },
+    false,
+  );
   lone.close();
   t.equal(lone.toString(), 'M0 0h2z', 'a ring keeps at least one segment of its own');
 });
@@ -37,15 +82,31 @@ t.test('a last line back to the start is left to z; a curve back to it is not', 
 /** Follows M/l/h/v through a d string (implicit repetition included) to the pen's last position. */
 function penEnd(d: string): [number, number] {
   const tokens = d.match(/[a-zA-Z]|-?(?:\d*\.\d+|\d+)/g) ?? [];
-  let command = '', x = 0, y = 0;
-  for (let i = 0; i < tokens.length; ) {
-    if (/[a-zA-Z]/.test(tokens[i])) { command = tokens[i++]; continue; }
+  let command = '',
+    x = 0,
+    y = 0;
+  for (let i = 0; i < tokens.length;) {
+    if (/[a-zA-Z]/.test(tokens[i])) {
+      command = tokens[i++];
+      continue;
+    }
     const n = (k: number) => Number(tokens[i + k]);
-    if (command === 'M') { x = n(0); y = n(1); i += 2; command = 'L'; }
-    else if (command === 'l') { x += n(0); y += n(1); i += 2; }
-    else if (command === 'h') { x += n(0); i += 1; }
-    else if (command === 'v') { y += n(0); i += 1; }
-    else throw new Error(`unexpected ${command}`);
+    if (command === 'M') {
+      x = n(0);
+      y = n(1);
+      i += 2;
+      command = 'L';
+    } else if (command === 'l') {
+      x += n(0);
+      y += n(1);
+      i += 2;
+    } else if (command === 'h') {
+      x += n(0);
+      i += 1;
+    } else if (command === 'v') {
+      y += n(0);
+      i += 1;
+    } else throw new Error(`unexpected ${command}`);
   }
   return [x, y];
 }
@@ -60,35 +121,57 @@ t.test('rounding never drifts: deltas come from snapped absolute points', async 
 
 t.test('a repeated command letter is left out and numbers stay separable', async (t) => {
   const w = new PathWriter();
-  w.append({ start: { x: 0, y: 0 }, segments: [{ kind: 'L', x: 1, y: 1 }, { kind: 'L', x: 2, y: 0.5 }, { kind: 'L', x: 3.5, y: 1 }] }, false);
+  w.append(
+    {
+      start: { x: 0, y: 0 },
+      segments: [
+        { kind: 'L', x: 1, y: 1 },
+        { kind: 'L', x: 2, y: 0.5 },
+        { kind: 'L', x: 3.5, y: 1 },
+      ],
+    },
+    false,
+  );
   t.equal(w.toString(), 'M0 0l1 1 1-.5 1.5.5');
 });
 
 t.test('long steps (past the table of common numbers) are written like short ones', async (t) => {
   const w = new PathWriter();
-  w.append({ start: { x: 1234.56, y: 0 }, segments: [
-    { kind: 'L', x: 2134.86, y: 0 }, // +900.3: beyond the looked-up range of ±819.2
-    { kind: 'L', x: 2134.86, y: -850 },
-    { kind: 'L', x: 1235.06, y: 0.5 },
-    { kind: 'L', x: 1234.56, y: 0.05 }, // short steps again, from the table
-  ] }, false);
+  w.append(
+    {
+      start: { x: 1234.56, y: 0 },
+      segments: [
+        { kind: 'L', x: 2134.86, y: 0 }, // +900.3: beyond the looked-up range of ±819.2
+        { kind: 'L', x: 2134.86, y: -850 },
+        { kind: 'L', x: 1235.06, y: 0.5 },
+        { kind: 'L', x: 1234.56, y: 0.05 }, // short steps again, from the table
+      ],
+    },
+    false,
+  );
   t.equal(w.toString(), 'M1234.6 0h900.3v-850l-899.8 850.5-.5-.4');
   const [x, y] = penEnd(w.toString());
   t.ok(Math.abs(x - 1234.6) < 1e-9 && Math.abs(y - 0.1) < 1e-9, `the pen ends on the snapped last point (${x}, ${y})`);
 });
 
 t.test('appendReversed writes exactly what append(reversePath()) writes, without the copy', async (t) => {
-  const path: FittedPath = { start: { x: 3.33, y: 4 }, segments: [
-    { kind: 'L', x: 8, y: 4 },
-    { kind: 'C', x1: 9.1, y1: 4.2, x2: 10.27, y2: 6.8, x: 10, y: 9.05 },
-    { kind: 'L', x: 2, y: 12.5 },
-  ] };
+  const path: FittedPath = {
+    start: { x: 3.33, y: 4 },
+    segments: [
+      { kind: 'L', x: 8, y: 4 },
+      { kind: 'C', x1: 9.1, y1: 4.2, x2: 10.27, y2: 6.8, x: 10, y: 9.05 },
+      { kind: 'L', x: 2, y: 12.5 },
+    ],
+  };
   for (const continuing of [false, true]) {
-    const viaCopy = new PathWriter(), direct = new PathWriter();
-    viaCopy.moveTo(1, 1); direct.moveTo(1, 1);
+    const viaCopy = new PathWriter(),
+      direct = new PathWriter();
+    viaCopy.moveTo(1, 1);
+    direct.moveTo(1, 1);
     viaCopy.append(reversePath(path), continuing);
     direct.appendReversed(path, continuing);
-    viaCopy.close(); direct.close();
+    viaCopy.close();
+    direct.close();
     t.equal(direct.toString(), viaCopy.toString());
     t.equal(direct.segments, viaCopy.segments);
   }
@@ -99,13 +182,22 @@ t.test('appendReversed writes exactly what append(reversePath()) writes, without
 
 t.test('appendChain writes from packed fits exactly what append and appendReversed write', async (t) => {
   const paths: FittedPath[] = [
-    { start: { x: 3.33, y: 4 }, segments: [
-      { kind: 'L', x: 8, y: 4 },
-      { kind: 'C', x1: 9.1, y1: 4.2, x2: 10.27, y2: 6.8, x: 10, y: 9.05 },
-      { kind: 'L', x: 2, y: 12.5 },
-    ] },
+    {
+      start: { x: 3.33, y: 4 },
+      segments: [
+        { kind: 'L', x: 8, y: 4 },
+        { kind: 'C', x1: 9.1, y1: 4.2, x2: 10.27, y2: 6.8, x: 10, y: 9.05 },
+        { kind: 'L', x: 2, y: 12.5 },
+      ],
+    },
     { start: { x: 5, y: 6 }, segments: [] },
-    { start: { x: 0, y: 0 }, segments: [{ kind: 'C', x1: 1, y1: 2, x2: 3, y2: 2, x: 4, y: 0 }, { kind: 'C', x1: 5, y1: -2, x2: 7, y2: -2, x: 8, y: 0 }] },
+    {
+      start: { x: 0, y: 0 },
+      segments: [
+        { kind: 'C', x1: 1, y1: 2, x2: 3, y2: 2, x: 4, y: 0 },
+        { kind: 'C', x1: 5, y1: -2, x2: 7, y2: -2, x: 8, y: 0 },
+      ],
+    },
   ];
   const fitted = new FittedChains(4, 1); // tiny, so storing has to grow the arrays
   paths.forEach((path, c) => fitted.set(c + 1, path));
@@ -114,8 +206,10 @@ t.test('appendChain writes from packed fits exactly what append and appendRevers
     t.strictSame(fitted.path(c), paths[c - 1], 'stored as given');
     for (const reversed of [false, true]) {
       for (const continuing of [false, true]) {
-        const objects = new PathWriter(), packed = new PathWriter();
-        objects.moveTo(1, 1); packed.moveTo(1, 1);
+        const objects = new PathWriter(),
+          packed = new PathWriter();
+        objects.moveTo(1, 1);
+        packed.moveTo(1, 1);
         if (reversed) objects.appendReversed(paths[c - 1], continuing);
         else objects.append(paths[c - 1], continuing);
         packed.appendChain(fitted, c, reversed, continuing);
@@ -139,14 +233,32 @@ t.test('the document has a viewBox at the input size, gradients in defs and fill
   const svg = writeSvg({
     width: 40,
     height: 30,
-    gradients: [{ id: 'g0', fill: { type: 'linear', x1: 0, y1: 0, x2: 40, y2: 0, stops: [{ offset: 0, color: '#000' }, { offset: 1, color: '#fff' }] } }],
+    gradients: [
+      {
+        id: 'g0',
+        fill: {
+          type: 'linear',
+          x1: 0,
+          y1: 0,
+          x2: 40,
+          y2: 0,
+          stops: [
+            { offset: 0, color: '#000' },
+            { offset: 1, color: '#fff' },
+          ],
+        },
+      },
+    ],
     items: [
       { kind: 'fill', paint: 'url(#g0)', d: 'M0 0h40v30h-40z' },
       { kind: 'fill', paint: '#123', d: 'M0 0h40v1z' },
     ],
   });
   t.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 40 30" width="40" height="30">/);
-  t.match(svg, /<defs>\s*<linearGradient id="g0" gradientUnits="userSpaceOnUse" x1="0" y1="0" x2="40" y2="0"><stop offset="0" stop-color="#000"\/><stop offset="1" stop-color="#fff"\/><\/linearGradient>\s*<\/defs>/);
+  t.match(
+    svg,
+    /<defs>\s*<linearGradient id="g0" gradientUnits="userSpaceOnUse" x1="0" y1="0" x2="40" y2="0"><stop offset="0" stop-color="#000"\/><stop offset="1" stop-color="#fff"\/><\/linearGradient>\s*<\/defs>/,
+  );
   t.match(svg, /<path fill="#123" d="M0 0h40v1z"\/>/);
   t.notMatch(svg, /stroke|<style/, 'no stroke in fill mode');
 });

@@ -4,19 +4,32 @@ import { heldOutBookScan } from '../../../models/dataset/heldout.js';
 import { SYNTHETIC, checkSplits, type Source } from '../../../models/dataset/sources.js';
 
 const source = (fields: Partial<Source>): Source => ({
-  id: 'x', package: 'valgrind', class: 'scan', split: 'train', match: () => true, limit: 1, variants: 1, augment: bookScanAugment, ...fields,
+  id: 'x',
+  package: 'valgrind',
+  class: 'scan',
+  split: 'train',
+  match: () => true,
+  limit: 1,
+  variants: 1,
+  augment: bookScanAugment,
+  ...fields,
 });
 
 t.test('checkSplits accepts held-out sources from their own packages and degradations', async (t) => {
-  t.doesNotThrow(() => checkSplits([
-    source({ id: 'manual' }),
-    source({ id: 'synthetic-art', package: SYNTHETIC }),
-    source({ id: 'other-manual', package: 'libmpfr-doc', split: 'heldout', augment: heldOutBookScan }),
-  ]));
+  t.doesNotThrow(() =>
+    checkSplits([
+      source({ id: 'manual' }),
+      source({ id: 'synthetic-art', package: SYNTHETIC }),
+      source({ id: 'other-manual', package: 'libmpfr-doc', split: 'heldout', augment: heldOutBookScan }),
+    ]),
+  );
 });
 
 t.test('checkSplits refuses a held-out source that shares a package with training', async (t) => {
-  t.throws(() => checkSplits([source({ id: 'manual' }), source({ id: 'same-manual', split: 'heldout' })]), /held-out source same-manual .* valgrind/);
+  t.throws(
+    () => checkSplits([source({ id: 'manual' }), source({ id: 'same-manual', split: 'heldout' })]),
+    /held-out source same-manual .* valgrind/,
+  );
 });
 
 t.test('checkSplits refuses a synthetic held-out source: a generator is never a new source', async (t) => {

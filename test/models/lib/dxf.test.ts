@@ -12,7 +12,10 @@ t.test('LINE, CIRCLE, ARC and LWPOLYLINE entities become shapes', async (t) => {
     ['0', 'TEXT', '10', '1', '20', '1', '1', 'ignored'],
   ]);
   const shapes = parseDxfShapes(text);
-  t.same(shapes.map((s) => s.kind), ['line', 'circle', 'arc', 'poly']);
+  t.same(
+    shapes.map((s) => s.kind),
+    ['line', 'circle', 'arc', 'poly'],
+  );
   const svg = dxfToSvg(text, 200);
   t.match(svg, /^<svg [^>]*width="200"/);
   t.match(svg, /<path d="M[^"]+Z/);

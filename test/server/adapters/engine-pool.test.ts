@@ -26,7 +26,13 @@ t.test('the pool tells each engine worker how many fitting threads it may use', 
     const pool = workerPool({ size, engineModule: FIT_PROBE_ENGINE, ...(fitWorkers === undefined ? {} : { fitWorkers }) });
     try {
       const outputPath = join(dir, `out-${fitWorkers}-${size}.svg`);
-      const task: EngineTask = { jobId: `job_${fitWorkers}_${size}`, inputPath, outputPath, options: DEFAULT_TRACE_OPTIONS, maxPixels: 1e6 };
+      const task: EngineTask = {
+        jobId: `job_${fitWorkers}_${size}`,
+        inputPath,
+        outputPath,
+        options: DEFAULT_TRACE_OPTIONS,
+        maxPixels: 1e6,
+      };
       await pool.run(task, () => {}).done;
       return Number(/data-fit-workers="(-?\d+)"/.exec(readFileSync(outputPath, 'utf8'))?.[1]);
     } finally {

@@ -41,25 +41,33 @@ t.test('a lock whose pid now belongs to another process is stale; the real holde
 
 const unshareWorks = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true']).status === 0;
 
-t.test('restart after SIGKILL in a new pid namespace (pid 1 both times)', { skip: unshareWorks ? false : 'unshare --pid --fork --mount-proc is not permitted here' }, async (t) => {
-  const dir = tempDir(t);
-  const run = () => {
-    const child = spawn('unshare', ['--pid', '--fork', '--mount-proc', '--kill-child=SIGKILL', process.execPath, '--import', 'tsx', holderScript, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-    t.teardown(() => child.kill('SIGKILL'));
-    const said = new Promise<string>((resolve) => {
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        if (out.includes('\n')) resolve(out.trim());
+t.test(
+  'restart after SIGKILL in a new pid namespace (pid 1 both times)',
+  { skip: unshareWorks ? false : 'unshare --pid --fork --mount-proc is not permitted here' },
+  async (t) => {
+    const dir = tempDir(t);
+    const run = () => {
+      const child = spawn(
+        'unshare',
+        ['--pid', '--fork', '--mount-proc', '--kill-child=SIGKILL', process.execPath, '--import', 'tsx', holderScript, dir],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      t.teardown(() => child.kill('SIGKILL'));
+      const said = new Promise<string>((resolve) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('\n')) resolve(out.trim());
+        });
       });
-    });
-    return { child, said };
-  };
-  const first = run();
-  t.equal(await first.said, 'LOCKED 1', 'the first server is pid 1 in its namespace');
-  first.child.kill('SIGKILL');
-  await new Promise((resolve) => first.child.once('exit', resolve));
-  t.match(readFileSync(lockPath(dir), 'utf8'), /^1\n/, 'SIGKILL left the lock behind');
-  const second = run();
-  t.equal(await second.said, 'LOCKED 1', 'the restart, pid 1 again, takes the stale lock');
-});
+      return { child, said };
+    };
+    const first = run();
+    t.equal(await first.said, 'LOCKED 1', 'the first server is pid 1 in its namespace');
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+    t.match(readFileSync(lockPath(dir), 'utf8'), /^1\n/, 'SIGKILL left the lock behind');
+    const second = run();
+    t.equal(await second.said, 'LOCKED 1', 'the restart, pid 1 again, takes the stale lock');
+  },
+);

@@ -30,7 +30,11 @@ t.test('a sealed value shows nothing of the secret and opens only with its key a
   const sealed = box.seal('whsec_0123456789abcdefghijABCDEFGHIJ', 'whk_1');
   t.notMatch(sealed, /whsec_|0123456789/);
   t.not(box.seal('whsec_0123456789abcdefghijABCDEFGHIJ', 'whk_1'), sealed, 'a fresh nonce each time');
-  t.throws(() => secretBox([randomBytes(32)]).open(sealed, 'whk_1'), /which secrets\.key does not hold/, 'a copied db.json without its key cannot be opened');
+  t.throws(
+    () => secretBox([randomBytes(32)]).open(sealed, 'whk_1'),
+    /which secrets\.key does not hold/,
+    'a copied db.json without its key cannot be opened',
+  );
   t.throws(() => box.open(sealed, 'whk_2'), 'moved onto another endpoint it does not open');
   const [format, id, nonce, tag, body] = sealed.split('.');
   const flipped = Buffer.from(body!, 'base64url');

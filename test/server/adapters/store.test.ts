@@ -45,7 +45,17 @@ const MODES: Array<{ name: string; skip: string | false; opener: Opener }> = [
 ];
 
 function account(id: string, trialUsed = 0): AccountRecord {
-  return { id, name: id, plan: 'trial', created_at: '2025-01-15T12:00:00.000Z', billing_anchor_day: 15, trial_used: trialUsed, period_start: null, period_used: 0, accepted_at: [] };
+  return {
+    id,
+    name: id,
+    plan: 'trial',
+    created_at: '2025-01-15T12:00:00.000Z',
+    billing_anchor_day: 15,
+    trial_used: trialUsed,
+    period_start: null,
+    period_used: 0,
+    accepted_at: [],
+  };
 }
 
 for (const mode of MODES) {
@@ -57,10 +67,19 @@ for (const mode of MODES) {
     t.equal(first.accounts.update('acct_none', { trial_used: 1 }), undefined);
     t.ok(first.accounts.delete('acct_b'));
     t.notOk(first.accounts.delete('acct_b'));
-    t.equal(first.accounts.count((a) => a.trial_used > 0), 1);
+    t.equal(
+      first.accounts.count((a) => a.trial_used > 0),
+      1,
+    );
     await first.close();
     const second = await open();
-    t.same(second.accounts.all().map((a) => [a.id, a.trial_used]), [['acct_c', 0], ['acct_a', 3]]);
+    t.same(
+      second.accounts.all().map((a) => [a.id, a.trial_used]),
+      [
+        ['acct_c', 0],
+        ['acct_a', 3],
+      ],
+    );
   });
 
   t.test(`${mode.name}: exclusive sections for one account never interleave their read and write`, { skip: mode.skip }, async (t) => {
@@ -69,21 +88,22 @@ for (const mode of MODES) {
     const nodes = mode.name === 'postgres' ? [await open(), await open()] : [await open()];
     nodes[0]!.accounts.insert(account('acct_trial'));
     await nodes[0]!.flush();
-    const charge = async (store: Store) => store.exclusive('acct_trial', async () => {
-      const current = store.accounts.get('acct_trial')!;
-      if (current.trial_used >= 5) return false;
-      // A pause between the read and the write: without the lock the other node reads the same value.
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      store.accounts.update('acct_trial', { trial_used: current.trial_used + 1 });
-      return true;
-    });
+    const charge = async (store: Store) =>
+      store.exclusive('acct_trial', async () => {
+        const current = store.accounts.get('acct_trial')!;
+        if (current.trial_used >= 5) return false;
+        // A pause between the read and the write: without the lock the other node reads the same value.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        store.accounts.update('acct_trial', { trial_used: current.trial_used + 1 });
+        return true;
+      });
     const outcomes = await Promise.all(Array.from({ length: 8 }, (_, i) => charge(nodes[i % nodes.length]!)));
     t.equal(outcomes.filter(Boolean).length, 5, 'exactly the trial allowance is accepted');
     for (const store of nodes) await waitFor(() => store.accounts.get('acct_trial')?.trial_used === 5, 'every node sees the count');
   });
 }
 
-t.test('postgres: a change one node makes reaches the other node\'s memory', { skip: missing ?? false }, async (t) => {
+t.test("postgres: a change one node makes reaches the other node's memory", { skip: missing ?? false }, async (t) => {
   const open = await MODES[1]!.opener(t);
   const [a, b] = [await open(), await open()];
   a.accounts.insert(account('acct_1'));
@@ -106,5 +126,8 @@ t.test('postgres: two nodes starting at once apply each migration exactly once',
   await client.connect();
   t.teardown(() => client.end());
   const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-  t.same(rows.map((row) => row.version), MIGRATIONS.map((m) => m.version));
+  t.same(
+    rows.map((row) => row.version),
+    MIGRATIONS.map((m) => m.version),
+  );
 });

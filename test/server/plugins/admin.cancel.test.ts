@@ -146,7 +146,9 @@ t.test('the OpenAPI document lists the route under admin with its error codes', 
   const h = await harness(t, { adminToken: TOKEN });
   const res = await h.app.server.inject({ method: 'GET', url: '/v3/api-docs' });
   t.equal(res.statusCode, 200);
-  const doc = h.json<{ paths: Record<string, Record<string, { tags?: string[]; responses: Record<string, { description: string }> }>> }>(res);
+  const doc = h.json<{ paths: Record<string, Record<string, { tags?: string[]; responses: Record<string, { description: string }> }>> }>(
+    res,
+  );
   const operation = doc.paths['/admin/v1/jobs/{id}/cancel']?.post;
   t.ok(operation, 'documented');
   t.ok(operation!.tags?.includes('admin'), 'tagged admin');

@@ -34,7 +34,11 @@ t.test('serves the built page and its assets without a key, with a strict CSP', 
   t.match(csp, /frame-ancestors 'none'/);
   t.equal(page.headers['x-content-type-options'], 'nosniff');
 
-  for (const [path, type] of [['/app.js', /javascript/], ['/app.css', /text\/css/], ['/icon.svg', /image\/svg\+xml/]] as const) {
+  for (const [path, type] of [
+    ['/app.js', /javascript/],
+    ['/app.css', /text\/css/],
+    ['/icon.svg', /image\/svg\+xml/],
+  ] as const) {
     const response = await server.inject(path);
     t.equal(response.statusCode, 200, path);
     t.match(response.headers['content-type'], type, path);

@@ -113,7 +113,17 @@ t.test('events: started, completed, failed, canceled are announced with the job'
   h.pool.fail(b.id);
   await h.del(secret, `/v1/jobs/${c.id}`);
   await waitFor(() => seen.length === 6);
-  t.same(seen.sort(), ['job.canceled:canceled', 'job.completed:completed', 'job.failed:failed', 'job.started:processing', 'job.started:processing', 'job.started:processing'].sort());
+  t.same(
+    seen.sort(),
+    [
+      'job.canceled:canceled',
+      'job.completed:completed',
+      'job.failed:failed',
+      'job.started:processing',
+      'job.started:processing',
+      'job.started:processing',
+    ].sort(),
+  );
 });
 
 t.test('GET /v1/jobs: newest first, cursor pages, batch_id and status filters', async (t) => {
@@ -122,18 +132,33 @@ t.test('GET /v1/jobs: newest first, cursor pages, batch_id and status filters', 
   const ids: string[] = [];
   for (let i = 0; i < 5; i++) ids.push(h.json<Job>(await h.submit(secret, i < 2 ? { batch_id: 'alpha' } : {})).id);
   const page1 = h.json<{ jobs: Job[]; next_cursor: string }>(await h.get(secret, '/v1/jobs?limit=2'));
-  t.same(page1.jobs.map((j) => j.id), [ids[4], ids[3]]);
+  t.same(
+    page1.jobs.map((j) => j.id),
+    [ids[4], ids[3]],
+  );
   t.type(page1.next_cursor, 'string');
   const page2 = h.json<{ jobs: Job[]; next_cursor: string }>(await h.get(secret, `/v1/jobs?limit=2&cursor=${page1.next_cursor}`));
-  t.same(page2.jobs.map((j) => j.id), [ids[2], ids[1]]);
+  t.same(
+    page2.jobs.map((j) => j.id),
+    [ids[2], ids[1]],
+  );
   const page3 = h.json<{ jobs: Job[]; next_cursor: string | null }>(await h.get(secret, `/v1/jobs?limit=2&cursor=${page2.next_cursor}`));
-  t.same(page3.jobs.map((j) => j.id), [ids[0]]);
+  t.same(
+    page3.jobs.map((j) => j.id),
+    [ids[0]],
+  );
   t.equal(page3.next_cursor, null);
   const alpha = h.json<{ jobs: Job[] }>(await h.get(secret, '/v1/jobs?batch_id=alpha'));
-  t.same(alpha.jobs.map((j) => j.id), [ids[1], ids[0]]);
+  t.same(
+    alpha.jobs.map((j) => j.id),
+    [ids[1], ids[0]],
+  );
   await waitFor(() => statusOf(h, ids[0]) === 'processing');
   const processing = h.json<{ jobs: Job[] }>(await h.get(secret, '/v1/jobs?status=processing'));
-  t.same(processing.jobs.map((j) => j.id), [ids[0]]);
+  t.same(
+    processing.jobs.map((j) => j.id),
+    [ids[0]],
+  );
   const bad = await h.get(secret, '/v1/jobs?status=done');
   t.equal(bad.statusCode, 400);
   t.equal(h.json<{ error: { code: string; details: { field: string } } }>(bad).error.details.field, 'status');
@@ -166,7 +191,14 @@ t.test('restart: queued and processing jobs are re-queued; too many attempts fai
   // What a crashed process leaves: a job still marked processing, here on its last attempt.
   store.jobs.update(a.id, { status: 'processing', attempts: 2 });
   const { createApp } = await import('../../../server/app.js');
-  const again = await createApp({ ...h.app.context, prober: { probe: async () => { throw new Error('unused'); } } });
+  const again = await createApp({
+    ...h.app.context,
+    prober: {
+      probe: async () => {
+        throw new Error('unused');
+      },
+    },
+  });
   const result = again.services.jobs.recover();
   t.same(result, { requeued: 1, failed: 1 });
   t.equal(store.jobs.get(a.id)!.status, 'failed');

@@ -15,7 +15,13 @@ async function setup(t: { teardown(fn: () => unknown): void }) {
   const post = (secret: string, url: string, payload: unknown) =>
     h.app.server.inject({ method: 'POST', url, payload: payload as object, headers: { authorization: `Bearer ${secret}` } });
   const admin = (method: string, url: string, payload?: unknown) =>
-    h.app.server.inject({ method, url, payload: payload as object, headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, remoteAddress: '127.0.0.1' });
+    h.app.server.inject({
+      method,
+      url,
+      payload: payload as object,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      remoteAddress: '127.0.0.1',
+    });
   return { h, service, post, admin };
 }
 
@@ -29,7 +35,10 @@ t.test('the secret is returned once, at creation, and listings never carry it', 
   const list = await h.get(secret, '/v1/webhooks');
   t.equal(list.statusCode, 200);
   t.notMatch(list.payload, body.secret);
-  t.same(h.json<{ webhooks: Array<{ id: string }> }>(list).webhooks.map((w) => w.id), [body.id]);
+  t.same(
+    h.json<{ webhooks: Array<{ id: string }> }>(list).webhooks.map((w) => w.id),
+    [body.id],
+  );
 });
 
 t.test('job moves deliver processing.started / completed / failed, signed, with the contract body', async (t) => {
@@ -53,7 +62,15 @@ t.test('job moves deliver processing.started / completed / failed, signed, with 
   }
   t.ok(events.every((e) => e.header === e.body.event));
   const byJob = (id: string) => events.filter((e) => e.body.data.job_id === id).map((e) => e.body);
-  t.match(byJob(ok.id).map((b) => [b.event, b.data.status]).sort(), [['processing.completed', 'completed'], ['processing.started', 'processing']]);
+  t.match(
+    byJob(ok.id)
+      .map((b) => [b.event, b.data.status])
+      .sort(),
+    [
+      ['processing.completed', 'completed'],
+      ['processing.started', 'processing'],
+    ],
+  );
   const failed = byJob(bad.id).find((b) => b.event === 'processing.failed');
   t.match(failed, { id: /^evt_/, data: { status: 'failed', error: { code: 'unreadable_file' } } });
   t.notOk('download_url' in failed.data, 'a failed job has nothing to download');
@@ -83,14 +100,31 @@ t.test("deliveries show each attempt; another account's endpoint is 404 not_foun
   const endpoint = h.json<{ id: string }>(await post(owner.secret, '/v1/webhooks', { url: receiver.url }));
   t.equal((await post(owner.secret, `/v1/webhooks/${endpoint.id}/test`, {})).statusCode, 202);
   // Retries fall due on the injected clock: move it on while waiting.
-  await waitFor(() => { h.clock.advance(60_000); return receiver.received.length === 2; }, 'retry delivered');
-  await waitFor(async () => h.json<{ deliveries: Array<{ status: string }> }>(await h.get(owner.secret, `/v1/webhooks/${endpoint.id}/deliveries`)).deliveries[0]?.status === 'delivered', 'delivered state');
-  const [delivery] = h.json<{ deliveries: Array<Record<string, unknown> & { log: Array<Record<string, unknown>> }> }>(await h.get(owner.secret, `/v1/webhooks/${endpoint.id}/deliveries`)).deliveries;
+  await waitFor(() => {
+    h.clock.advance(60_000);
+    return receiver.received.length === 2;
+  }, 'retry delivered');
+  await waitFor(
+    async () =>
+      h.json<{ deliveries: Array<{ status: string }> }>(await h.get(owner.secret, `/v1/webhooks/${endpoint.id}/deliveries`)).deliveries[0]
+        ?.status === 'delivered',
+    'delivered state',
+  );
+  const [delivery] = h.json<{ deliveries: Array<Record<string, unknown> & { log: Array<Record<string, unknown>> }> }>(
+    await h.get(owner.secret, `/v1/webhooks/${endpoint.id}/deliveries`),
+  ).deliveries;
   t.match(delivery, { event: 'processing.completed', status: 'delivered', attempts: 2, last_status_code: 204 });
-  t.match(delivery!.log, [{ attempt: 1, status: 500, ok: false }, { attempt: 2, status: 204, ok: true }]);
+  t.match(delivery!.log, [
+    { attempt: 1, status: 500, ok: false },
+    { attempt: 2, status: 204, ok: true },
+  ]);
   t.ok(delivery!.log.every((a) => typeof a.duration_ms === 'number'));
 
-  for (const [method, url] of [['GET', `/v1/webhooks/${endpoint.id}/deliveries`], ['DELETE', `/v1/webhooks/${endpoint.id}`], ['POST', `/v1/webhooks/${endpoint.id}/test`]] as const) {
+  for (const [method, url] of [
+    ['GET', `/v1/webhooks/${endpoint.id}/deliveries`],
+    ['DELETE', `/v1/webhooks/${endpoint.id}`],
+    ['POST', `/v1/webhooks/${endpoint.id}/test`],
+  ] as const) {
     const response = await h.app.server.inject({ method, url, headers: { authorization: `Bearer ${stranger.secret}` } });
     t.equal(response.statusCode, 404, `${method} ${url} as a stranger`);
     t.equal(errorOf(response).code, 'not_found');
@@ -122,13 +156,23 @@ t.test('the admin API lists every endpoint, creates one for an account, shows de
   t.equal((await admin('POST', `/admin/v1/webhooks/${hook.id}/test`)).statusCode, 202);
   await waitFor(async () => {
     h.clock.advance(60_000);
-    return h.json<{ deliveries: Array<{ status: string }> }>(await admin('GET', `/admin/v1/webhooks/${hook.id}/deliveries`)).deliveries[0]?.status === 'failed';
+    return (
+      h.json<{ deliveries: Array<{ status: string }> }>(await admin('GET', `/admin/v1/webhooks/${hook.id}/deliveries`)).deliveries[0]
+        ?.status === 'failed'
+    );
   }, 'gave up');
-  const [delivery] = h.json<{ deliveries: Array<{ attempts: number; log: unknown[]; last_status_code: number }> }>(await admin('GET', `/admin/v1/webhooks/${hook.id}/deliveries`)).deliveries;
+  const [delivery] = h.json<{ deliveries: Array<{ attempts: number; log: unknown[]; last_status_code: number }> }>(
+    await admin('GET', `/admin/v1/webhooks/${hook.id}/deliveries`),
+  ).deliveries;
   t.match(delivery, { attempts: 4, last_status_code: 500 });
   t.equal(delivery!.log.length, 4);
   t.equal((await admin('POST', '/admin/v1/webhooks', { account_id: 'acct_nobody00000000000', url: receiver.url })).statusCode, 404);
   t.equal((await admin('DELETE', `/admin/v1/webhooks/${hook.id}`)).statusCode, 204);
-  const outside = await h.app.server.inject({ method: 'GET', url: '/admin/v1/webhooks', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, remoteAddress: '192.168.1.20' });
+  const outside = await h.app.server.inject({
+    method: 'GET',
+    url: '/admin/v1/webhooks',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    remoteAddress: '192.168.1.20',
+  });
   t.equal(outside.statusCode, 403, 'the admin API answers on loopback only');
 });

@@ -25,7 +25,11 @@ t.test('the trial: refused once its conversions are spent, never renewing', asyn
   const spent = accounts.get(account.id);
   const checked = refusal(() => accounts.assertConversionLeft(spent));
   t.match(checked, { code: 'quota_exhausted', details: { reset_at: null, allowance: 'trial' } });
-  t.same(refusal(() => accounts.charge(spent)), checked, 'charge() answers the same');
+  t.same(
+    refusal(() => accounts.charge(spent)),
+    checked,
+    'charge() answers the same',
+  );
   t.equal(accounts.get(account.id).trial_used, TRIAL_CONVERSIONS);
 });
 
@@ -45,7 +49,15 @@ t.test('a monthly plan: refused at its allowance until the period resets', async
   t.equal(spent.period_used, 500);
   const checked = refusal(() => accounts.assertConversionLeft(spent));
   t.match(checked, { code: 'quota_exhausted', details: { allowance: 'monthly', total: 500, reset_at: period.reset_at } });
-  t.same(refusal(() => accounts.charge(spent)), checked, 'charge() answers the same');
+  t.same(
+    refusal(() => accounts.charge(spent)),
+    checked,
+    'charge() answers the same',
+  );
   h.clock.set(period.reset_at);
-  t.equal(refusal(() => accounts.assertConversionLeft(accounts.get(account.id))), undefined, 'a new period has room again');
+  t.equal(
+    refusal(() => accounts.assertConversionLeft(accounts.get(account.id))),
+    undefined,
+    'a new period has room again',
+  );
 });

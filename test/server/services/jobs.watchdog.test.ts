@@ -63,14 +63,16 @@ t.test('the minimum timeout applies when the estimate is small', async (t) => {
   await settle();
   t.equal(statusOf(h, next), 'processing', 'the freed worker takes the next job');
 
-  const view = h.json<{ status: string; progress: number; error: { code: string; message: string } }>(await h.get(secret, `/v1/jobs/${stuck}`));
+  const view = h.json<{ status: string; progress: number; error: { code: string; message: string } }>(
+    await h.get(secret, `/v1/jobs/${stuck}`),
+  );
   t.equal(view.status, 'failed');
   t.equal(view.error.code, 'internal_error');
   t.match(view.error.message, /was stopped/);
 
   h.pool.complete(next);
   await waitFor(() => statusOf(h, next) === 'completed', 'the next job to complete');
-  t.equal(statusOf(h, next), 'completed', 'the next job is not hit by the first one\'s watchdog');
+  t.equal(statusOf(h, next), 'completed', "the next job is not hit by the first one's watchdog");
   t.equal(failed.length, 1);
 });
 

@@ -48,7 +48,13 @@ t.test('uploads and results no record owns are removed after the grace period, o
   t.notOk(await blobs.exists('results/job_pruned.svg'));
   t.notOk(await blobs.exists('results/job_gone.svg.partial'));
 
-  t.same(store.jobs.all().map((job) => job.status).sort(), ['completed', 'processing', 'processing']);
+  t.same(
+    store.jobs
+      .all()
+      .map((job) => job.status)
+      .sort(),
+    ['completed', 'processing', 'processing'],
+  );
   for (const record of store.jobs.all()) {
     if (record.upload_path) t.ok(await blobs.exists(record.upload_path), `a ${record.status} job keeps its upload`);
     if (record.result_path) t.ok(await blobs.exists(record.result_path), `a ${record.status} job keeps its result`);

@@ -45,7 +45,14 @@ t.test('500 twice then 200 gets exactly 3 attempts', async (t) => {
   const ids = new Set(receiver.received.map((r) => JSON.parse(r.body).id));
   t.equal(ids.size, 1, 'every attempt carries the same event id, so the receiver can deduplicate');
   const log = service.attempts(endpoint.id, 'acct_a');
-  t.same(log.map((a) => [a.attempt, a.status, a.ok]), [[3, 200, true], [2, 500, false], [1, 500, false]]);
+  t.same(
+    log.map((a) => [a.attempt, a.status, a.ok]),
+    [
+      [3, 200, true],
+      [2, 500, false],
+      [1, 500, false],
+    ],
+  );
 });
 
 t.test('a receiver that always answers 500 gets 4 attempts in all, then the delivery is failed', async (t) => {
@@ -71,7 +78,10 @@ t.test('retries wait backoff × 4^n', async (t) => {
   const { webhook: endpoint } = await service.create('acct_a', { url: receiver.url });
   await service.emit('acct_a', 'processing.completed', { job_id: 'job_4', status: 'completed' });
   await waitFor(() => firstState(store) === 'delivered');
-  const times = service.attempts(endpoint.id).reverse().map((a) => Date.parse(a.at));
+  const times = service
+    .attempts(endpoint.id)
+    .reverse()
+    .map((a) => Date.parse(a.at));
   const first = times[1]! - times[0]!;
   const second = times[2]! - times[1]!;
   t.ok(first >= 40 * 0.8, `first retry after ≥ 32 ms (${first})`);
@@ -113,7 +123,9 @@ t.test('a delivery pending in the database when the process stops is delivered b
   await waitFor(() => receiver.received.length === 1, 'first attempt');
   await first.service.drain();
   await first.close();
-  const onDisk = JSON.parse(readFileSync(first.file, 'utf8')) as { deliveries: Array<{ state: string; attempts: number; next_attempt_at: string }> };
+  const onDisk = JSON.parse(readFileSync(first.file, 'utf8')) as {
+    deliveries: Array<{ state: string; attempts: number; next_attempt_at: string }>;
+  };
   t.match(onDisk.deliveries, [{ state: 'pending', attempts: 1 }], 'the pending delivery is on disk');
 
   // The retry falls due while no process runs.
@@ -124,8 +136,15 @@ t.test('a delivery pending in the database when the process stops is delivered b
   second.service.start(1000);
   await waitFor(() => second.service.deliveries(endpoint.id)[0]?.state === 'delivered', 'delivered after restart');
   t.equal(receiver.received.length, 2);
-  t.equal(JSON.parse(receiver.received[1]!.body).id, JSON.parse(receiver.received[0]!.body).id, 'the same event, so the receiver deduplicates');
-  t.same(second.service.attempts(endpoint.id).map((a) => a.status), [200, 503]);
+  t.equal(
+    JSON.parse(receiver.received[1]!.body).id,
+    JSON.parse(receiver.received[0]!.body).id,
+    'the same event, so the receiver deduplicates',
+  );
+  t.same(
+    second.service.attempts(endpoint.id).map((a) => a.status),
+    [200, 503],
+  );
 });
 
 t.test('finished deliveries past the log limit are pruned so the database stays small', async (t) => {
@@ -165,7 +184,14 @@ t.test('a plain secret left by an older version is sealed at start and still sig
   const receiver = await startReceiver(() => ({ status: 204 }));
   t.teardown(receiver.close);
   const { service, store, file } = await openWebhookService(t);
-  const legacy = { id: 'whk_legacy00000000000000', account_id: 'acct_a', url: receiver.url, secret: 'whsec_legacyLegacyLegacyLegacy0123', events: ['processing.completed'], created_at: new Date().toISOString() };
+  const legacy = {
+    id: 'whk_legacy00000000000000',
+    account_id: 'acct_a',
+    url: receiver.url,
+    secret: 'whsec_legacyLegacyLegacyLegacy0123',
+    events: ['processing.completed'],
+    created_at: new Date().toISOString(),
+  };
   store.webhooks.insert(legacy as never);
   t.equal(await service.sealSecrets(), 1);
   t.equal(await service.sealSecrets(), 0, 'nothing left to seal');
@@ -175,7 +201,10 @@ t.test('a plain secret left by an older version is sealed at start and still sig
   await service.sendTest(legacy.id);
   await waitFor(() => receiver.received.length === 1);
   const [request] = receiver.received;
-  t.ok(verifySignature(request!.body, legacy.secret, request!.headers['x-service-signature'] as string), 'signed with the same secret as before');
+  t.ok(
+    verifySignature(request!.body, legacy.secret, request!.headers['x-service-signature'] as string),
+    'signed with the same secret as before',
+  );
 });
 
 t.test('after a key rotation the secrets are re-sealed with the new key and the old key can go', async (t) => {

@@ -34,7 +34,12 @@ export async function openWebhookService(t: { teardown(fn: () => unknown): void 
   const policy = new AddressPolicy(options.allow ?? '127.0.0.1/32');
   const secrets = options.secrets ?? secretBox([randomBytes(32)]);
   const service = webhookService({
-    store, clock: systemClock, secrets, policy, resolve, backoffMs: options.backoffMs ?? 5,
+    store,
+    clock: systemClock,
+    secrets,
+    policy,
+    resolve,
+    backoffMs: options.backoffMs ?? 5,
     sender: new WebhookSender({ policy, resolve, timeoutMs: 2000 }),
   });
   let closed = false;
@@ -54,7 +59,10 @@ export interface ReceivedRequest {
 }
 
 /** A real HTTP receiver on a loopback address; `answer` decides each status in turn. */
-export async function startReceiver(answer: (n: number, req: ReceivedRequest) => { status: number; headers?: Record<string, string> }, host = '127.0.0.1') {
+export async function startReceiver(
+  answer: (n: number, req: ReceivedRequest) => { status: number; headers?: Record<string, string> },
+  host = '127.0.0.1',
+) {
   const received: ReceivedRequest[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];

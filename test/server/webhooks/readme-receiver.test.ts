@@ -32,7 +32,12 @@ t.test('the README receiver accepts signed deliveries once, and refuses forged, 
   const handled: unknown[] = [];
   // The secret exists only once the endpoint does; the receiver's address is filled in after.
   const { webhook: endpoint, secret } = await service.create('acct_a', { url: 'http://127.0.0.1:9/' });
-  const receiver = createReceiver({ secret, onEvent: (e) => { handled.push(e); } });
+  const receiver = createReceiver({
+    secret,
+    onEvent: (e) => {
+      handled.push(e);
+    },
+  });
   const realUrl = await listen(receiver);
   t.teardown(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
   store.webhooks.update(endpoint.id, { url: realUrl });
@@ -41,12 +46,23 @@ t.test('the README receiver accepts signed deliveries once, and refuses forged, 
   await service.emit('acct_a', 'processing.completed', { job_id: 'job_1', status: 'completed' });
   await waitFor(() => handled.length === 1 && store.deliveries.all()[0]?.state === 'delivered');
 
-  const body = JSON.stringify({ id: 'evt_0000000000000000', event: 'processing.completed', created_at: new Date().toISOString(), data: { job_id: 'job_2', status: 'completed' } });
-  const post = (payload: string, signature: string) => fetch(realUrl, { method: 'POST', body: payload, headers: { 'x-service-signature': signature } });
+  const body = JSON.stringify({
+    id: 'evt_0000000000000000',
+    event: 'processing.completed',
+    created_at: new Date().toISOString(),
+    data: { job_id: 'job_2', status: 'completed' },
+  });
+  const post = (payload: string, signature: string) =>
+    fetch(realUrl, { method: 'POST', body: payload, headers: { 'x-service-signature': signature } });
   t.equal((await post(body, signBody(body, 'whsec_forged'))).status, 401, 'a forged signature is refused');
   t.equal((await post(body, signBody(body, secret))).status, 204, 'a fresh signed event is handled');
   t.equal((await post(body, signBody(body, secret))).status, 200, 'its replay is acknowledged but not handled again');
-  const stale = JSON.stringify({ id: 'evt_1111111111111111', event: 'processing.completed', created_at: new Date(Date.now() - 20 * 60_000).toISOString(), data: {} });
+  const stale = JSON.stringify({
+    id: 'evt_1111111111111111',
+    event: 'processing.completed',
+    created_at: new Date(Date.now() - 20 * 60_000).toISOString(),
+    data: {},
+  });
   t.equal((await post(stale, signBody(stale, secret))).status, 400, 'a stale event is refused');
   t.equal(handled.length, 2);
 });

@@ -31,13 +31,20 @@ t.test('a plan change, once confirmed, shows in the allowances', async (t) => {
   await waitForText(app, 'Plan for Studio North (now trial)');
   await press(app, 'j', 'j', KEYS.enter); // trial -> lite -> pro
   await waitForText(app, 'Move Studio North from trial to pro?');
-  t.same(fake.calls.filter((call) => call.startsWith('setPlan')), [], 'nothing changes before the confirmation');
+  t.same(
+    fake.calls.filter((call) => call.startsWith('setPlan')),
+    [],
+    'nothing changes before the confirmation',
+  );
   await press(app, 'y');
 
   frame = await waitForText(app, 'Monthly: 0 used of 500, 500 left, resets 2025-04-01 00:00 UTC');
   t.match(frame, /Plan\s+pro/);
   t.match(frame, 'Studio North is now on pro.');
-  t.same(fake.calls.filter((call) => call.startsWith('setPlan')), [`setPlan ${account.id} pro`]);
+  t.same(
+    fake.calls.filter((call) => call.startsWith('setPlan')),
+    [`setPlan ${account.id} pro`],
+  );
 
   await press(app, KEYS.escape);
   frame = await waitForFrame(app, (f) => !f.includes('Allowances') && f.includes('Studio North'), 'the account list');

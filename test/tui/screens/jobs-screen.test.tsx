@@ -41,12 +41,19 @@ t.test('cancel asks first, then cancels the selected job', async (t) => {
   const account = fake.addAccount('Studio North', 'pro');
   fake.jobs.push(
     job('job_running000000000', account.id, { status: 'processing', progress: 10 }),
-    job('job_done000000000000', account.id, { status: 'failed', error: { code: 'unreadable_file', message: 'The file could not be decoded.' } }),
+    job('job_done000000000000', account.id, {
+      status: 'failed',
+      error: { code: 'unreadable_file', message: 'The file could not be decoded.' },
+    }),
   );
   const app = renderApp(fake, 'jobs');
   t.teardown(() => app.unmount());
   const frame = await waitForText(app, 'job_running');
-  t.match(frame.split('\n').find((line) => line.includes('job_done')), /failed\s+unreadable_f/, 'a failed job shows its error code, no progress bar');
+  t.match(
+    frame.split('\n').find((line) => line.includes('job_done')),
+    /failed\s+unreadable_f/,
+    'a failed job shows its error code, no progress bar',
+  );
   await press(app, 'j', 'c');
   await waitForText(app, 'only queued or processing jobs can be canceled');
   await press(app, 'k', 'c');
@@ -81,7 +88,10 @@ t.test('a job that ends while the cancel dialog is open is reported as it ended,
 t.test('f filters by state', async (t) => {
   const fake = new FakeAdmin();
   const account = fake.addAccount('A', 'pro');
-  fake.jobs.push(job('job_q000000000000000', account.id, { queue_position: 1 }), job('job_p000000000000000', account.id, { status: 'processing' }));
+  fake.jobs.push(
+    job('job_q000000000000000', account.id, { queue_position: 1 }),
+    job('job_p000000000000000', account.id, { status: 'processing' }),
+  );
   const app = renderApp(fake, 'jobs');
   t.teardown(() => app.unmount());
   await waitForText(app, 'job_p0');
@@ -98,7 +108,10 @@ t.test('at 100 columns each job names its file; the header counts keep up with t
   const app = renderApp(fake, 'jobs');
   t.teardown(() => app.unmount());
   const frame = await waitForText(app, 'job_logo');
-  t.match(frame.split('\n').find((line) => line.includes('job_logo')), /0%\s+logo\.png/);
+  t.match(
+    frame.split('\n').find((line) => line.includes('job_logo')),
+    /0%\s+logo\.png/,
+  );
   await waitForText(app, '1 queued, 0 running');
   fake.jobs.push(job('job_more000000000000', account.id, { queue_position: 2 }));
   const pushed = Date.now();

@@ -31,7 +31,10 @@ t.test('a created key is shown whole once, then never again', async (t) => {
   await press(app, '2');
   const back = await waitForText(app, `…${secret!.slice(-4)}`);
   t.notOk(back.includes(secret!), 'still gone after navigating away and back');
-  t.notOk(app.frames.slice(app.frames.indexOf(listed)).some((frame) => frame.includes(secret!)), 'no later frame showed it');
+  t.notOk(
+    app.frames.slice(app.frames.indexOf(listed)).some((frame) => frame.includes(secret!)),
+    'no later frame showed it',
+  );
 });
 
 t.test('a secret is dropped when the admin leaves the screen without dismissing it', async (t) => {
@@ -145,7 +148,10 @@ t.test('revoke asks first and only `y` revokes', async (t) => {
 
   await press(app, 'x', 'y');
   const after = await waitForText(app, `Revoked service_sk_live_…${second.last4}.`);
-  t.same(fake.calls.filter((call) => call.startsWith('revokeKey')), [`revokeKey ${second.id}`]);
+  t.same(
+    fake.calls.filter((call) => call.startsWith('revokeKey')),
+    [`revokeKey ${second.id}`],
+  );
   await waitForFrame(app, (frame) => !frame.includes('backup-job'), 'the revoked key to leave the list');
   t.match(after, 'uploader');
 });

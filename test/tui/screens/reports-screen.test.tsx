@@ -6,7 +6,14 @@ t.test('reports list newest first and open to their full message', async (t) => 
   const fake = new FakeAdmin();
   const account = fake.addAccount('Studio North', 'pro');
   fake.reports.push(
-    { id: 'rpt_old0000000000000', job_id: 'job_a', account_id: account.id, reason: 'quality', message: 'Edges are jagged.', created_at: '2025-03-01T08:00:00.000Z' },
+    {
+      id: 'rpt_old0000000000000',
+      job_id: 'job_a',
+      account_id: account.id,
+      reason: 'quality',
+      message: 'Edges are jagged.',
+      created_at: '2025-03-01T08:00:00.000Z',
+    },
     {
       id: 'rpt_new0000000000000',
       job_id: 'job_b',
@@ -38,7 +45,14 @@ t.test('r refreshes the reports at once, and the footer says so', async (t) => {
   const empty = await waitForText(app, 'No reports');
   t.match(empty, /r refresh/);
   t.match(empty, /live, every 5 s/);
-  fake.reports.push({ id: 'rpt_fresh00000000000', job_id: 'job_c', account_id: account.id, reason: 'artifacts', message: 'Specks.', created_at: '2025-03-05T08:00:00.000Z' });
+  fake.reports.push({
+    id: 'rpt_fresh00000000000',
+    job_id: 'job_c',
+    account_id: account.id,
+    reason: 'artifacts',
+    message: 'Specks.',
+    created_at: '2025-03-05T08:00:00.000Z',
+  });
   const pressed = Date.now();
   await press(app, 'r');
   await waitForText(app, 'artifacts');

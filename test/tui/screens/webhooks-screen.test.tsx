@@ -22,10 +22,30 @@ function delivery(webhookId: string, patch: Partial<AdminDelivery>): AdminDelive
 t.test("a webhook's failed deliveries show their attempts and why", async (t) => {
   const fake = new FakeAdmin();
   const account = fake.addAccount('Studio North', 'pro');
-  fake.webhooks.push({ id: 'whk_aaaaaaaaaaaaaaaa', account_id: account.id, url: 'https://hooks.example.com/vectorize', created_at: '2025-03-01T00:00:00.000Z' });
+  fake.webhooks.push({
+    id: 'whk_aaaaaaaaaaaaaaaa',
+    account_id: account.id,
+    url: 'https://hooks.example.com/vectorize',
+    created_at: '2025-03-01T00:00:00.000Z',
+  });
   fake.deliveries.push(
-    delivery('whk_aaaaaaaaaaaaaaaa', { event_id: 'evt_1', event: 'processing.failed', status: 'failed', attempts: 4, last_status_code: 503, last_error: 'HTTP 503 Service Unavailable' }),
-    delivery('whk_aaaaaaaaaaaaaaaa', { event_id: 'evt_2', event: 'processing.started', status: 'pending', attempts: 2, last_status_code: null, last_error: 'connect ETIMEDOUT', next_attempt_at: '2025-03-05T09:02:00.000Z' }),
+    delivery('whk_aaaaaaaaaaaaaaaa', {
+      event_id: 'evt_1',
+      event: 'processing.failed',
+      status: 'failed',
+      attempts: 4,
+      last_status_code: 503,
+      last_error: 'HTTP 503 Service Unavailable',
+    }),
+    delivery('whk_aaaaaaaaaaaaaaaa', {
+      event_id: 'evt_2',
+      event: 'processing.started',
+      status: 'pending',
+      attempts: 2,
+      last_status_code: null,
+      last_error: 'connect ETIMEDOUT',
+      next_attempt_at: '2025-03-05T09:02:00.000Z',
+    }),
     delivery('whk_aaaaaaaaaaaaaaaa', { event_id: 'evt_3' }),
   );
   const app = renderApp(fake, 'webhooks');
@@ -37,7 +57,11 @@ t.test("a webhook's failed deliveries show their attempts and why", async (t) =>
   const frame = await waitForText(app, 'processing.failed');
   const line = (text: string) => frame.split('\n').find((row) => row.includes(text)) ?? '';
   t.match(line('processing.failed'), /failed\s+4\s+503\s+HTTP 503 Service Unavailable/, 'failed: 4 attempts, last status and error');
-  t.match(line('processing.started'), /pending\s+2\s+—\s+connect ETIMEDOUT\s+09:02/, 'pending retry: attempts so far, no HTTP status, next try');
+  t.match(
+    line('processing.started'),
+    /pending\s+2\s+—\s+connect ETIMEDOUT\s+09:02/,
+    'pending retry: attempts so far, no HTTP status, next try',
+  );
   t.match(line('processing.completed'), /delivered\s+1\s+200/);
   t.match(frame, '3 recent, 1 failed');
 
