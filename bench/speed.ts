@@ -237,13 +237,16 @@ for (const image of images) {
   rows.push(row);
   const mp = image.megapixels;
   console.error(
-    `${image.id.padEnd(28)} ${names.map((n) => `${n} ${fmt(row.wall[n])} ms (${fmt(row.wall[n] / mp)} ms/MP, cpu ${fmt(row.cpu[n])})`).join('  ')}`,
+    `${image.id.padEnd(28)} ` +
+      names.map((n) => `${n} ${fmt(row.wall[n])} ms (${fmt(row.wall[n] / mp)} ms/MP, cpu ${fmt(row.cpu[n])})`).join('  '),
   );
 }
 
 const lines: string[] = [];
 lines.push(
-  `Trace speed, ${rounds} rounds alternating in one process (median per image, ${args.cold ? 'cold: no warm-up pass' : 'after one warm-up pass over all images'}), ${new Date().toISOString().slice(0, 10)}`,
+  `Trace speed, ${rounds} rounds alternating in one process ` +
+    `(median per image, ${args.cold ? 'cold: no warm-up pass' : 'after one warm-up pass over all images'}), ` +
+    new Date().toISOString().slice(0, 10),
 );
 lines.push('');
 lines.push('| image | MP | ours ms | ours cpu ms | ours ms/MP | VTracer ms | VTracer cpu ms | VTracer ms/MP | ours/VTracer |');
@@ -252,7 +255,8 @@ for (const r of rows) {
   const mp = r.image.megapixels;
   const ratio = r.wall.ours / r.wall.vtracer;
   lines.push(
-    `| ${r.image.id} | ${mp.toFixed(2)} | ${fmt(r.wall.ours)} | ${fmt(r.cpu.ours)} | ${fmt(r.wall.ours / mp)} | ${fmt(r.wall.vtracer)} | ${fmt(r.cpu.vtracer)} | ${fmt(r.wall.vtracer / mp)} | ${Number.isFinite(ratio) ? ratio.toFixed(2) : '–'} |`,
+    `| ${r.image.id} | ${mp.toFixed(2)} | ${fmt(r.wall.ours)} | ${fmt(r.cpu.ours)} | ${fmt(r.wall.ours / mp)} | ` +
+      `${fmt(r.wall.vtracer)} | ${fmt(r.cpu.vtracer)} | ${fmt(r.wall.vtracer / mp)} | ${Number.isFinite(ratio) ? ratio.toFixed(2) : '–'} |`,
   );
 }
 lines.push('');
@@ -266,7 +270,8 @@ for (const cls of classes) {
   const vt = perMp('vtracer', 'wall');
   const cpuRatio = perMp('ours', 'cpu') / perMp('vtracer', 'cpu');
   lines.push(
-    `| ${cls} | ${of.length} | ${fmt(ours)} | ${fmt(vt)} | ${Number.isFinite(ours / vt) ? (ours / vt).toFixed(2) : '–'} | ${Number.isFinite(cpuRatio) ? cpuRatio.toFixed(2) : '–'} |`,
+    `| ${cls} | ${of.length} | ${fmt(ours)} | ${fmt(vt)} | ${Number.isFinite(ours / vt) ? (ours / vt).toFixed(2) : '–'} | ` +
+      `${Number.isFinite(cpuRatio) ? cpuRatio.toFixed(2) : '–'} |`,
   );
 }
 console.log(lines.join('\n'));

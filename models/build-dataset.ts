@@ -128,7 +128,8 @@ async function buildSource(source: Source, log: (line: string) => void): Promise
     }
   }
   log(
-    `${source.split.padEnd(7)} ${source.class.padEnd(9)} ${source.id.padEnd(22)} ${String(files.length).padStart(4)} files -> ${String(made).padStart(4)} samples (${skipped} skipped) ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `${source.split.padEnd(7)} ${source.class.padEnd(9)} ${source.id.padEnd(22)} ${String(files.length).padStart(4)} files -> ` +
+      `${String(made).padStart(4)} samples (${skipped} skipped) ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
   return { rows, thumbnails: Buffer.concat(thumbs) };
 }

@@ -141,7 +141,8 @@ export class QueueView {
     if (skipped.length === 0) return;
     const shown = skipped.slice(0, SKIPPED_SHOWN);
     $('skipped-title').textContent =
-      `Skipped ${skipped.length} file${skipped.length === 1 ? '' : 's'} that ${skipped.length === 1 ? 'is' : 'are'} not PNG, JPEG, WebP, AVIF or BMP:`;
+      `Skipped ${skipped.length} file${skipped.length === 1 ? '' : 's'} that ` +
+      `${skipped.length === 1 ? 'is' : 'are'} not PNG, JPEG, WebP, AVIF or BMP:`;
     const list = $('skipped-list');
     list.replaceChildren(...shown.map((name) => Object.assign(document.createElement('li'), { textContent: name, title: name })));
     if (skipped.length > shown.length)

@@ -60,14 +60,16 @@ export function gradientArtSvg(random: Random): { svg: string; width: number; he
       dx = Math.cos(angle) / 2,
       dy = Math.sin(angle) / 2;
     defs.push(
-      `<linearGradient id="${id}" x1="${0.5 - dx}" y1="${0.5 - dy}" x2="${0.5 + dx}" y2="${0.5 + dy}"><stop offset="0" stop-color="${a}"/><stop offset="1" stop-color="${b}" stop-opacity="${opacityEnd}"/></linearGradient>`,
+      `<linearGradient id="${id}" x1="${0.5 - dx}" y1="${0.5 - dy}" x2="${0.5 + dx}" y2="${0.5 + dy}">` +
+        `<stop offset="0" stop-color="${a}"/><stop offset="1" stop-color="${b}" stop-opacity="${opacityEnd}"/></linearGradient>`,
     );
     return `url(#${id})`;
   };
   const radial = (colour: string, opacity: number) => {
     const id = `g${ids++}`;
     defs.push(
-      `<radialGradient id="${id}"><stop offset="0" stop-color="${colour}" stop-opacity="${opacity}"/><stop offset="1" stop-color="${colour}" stop-opacity="0"/></radialGradient>`,
+      `<radialGradient id="${id}"><stop offset="0" stop-color="${colour}" stop-opacity="${opacity}"/>` +
+        `<stop offset="1" stop-color="${colour}" stop-opacity="0"/></radialGradient>`,
     );
     return `url(#${id})`;
   };
@@ -87,7 +89,8 @@ export function gradientArtSvg(random: Random): { svg: string; width: number; he
         const c = () => base + (random() - 0.5) * 2 * amp;
         const d = `M0 ${c()} C${width * 0.3} ${c()} ${width * 0.6} ${c()} ${width} ${c()} L${width} ${height} L0 ${height} Z`;
         body.push(
-          `<path d="${d}" fill="${linear(shade(0.1, 0.3), shade(0.3, 0.3), Math.PI / 2 + (random() - 0.5), random())}" opacity="${(0.3 + random() * 0.6).toFixed(2)}"/>`,
+          `<path d="${d}" fill="${linear(shade(0.1, 0.3), shade(0.3, 0.3), Math.PI / 2 + (random() - 0.5), random())}"` +
+            ` opacity="${(0.3 + random() * 0.6).toFixed(2)}"/>`,
         );
       }
     } else if (kind === 'facets') {
@@ -108,7 +111,8 @@ export function gradientArtSvg(random: Random): { svg: string; width: number; he
             [a, c, e],
           ]) {
             body.push(
-              `<path d="M${tri.map((p) => `${p[0].toFixed(1)} ${p[1].toFixed(1)}`).join(' L')} Z" fill="${shade(0.1, 0.35)}" opacity="${opacity.toFixed(2)}"/>`,
+              `<path d="M${tri.map((p) => `${p[0].toFixed(1)} ${p[1].toFixed(1)}`).join(' L')} Z" fill="${shade(0.1, 0.35)}"` +
+                ` opacity="${opacity.toFixed(2)}"/>`,
             );
           }
         }
@@ -116,14 +120,17 @@ export function gradientArtSvg(random: Random): { svg: string; width: number; he
     } else if (kind === 'discs') {
       for (let k = 0, n = 2 + Math.floor(random() * 8); k < n; k++) {
         body.push(
-          `<circle cx="${random() * width}" cy="${random() * height}" r="${(0.03 + random() * 0.3) * width}" fill="${linear(shade(0.2, 0.3), shade(0.1, 0.3), random() * 6, random())}" opacity="${(0.15 + random() * 0.5).toFixed(2)}"/>`,
+          `<circle cx="${random() * width}" cy="${random() * height}" r="${(0.03 + random() * 0.3) * width}"` +
+            ` fill="${linear(shade(0.2, 0.3), shade(0.1, 0.3), random() * 6, random())}" opacity="${(0.15 + random() * 0.5).toFixed(2)}"/>`,
         );
       }
     } else {
       for (let k = 0, n = 1 + Math.floor(random() * 6); k < n; k++) {
         const p = () => `${(random() * width).toFixed(0)} ${(random() * height).toFixed(0)}`;
         body.push(
-          `<path d="M${p()} C${p()} ${p()} ${p()} S${p()} ${p()}" fill="none" stroke="${dark ? shade(0.5, 0.3) : shade(0.3, 0.3)}" stroke-width="${(1 + random() * 12).toFixed(1)}" opacity="${(0.2 + random() * 0.6).toFixed(2)}"/>`,
+          `<path d="M${p()} C${p()} ${p()} ${p()} S${p()} ${p()}" fill="none"` +
+            ` stroke="${dark ? shade(0.5, 0.3) : shade(0.3, 0.3)}" stroke-width="${(1 + random() * 12).toFixed(1)}"` +
+            ` opacity="${(0.2 + random() * 0.6).toFixed(2)}"/>`,
         );
       }
     }
@@ -131,7 +138,8 @@ export function gradientArtSvg(random: Random): { svg: string; width: number; he
   if (random() < 0.3) {
     for (let k = 0, n = 20 + Math.floor(random() * 150); k < n; k++)
       body.push(
-        `<circle cx="${random() * width}" cy="${random() * height}" r="${(0.5 + random() * 2).toFixed(1)}" fill="#fff" opacity="${random().toFixed(2)}"/>`,
+        `<circle cx="${random() * width}" cy="${random() * height}" r="${(0.5 + random() * 2).toFixed(1)}" fill="#fff"` +
+          ` opacity="${random().toFixed(2)}"/>`,
       );
   }
   if (random() < 0.5) {
@@ -147,12 +155,15 @@ export function gradientArtSvg(random: Random): { svg: string; width: number; he
     );
     if (random() < 0.5)
       body.push(
-        `<text x="${x + r * 1.6}" y="${y + r * 0.5}" font-family="sans-serif" font-size="${r * 1.4}" fill="${ink}">${['aurora', 'desk', 'linux', 'flow', 'nova'][Math.floor(random() * 5)]}</text>`,
+        `<text x="${x + r * 1.6}" y="${y + r * 0.5}" font-family="sans-serif" font-size="${r * 1.4}"` +
+          ` fill="${ink}">${['aurora', 'desk', 'linux', 'flow', 'nova'][Math.floor(random() * 5)]}</text>`,
       );
   }
   // No SVG filters: resvg panics on some blurred groups (geom.rs unwrap), and the radial
   // gradients already give the soft glows.
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><defs>${defs.join('')}</defs>${body.join('')}</svg>`;
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"` +
+    ` viewBox="0 0 ${width} ${height}"><defs>${defs.join('')}</defs>${body.join('')}</svg>`;
   return { svg, width, height };
 }
 

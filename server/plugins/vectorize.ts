@@ -26,7 +26,8 @@ const formDoc = Joi.object({
     .default('24h')
     .description('Lowered to the plan maximum; `none` = deleted after the first download.'),
   batch_id: Joi.string().description(
-    "≤ 128 characters, no control characters. Groups files into a folder of at most the plan's `limits.batch_group` files (GET /v1/account).",
+    '≤ 128 characters, no control characters. Groups files into a folder of at most ' +
+      "the plan's `limits.batch_group` files (GET /v1/account).",
   ),
   folder_name: Joi.string().description('≤ 128 characters; needs batch_id; the first admitted file names the folder.'),
   detail: Joi.string()

@@ -16,14 +16,13 @@ import type { WebhookService } from './webhooks.js';
 import type { Logger } from '../log.js';
 import { DAY_MS, HOUR_MS } from '../limits.js';
 
-const DAY = 24 * 3_600_000;
 /**
  * How old a file must be before the sweeper may treat it as abandoned. A request moves its upload
  * into uploads/ a moment before the record names it, and a worker writes results/ a moment before
  * the job completes: a sweep in between must not take the file away. An hour is far beyond both
  * windows (a file's mtime is its last write, so a slow upload is young when it lands).
  */
-export const ABANDONED_FILE_GRACE_MS = 3_600_000;
+export const ABANDONED_FILE_GRACE_MS = HOUR_MS;
 
 export function retentionService(deps: {
   store: Store;

@@ -1,7 +1,8 @@
 /**
  * The page as a newcomer meets it (issue 19), in Debian chromium against the real server: the plan
  * badge, files that are skipped or too large, re-run rules and the previous result, the queue
- * rebuilt after a reload, the narrow layout, "Save all" as one ZIP and reporting a bad result. Screenshots go to test-output/ (page-1280.png,
+ * rebuilt after a reload, the narrow layout, "Save all" as one ZIP and reporting a bad result.
+ * Screenshots go to test-output/ (page-1280.png,
  * page-800.png, page-800-settings.png).
  */
 import t from 'tap';

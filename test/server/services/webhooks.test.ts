@@ -15,7 +15,7 @@ t.test('a delivery carries the contract headers and a signature the receiver can
   const { service, store } = await openWebhookService(t);
   service.start(50);
   t.teardown(() => service.stop());
-  const { webhook: endpoint, secret } = await service.create('acct_a', { url: receiver.url });
+  const { secret } = await service.create('acct_a', { url: receiver.url });
   t.match(secret, /^whsec_[0-9A-Za-z]{32}$/);
   await service.emit('acct_a', 'processing.completed', { job_id: 'job_1', status: 'completed' });
   await waitFor(() => receiver.received.length === 1);
