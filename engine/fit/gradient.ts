@@ -156,16 +156,20 @@ interface Candidate {
   profile: Rgb[];
 }
 
-/** Unit direction of steepest colour change: principal eigenvector of Σ∇cᵀ∇c over the channels. */
-function linearCandidate(s: Samples): Candidate | null {
+/** The mean sample position: fits are centred on it for conditioning. */
+function sampleCentroid(s: Samples): { mx: number; my: number } {
   let mx = 0,
     my = 0;
   for (let i = 0; i < s.n; i++) {
     mx += s.x[i];
     my += s.y[i];
   }
-  mx /= s.n;
-  my /= s.n;
+  return { mx: mx / s.n, my: my / s.n };
+}
+
+/** Unit direction of steepest colour change: principal eigenvector of Σ∇cᵀ∇c over the channels. */
+function linearCandidate(s: Samples): Candidate | null {
+  const { mx, my } = sampleCentroid(s);
   let sxx = 0,
     sxy = 0,
     syy = 0;
@@ -235,14 +239,7 @@ function linearCandidate(s: Samples): Candidate | null {
 
 function radialCandidate(s: Samples): Candidate | null {
   // luma = a + b·(x²+y²) + c·x + d·y, centred for conditioning; centre = (−c/2b, −d/2b)
-  let mx = 0,
-    my = 0;
-  for (let i = 0; i < s.n; i++) {
-    mx += s.x[i];
-    my += s.y[i];
-  }
-  mx /= s.n;
-  my /= s.n;
+  const { mx, my } = sampleCentroid(s);
   // Normal equations of the rows (1, r², x, y): the ten distinct sums in registers (the matrix is
   // symmetric and 1·v is v exactly, so these are the same numbers a full 4×4 loop adds up).
   let s01 = 0,
@@ -300,14 +297,7 @@ function isophoteCandidate(s: Samples): Candidate | null {
   const sorted = Float64Array.from(magnitude).sort();
   const limit = EDGE_STEP_FACTOR * EDGE_STEP_FACTOR * sorted[s.n >> 1];
   if (!(limit > 0)) return null;
-  let mx = 0,
-    my = 0;
-  for (let i = 0; i < s.n; i++) {
-    mx += s.x[i];
-    my += s.y[i];
-  }
-  mx /= s.n;
-  my /= s.n;
+  const { mx, my } = sampleCentroid(s);
   // Σ n·nᵀ c = Σ n·(n·p) over the normals n = (−gy, gx), weighted by the step squared (its length)
   let axx = 0,
     axy = 0,
