@@ -204,10 +204,15 @@ export function writeDataset(dataset: { rows: DatasetRow[]; thumbnails: Buffer }
 
 /**
  * The cached dataset with the `only` sources replaced by `fresh`: sources in declaration order,
- * rows within a source in build order, as a full build writes them.
+ * rows within a source in build order, as a full build writes them. `order` is the declared source
+ * ids; listing the sources reads the downloaded packages, so a test passes its own.
  */
-export function mergeDatasets(cached: Dataset, fresh: Dataset, only: Set<string>): Dataset {
-  const order = sources().map((s) => s.id);
+export function mergeDatasets(
+  cached: Dataset,
+  fresh: Dataset,
+  only: Set<string>,
+  order: readonly string[] = sources().map((s) => s.id),
+): Dataset {
   const bytesOf = (d: Dataset, r: DatasetRow) => d.thumbnails.subarray(r.offset, r.offset + r.width * r.height * 3);
   const merged = [
     ...cached.rows.filter((r) => !only.has(r.source)).map((r) => ({ r, bytes: bytesOf(cached, r) })),

@@ -29,7 +29,9 @@ t.test('mergeDatasets replaces the rebuilt sources and keeps the declaration ord
     ['tango', 20],
     ['gradient-art', 30],
   ]);
-  const merged = mergeDatasets(cached, fresh, new Set(['tango', 'gradient-art']));
+  // The declared order, as sources() lists it once the packages are downloaded (a fresh clone has none).
+  const order = ['openclipart', 'tango', 'gradient-art', 'mpfr-camera'];
+  const merged = mergeDatasets(cached, fresh, new Set(['tango', 'gradient-art']), order);
   t.same(
     merged.rows.map((r) => r.file),
     ['openclipart-1', 'tango-20', 'gradient-art-30', 'mpfr-camera-4'],
