@@ -21,6 +21,7 @@ import { traceRings } from './outline.js';
 import { thin } from './skeleton.js';
 import { writeSvg, type FilledShape, type Rgb, type StrokePath } from './svg.js';
 import { hypot, hypot3 } from '../hypot.js';
+import { luma601 } from '../luma.js';
 
 export interface CenterlineResult {
   svg: string;
@@ -342,7 +343,7 @@ function strokeLength(s: Stroke): number {
 }
 
 function luma(c: Rgb): number {
-  return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
+  return luma601(c[0], c[1], c[2]);
 }
 
 /**

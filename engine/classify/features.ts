@@ -15,6 +15,7 @@
  * - blueprint: long thin horizontal/vertical strokes, ink on a light or blue page.
  */
 import type { RgbaImage } from '../types.js';
+import { luma601 } from '../luma.js';
 
 export const THUMB_SIDE = 256;
 
@@ -237,7 +238,7 @@ export function featuresOfThumbnail(thumb: Thumbnail): Float32Array {
     const r = rgb[p * 3],
       g = rgb[p * 3 + 1],
       b = rgb[p * 3 + 2];
-    const l = 0.299 * r + 0.587 * g + 0.114 * b;
+    const l = luma601(r, g, b);
     const c = Math.max(r, g, b) - Math.min(r, g, b);
     luma[p] = l;
     chroma[p] = c;
@@ -360,11 +361,7 @@ export function featuresOfThumbnail(thumb: Thumbnail): Float32Array {
   const mr = ((modeKey >> 10) & 31) * 8 + 4,
     mg = ((modeKey >> 5) & 31) * 8 + 4,
     mb = (modeKey & 31) * 8 + 4;
-  f.push(
-    (0.299 * mr + 0.587 * mg + 0.114 * mb) / 255,
-    (Math.max(mr, mg, mb) - Math.min(mr, mg, mb)) / 255,
-    mb > mr + 40 && mb > mg + 10 ? 1 : 0,
-  );
+  f.push(luma601(mr, mg, mb) / 255, (Math.max(mr, mg, mb) - Math.min(mr, mg, mb)) / 255, mb > mr + 40 && mb > mg + 10 ? 1 : 0);
 
   // The same gradient statistics a quarter the size: texture that survives averaging is photo
   // detail, not sensor or JPEG noise.

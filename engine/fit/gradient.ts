@@ -12,6 +12,7 @@
 import type { RasterImage } from '../types.js';
 import { hypot3 } from '../hypot.js';
 import { scratchFloat64, scratchSlots } from '../scratch.js';
+import { luma601 } from '../luma.js';
 
 export type GradientStop = { offset: number; color: string };
 
@@ -109,7 +110,7 @@ function sample(image: RasterImage, pixelIndices: Int32Array): Samples {
   };
   const { width, height, data } = image;
   const channels = image.channels ?? 4;
-  const luma = (q: number) => 0.299 * data[channels * q] + 0.587 * data[channels * q + 1] + 0.114 * data[channels * q + 2];
+  const luma = (q: number) => luma601(data[channels * q], data[channels * q + 1], data[channels * q + 2]);
   for (let k = 0, i = 0; i < pixelIndices.length; i += step, k++) {
     const p = pixelIndices[i];
     const px = p % width,
@@ -259,7 +260,7 @@ function radialCandidate(s: Samples): Candidate | null {
     const x = s.x[i] - mx,
       y = s.y[i] - my;
     const q = x * x + y * y;
-    const l = 0.299 * s.r[i] + 0.587 * s.g[i] + 0.114 * s.b[i];
+    const l = luma601(s.r[i], s.g[i], s.b[i]);
     l0 += l;
     l1 += q * l;
     l2 += x * l;

@@ -25,6 +25,7 @@ import type { PreparedImage } from '../prepare/index.js';
 import type { LineArtSettings } from '../settings.js';
 import { checkAbort, type StageContext } from '../stage.js';
 import { takeLabels, type Segmentation } from './index.js';
+import { luma601 } from '../luma.js';
 
 /** Direction bins per axis (each unit-vector component over -1..1) when looking for the inks. */
 const DIRECTION_BINS = 32;
@@ -64,7 +65,7 @@ export function segmentLineArt(image: PreparedImage, settings: LineArtSettings, 
 
   // Kinds: 0 paper, 1..inks ink, inks + 1 transparent input (only apart from paper when paper is painted).
   const bg = paper.background;
-  const paperPainted = 0.299 * bg[0] + 0.587 * bg[1] + 0.114 * bg[2] < DARK_PAGE_LUMA;
+  const paperPainted = luma601(bg[0], bg[1], bg[2]) < DARK_PAGE_LUMA;
   const clearKind = inks.length + 1;
   const labelOfKind = new Int32Array(inks.length + 2).fill(-1);
   const labels = takeLabels(n);
