@@ -15,7 +15,7 @@ import { menuTemplate } from './menu.js';
 import { pathsFromArgv, readImages } from './open-files.js';
 import { hardenSession, hardenWebContents, secureWebPreferences } from './security.js';
 
-export interface ElectronApi {
+interface ElectronApi {
   app: Pick<App, 'requestSingleInstanceLock' | 'quit' | 'exit' | 'on' | 'whenReady' | 'getPath' | 'getName' | 'isPackaged'>;
   BrowserWindow: { new (options: BrowserWindowConstructorOptions): BrowserWindow; getAllWindows(): BrowserWindow[] };
   dialog: Pick<Dialog, 'showOpenDialog' | 'showSaveDialog' | 'showErrorBox'>;
@@ -25,7 +25,7 @@ export interface ElectronApi {
   safeStorage?: Pick<SafeStorage, 'isEncryptionAvailable' | 'encryptString' | 'decryptString'>;
 }
 
-export interface DesktopOptions {
+interface DesktopOptions {
   /** Replaced in tests; defaults to the real embedded server. */
   startServer?: (options: EmbeddedServerOptions) => Promise<EmbeddedServer>;
   /** Where the built preload is; defaults to dist/app/preload.cjs beside this module. */
@@ -35,14 +35,14 @@ export interface DesktopOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-export interface DesktopApp {
+interface DesktopApp {
   /** Resolves once the window is loading (or the app quit because another instance runs). */
   ready: Promise<'started' | 'second-instance'>;
   window(): BrowserWindow | null;
   server(): EmbeddedServer | null;
 }
 
-export function windowOptions(preload: string, devTools: boolean): BrowserWindowConstructorOptions {
+function windowOptions(preload: string, devTools: boolean): BrowserWindowConstructorOptions {
   return {
     width: 1360,
     height: 860,

@@ -30,8 +30,8 @@ export interface EmbeddedServerOptions {
   env?: Record<string, string | undefined>;
 }
 
-export const APP_ACCOUNT_NAME = 'Desktop app';
-export const APP_KEY_NAME = 'desktop app';
+const APP_ACCOUNT_NAME = 'Desktop app';
+const APP_KEY_NAME = 'desktop app';
 
 async function defaultStart(env: Record<string, string>, log: NodeJS.WritableStream) {
   const { loadConfig } = await import('../server/config.js');
@@ -57,7 +57,7 @@ export function embeddedEnv(dataDir: string, extra: Record<string, string | unde
 }
 
 /** The app's key: the stored one while the server still accepts it, else a new one (and account if gone). */
-export async function ensureAppKey(
+async function ensureAppKey(
   services: Pick<Services, 'accounts' | 'keys'>,
   vault: KeyVault,
 ): Promise<{ accountId: string; secret: string }> {

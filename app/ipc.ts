@@ -10,7 +10,7 @@ import { CHANNELS, type OpenedFile, type SaveResult, type SvgFile } from './brid
 import { readImages } from './open-files.js';
 import { isAppUrl } from './security.js';
 
-export interface BridgeDeps {
+interface BridgeDeps {
   ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>;
   dialog: Pick<Dialog, 'showOpenDialog' | 'showSaveDialog'>;
   window: () => BrowserWindow | null;
@@ -27,7 +27,7 @@ export interface BridgeDeps {
 const MAX_SVG_CHARS = 512 * 1024 * 1024;
 const MAX_FILES_PER_SAVE = 2_000;
 
-export function assertFromApp(event: Pick<IpcMainInvokeEvent, 'senderFrame'>, appOrigin: string): void {
+function assertFromApp(event: Pick<IpcMainInvokeEvent, 'senderFrame'>, appOrigin: string): void {
   const url = event.senderFrame?.url ?? '';
   if (!isAppUrl(url, appOrigin)) throw new Error('bridge call from outside the app refused');
 }

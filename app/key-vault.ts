@@ -6,7 +6,7 @@
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-export interface StoredKey {
+interface StoredKey {
   accountId: string;
   secret: string;
 }

@@ -17,9 +17,9 @@ const TYPES: Record<string, string> = {
   '.bmp': 'image/bmp',
 };
 
-export const MAX_OPENED_FILES = 2_000;
+const MAX_OPENED_FILES = 2_000;
 
-export function isImagePath(path: string): boolean {
+function isImagePath(path: string): boolean {
   return extname(path).toLowerCase() in TYPES;
 }
 

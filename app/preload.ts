@@ -19,7 +19,7 @@ function subscribe<T>(channel: string, accept: (value: unknown) => value is T, l
 const isMenuCommand = (value: unknown): value is MenuCommand => (MENU_COMMANDS as readonly unknown[]).includes(value);
 const isOpenedFiles = (value: unknown): value is OpenedFile[] => Array.isArray(value);
 
-export const bridge: DesktopBridge = {
+const bridge: DesktopBridge = {
   platform: process.platform,
   getApiKey: () => ipcRenderer.invoke(CHANNELS.getApiKey),
   openImages: (options) => ipcRenderer.invoke(CHANNELS.openImages, { folder: options?.folder === true }),

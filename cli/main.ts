@@ -10,9 +10,9 @@ export interface CommandIo {
   env: NodeJS.ProcessEnv;
 }
 
-export type CommandRunner = (args: string[], io: CommandIo) => Promise<number>;
+type CommandRunner = (args: string[], io: CommandIo) => Promise<number>;
 
-export const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: CommandRunner }> }> = {
+const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: CommandRunner }> }> = {
   serve: { summary: 'run the /v1 API server (HOST, PORT, VECTORIZE_DATA_DIR)', load: () => import('./commands/serve.js') },
   convert: {
     summary: 'trace images or folders to SVG with the engine: convert IN… [-o OUT] [--jobs N] [--detail …]',
@@ -27,7 +27,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<{ r
   tui: { summary: 'open the admin terminal UI against the running server', load: () => import('./commands/tui.js') },
 };
 
-export function usage(): string {
+function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   const lines = Object.entries(COMMANDS).map(([name, { summary }]) => `  ${name.padEnd(width)}  ${summary}`);
   return [

@@ -182,11 +182,11 @@ export class FeatureUnavailableError extends Error {
   }
 }
 
-export const ADMIN_PREFIX = '/admin/v1';
+const ADMIN_PREFIX = '/admin/v1';
 /** Jobs fetched per poll: the whole live queue of a LAN box, plus the most recent finished ones. */
 const JOBS_PAGE = 200;
 
-export interface AdminClientOptions extends Omit<HttpClientOptions, 'token'> {
+interface AdminClientOptions extends Omit<HttpClientOptions, 'token'> {
   /** The contents of `<dataDir>/admin.token`. */
   adminToken: string;
 }

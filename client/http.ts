@@ -3,7 +3,7 @@
  * build on: JSON in and out, bearer credentials, and the contract's error body turned back into a
  * `VectorizeError`-shaped `ApiError` so callers switch on `code`.
  */
-export interface ApiErrorBody {
+interface ApiErrorBody {
   code: string;
   message: string;
   details: Record<string, unknown>;
@@ -41,7 +41,7 @@ export interface HttpClientOptions {
   timeoutMs?: number;
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   method?: string;
   query?: Record<string, string | number | boolean | undefined>;
   json?: unknown;

@@ -5,15 +5,14 @@
  */
 import { HttpClient, type HttpClientOptions } from './http.js';
 
-export const JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'canceled', 'expired'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
+type JobStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'canceled' | 'expired';
 
 /** The end states of the walk queued → processing → (one of these); polling stops at them. */
-export const TERMINAL_STATUSES: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 'canceled', 'expired']);
+const TERMINAL_STATUSES: ReadonlySet<JobStatus> = new Set(['completed', 'failed', 'canceled', 'expired']);
 
-export type Retention = 'none' | '24h' | '3d' | '7d' | '10d';
+type Retention = 'none' | '24h' | '3d' | '7d' | '10d';
 
-export interface JobError {
+interface JobError {
   code: string;
   message: string;
   details?: Record<string, unknown>;
@@ -40,7 +39,7 @@ export interface Job {
   error?: JobError;
 }
 
-export interface JobReport {
+interface JobReport {
   id: string;
   job_id: string;
   reason: string;
@@ -48,13 +47,13 @@ export interface JobReport {
   created_at: string;
 }
 
-export interface JobList {
+interface JobList {
   jobs: Job[];
   next_cursor?: string | null;
 }
 
 /** One allowance of the account: the trial (5, once) or the plan's monthly one. */
-export interface Allowance {
+interface Allowance {
   total: number | null;
   used: number;
   /** `null` for an unlimited allowance. */
@@ -97,7 +96,7 @@ export interface VectorizeFields {
   output_format?: 'svg';
 }
 
-export interface SubmitOptions {
+interface SubmitOptions {
   idempotencyKey?: string;
   signal?: AbortSignal;
 }

@@ -15,7 +15,7 @@ import type { DecodedRaster } from './decode/index.js';
  * 2 MP of pure noise peaked at 1.05 GB for the whole process on the line-art path (the costliest);
  * 1.5 M busy pixels keeps a 16 MP noise trace, decode of the original included, under 1.5 GB.
  */
-export const MAX_BUSY_PIXELS = 1_500_000;
+const MAX_BUSY_PIXELS = 1_500_000;
 /** A step larger than this on any channel to the right or lower neighbour makes a pixel busy. */
 const BUSY_STEP = 24;
 

@@ -19,7 +19,7 @@ export const ENGINE_ERROR_CODES = [
 
 export type EngineErrorCode = (typeof ENGINE_ERROR_CODES)[number];
 
-export type ErrorDetails = Record<string, unknown>;
+type ErrorDetails = Record<string, unknown>;
 
 /** `Code` is never inferred from the argument, so a misspelt code is a type error in every layer. */
 export class VectorizeError<Code extends string = EngineErrorCode> extends Error {

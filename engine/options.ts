@@ -12,7 +12,7 @@ import {
 } from './types.js';
 
 /** Raw option values as they arrive from a form field or a CLI flag (snake_case keys). */
-export interface RawTraceOptions {
+interface RawTraceOptions {
   image_type?: string | undefined;
   detail?: string | number | undefined;
   smoothing?: string | number | undefined;

@@ -23,7 +23,7 @@
 
 type ScratchArray = Float64Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer>;
 
-export interface ScratchSlot<A extends ScratchArray> {
+interface ScratchSlot<A extends ScratchArray> {
   readonly name: string;
   buffer: A;
 }

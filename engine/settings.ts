@@ -63,7 +63,7 @@ export interface LineArtSettings {
   minInkShare: number;
 }
 
-export interface GradientSettings {
+interface GradientSettings {
   enabled: boolean;
   /** Regions smaller than this never get a gradient: a flat fill is cheaper and looks the same. */
   minArea: number;
@@ -71,13 +71,13 @@ export interface GradientSettings {
   maxResidual: number;
 }
 
-export interface SeamSettings {
+interface SeamSettings {
   close: boolean;
   /** docs/api.md, "Submitting" (close_seams): each fill runs this far under the neighbour painted on top of it. */
   overlapPx: number;
 }
 
-export interface ExactnessSettings {
+interface ExactnessSettings {
   /**
    * A region whose fitted outline gains or loses more than this share of its area (plus half a pixel) is
    * written with its exact crack polylines: for drawn shapes and text a fit that folds a 1-px line
@@ -138,7 +138,7 @@ const SPECKS: Record<Smoothing, { share: number; floor: number; pinhole: number 
 };
 
 /** What the settings need to know of the input itself. */
-export interface InputTraits {
+interface InputTraits {
   /** Lossy compression (decode's isLossy): its block noise and ringing would shatter flat fills. */
   lossy: boolean;
 }

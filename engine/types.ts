@@ -6,7 +6,7 @@ export const IMAGE_CLASSES = ['clipart', 'photo', 'scan', 'blueprint'] as const;
 export type ImageClass = (typeof IMAGE_CLASSES)[number];
 
 export const IMAGE_TYPES = ['auto', ...IMAGE_CLASSES] as const;
-export type ImageType = (typeof IMAGE_TYPES)[number];
+type ImageType = (typeof IMAGE_TYPES)[number];
 
 export const DETAIL_LEVELS = ['low', 'medium', 'high'] as const;
 export type Detail = (typeof DETAIL_LEVELS)[number];
@@ -15,13 +15,12 @@ export const SMOOTHING_LEVELS = ['off', 'light', 'strong', 'maximum'] as const;
 export type Smoothing = (typeof SMOOTHING_LEVELS)[number];
 
 export const GRADIENT_MODES = ['auto', 'smooth', 'stepped'] as const;
-export type Gradients = (typeof GRADIENT_MODES)[number];
+type Gradients = (typeof GRADIENT_MODES)[number];
 
 export const TRACE_STYLES = ['fill', 'centerline'] as const;
-export type TraceStyle = (typeof TRACE_STYLES)[number];
+type TraceStyle = (typeof TRACE_STYLES)[number];
 
-export const INPUT_FORMATS = ['png', 'jpeg', 'webp', 'avif', 'bmp'] as const;
-export type InputFormat = (typeof INPUT_FORMATS)[number];
+export type InputFormat = 'png' | 'jpeg' | 'webp' | 'avif' | 'bmp';
 
 /** The user-facing options, as the contract's form fields name them (already bucketed). */
 export interface TraceOptions {

@@ -22,13 +22,13 @@ import { mergeMlps, mlpToOnnx, predict, trainMlp, type Mlp, type TrainOptions } 
 import { syntheticLogo, syntheticPage, syntheticPhoto } from './lib/synthetic.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-export const MODEL_PATH = join(HERE, 'classifier.onnx');
+const MODEL_PATH = join(HERE, 'classifier.onnx');
 const METRICS_PATH = join(HERE, 'metrics.json');
-export const REFERENCE_PATH = join(HERE, '..', 'test', 'fixtures', 'classify', 'reference.json');
+const REFERENCE_PATH = join(HERE, '..', 'test', 'fixtures', 'classify', 'reference.json');
 
-export const SEED = 20261122;
+const SEED = 20261122;
 
-export interface ClassifierTrainOptions extends Omit<TrainOptions, 'classWeights' | 'sampleWeights'> {
+interface ClassifierTrainOptions extends Omit<TrainOptions, 'classWeights' | 'sampleWeights'> {
   /** Nets trained with seeds seed, seed+1, …, merged into one that averages their logits. */
   members?: number;
 }
@@ -53,7 +53,7 @@ export interface LabelledRow {
 }
 
 /** Inverse-frequency class weights, so the largest class does not dominate the loss. */
-export function classWeights(rows: LabelledRow[]): number[] {
+function classWeights(rows: LabelledRow[]): number[] {
   const counts = IMAGE_CLASSES.map((c) => rows.filter((r) => r.class === c).length);
   return counts.map((n) => (n > 0 ? rows.length / (IMAGE_CLASSES.length * n) : 0));
 }
@@ -77,7 +77,7 @@ export function trainClassifier(rows: LabelledRow[], options: ClassifierTrainOpt
   return { model, onnx };
 }
 
-export function confusion(model: Mlp, rows: LabelledRow[]): number[][] {
+function confusion(model: Mlp, rows: LabelledRow[]): number[][] {
   const matrix = IMAGE_CLASSES.map(() => IMAGE_CLASSES.map(() => 0));
   for (const row of rows) {
     const p = predict(model, row.features);

@@ -14,10 +14,10 @@ import { keyService } from './services/keys.js';
 import { adminTokenPath, openStore, serverInfoPath, type ServerInfoFile } from './runtime.js';
 import type { KeyScope } from './adapters/store.js';
 
-export type AccountView = ReturnType<ReturnType<typeof accountService>['view']>;
-export type KeyView = ReturnType<ReturnType<typeof keyService>['view']>;
+type AccountView = ReturnType<ReturnType<typeof accountService>['view']>;
+type KeyView = ReturnType<ReturnType<typeof keyService>['view']>;
 
-export interface AdminAccess {
+interface AdminAccess {
   via: 'server' | 'database';
   listAccounts(): Promise<AccountView[]>;
   createAccount(name: string, plan: string): Promise<AccountView>;

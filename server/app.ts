@@ -44,7 +44,7 @@ import { adminPlugin } from './plugins/admin.js';
 import { webhooksPlugin } from './plugins/webhooks.js';
 import { frontendPlugin } from './plugins/frontend.js';
 
-export interface AppDeps {
+interface AppDeps {
   config: Readonly<Config>;
   store: Store;
   pool: EnginePool;
@@ -86,10 +86,10 @@ function packageVersion(): string {
   }
   return '0.0.0';
 }
-export const VERSION: string = packageVersion();
+const VERSION: string = packageVersion();
 
 /** The engine's classifier provider, when the engine exposes it (engine/classify getClassifierInfo). */
-export async function engineClassifierInfo(): Promise<ClassifierInfo> {
+async function engineClassifierInfo(): Promise<ClassifierInfo> {
   const specifier = '../engine/classify/index.js';
   try {
     const mod = (await import(specifier)) as { getClassifierInfo?: () => ClassifierInfo | Promise<ClassifierInfo> };

@@ -10,7 +10,7 @@ import type { AccountRecord, KeyRecord } from './adapters/store.js';
 import type { AccountService } from './services/accounts.js';
 import type { KeyService } from './services/keys.js';
 
-export interface ApiCredentials {
+interface ApiCredentials {
   account: AccountRecord;
   key: KeyRecord;
 }

@@ -12,7 +12,7 @@ import cron from 'node-cron';
 import { PLAN_NAMES, DEFAULT_PLANS, PLAN_MAX_MEGAPIXELS, PLAN_RETENTIONS, type PlanName, type PlanLimits } from './plans.js';
 import { parseCidrList } from './webhooks/address-policy.js';
 
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Config {

@@ -27,9 +27,9 @@ import { toErrorBody } from './http-errors.js';
 import type { Logger } from './log.js';
 
 /** The upload limit plus room for the multipart framing: what an early refusal reads and drops. */
-export const MAX_DISCARD_BYTES = MAX_UPLOAD_BYTES + 256 * 1024;
+const MAX_DISCARD_BYTES = MAX_UPLOAD_BYTES + 256 * 1024;
 /** How long a closing socket keeps reading (and dropping) after its FIN, as nginx's lingering_timeout. */
-export const LINGER_MS = 5000;
+const LINGER_MS = 5000;
 
 interface Exchange {
   req: IncomingMessage;

@@ -54,7 +54,7 @@ export function isApiErrorCode(code: unknown): code is ApiErrorCode {
 }
 
 /** Seconds a client should wait before retrying a 429/503 (or a 409 that clears by itself), by code. */
-export const RETRY_AFTER_S: Partial<Record<ApiErrorCode, number>> = {
+const RETRY_AFTER_S: Partial<Record<ApiErrorCode, number>> = {
   // The first request with the key is being accepted right now: it settles within a second.
   request_in_progress: 1,
   too_many_active_jobs: 5,
@@ -115,7 +115,7 @@ function fromBoom(response: {
  * hapi hands a failed upload write on as the error itself or wrapped in a Boom's data, so the
  * chain is followed a few links.
  */
-export function isDiskFull(error: unknown): boolean {
+function isDiskFull(error: unknown): boolean {
   let link = error;
   for (let depth = 0; depth < 4 && typeof link === 'object' && link !== null; depth++) {
     const code = (link as { code?: unknown }).code;

@@ -10,7 +10,7 @@ import { statusOf, toErrorBody } from './http-errors.js';
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** The methods routed for `path`; GET brings HEAD, as hapi answers it from the GET route. */
-export function allowedMethods(server: Server, path: string): string[] {
+function allowedMethods(server: Server, path: string): string[] {
   const allowed: string[] = METHODS.filter((method) => server.match(method, path) !== null);
   if (allowed.includes('GET')) allowed.splice(1, 0, 'HEAD');
   return allowed;

@@ -33,7 +33,7 @@ export function serverInfoPath(dataDir: string): string {
 export function adminTokenPath(dataDir: string): string {
   return join(dataDir, 'admin.token');
 }
-export function dbPath(dataDir: string): string {
+function dbPath(dataDir: string): string {
   return join(dataDir, 'db.json');
 }
 

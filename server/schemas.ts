@@ -8,7 +8,7 @@ import { JOB_STATUSES, WEBHOOK_EVENTS } from './adapters/store.js';
 import { RETENTIONS, PLAN_NAMES } from './plans.js';
 import { IMAGE_CLASSES } from '../engine/types.js';
 
-export const ErrorBody = Joi.object({
+const ErrorBody = Joi.object({
   error: Joi.object({
     code: Joi.string().required().example('not_found'),
     message: Joi.string().required(),

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
-export interface AdminConnection {
+interface AdminConnection {
   baseUrl: string;
   adminToken: string;
   dataDir: string;

@@ -25,7 +25,7 @@ export interface Chrome {
 export const ChromeContext = createContext<Chrome>({ pushLayer: () => () => undefined });
 
 /** Columns and rows a screen's body may use (the shell's header, tabs and footer are outside). */
-export interface BodyArea {
+interface BodyArea {
   width: number;
   height: number;
 }

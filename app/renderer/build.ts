@@ -11,7 +11,7 @@ import * as esbuild from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-export interface BuildOptions {
+interface BuildOptions {
   /** Defaults to dist/renderer. */
   outDir?: string;
   /** Defaults to dist/app/preload.cjs. */

@@ -14,7 +14,7 @@ export interface PickedFile {
 export { MAX_UPLOAD_BYTES } from '../../server/limits.js';
 
 /** The formats the contract accepts; anything else in a dropped folder is skipped, not failed. */
-export const ACCEPTED_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.webp', '.avif', '.bmp'] as const;
+const ACCEPTED_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.webp', '.avif', '.bmp'] as const;
 export const ACCEPT_ATTRIBUTE = 'image/png,image/jpeg,image/webp,image/avif,image/bmp,' + ACCEPTED_EXTENSIONS.join(',');
 
 export function isAcceptedImage(name: string, type = ''): boolean {

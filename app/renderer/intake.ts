@@ -6,7 +6,7 @@ import type { DesktopBridge, OpenedFile } from '../bridge.js';
 import { $ } from './dom.js';
 import { ACCEPT_ATTRIBUTE, filesFromDataTransfer, filesFromList, type PickedFile } from './files.js';
 
-export type AddFiles = (files: PickedFile[], skipped?: string[]) => void;
+type AddFiles = (files: PickedFile[], skipped?: string[]) => void;
 
 export function fromOpened(files: OpenedFile[]): PickedFile[] {
   return files.map((file) => ({

@@ -6,7 +6,7 @@
 import type { Account } from '../../client/v1.js';
 import { formatCount } from './svg-stats.js';
 
-export interface PlanSummary {
+interface PlanSummary {
   text: string;
   detail: string;
   empty: boolean;

@@ -26,7 +26,7 @@ interface SvgUrl {
 /** Names shown in the skipped box; the rest are counted. */
 const SKIPPED_SHOWN = 20;
 
-export interface QueueViewOptions {
+interface QueueViewOptions {
   client: V1Client;
   viewer: CompareViewer;
   settings: SettingsForm;

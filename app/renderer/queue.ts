@@ -8,7 +8,7 @@ import { toPlainError, plainWords, type PlainError } from './errors.js';
 import { MAX_UPLOAD_BYTES, type PickedFile } from './files.js';
 import { svgStats, type SvgStats } from './svg-stats.js';
 
-export type ItemState = 'waiting' | 'uploading' | 'queued' | 'processing' | 'completed' | 'failed' | 'canceled';
+type ItemState = 'waiting' | 'uploading' | 'queued' | 'processing' | 'completed' | 'failed' | 'canceled';
 
 export interface Settings {
   image_type: NonNullable<VectorizeFields['image_type']>;
@@ -86,7 +86,7 @@ function settingsOf(job: Job): Settings {
 
 type QueueClient = Pick<V1Client, 'vectorize' | 'waitForJob' | 'downloadSvg' | 'deleteJob'>;
 
-export interface QueueOptions {
+interface QueueOptions {
   /**
    * Jobs this page keeps on the server at once. Two matches the trial's active-job limit
    * (docs/api.md, "Plans"), so a dropped folder waits here instead of collecting 429s.

@@ -11,7 +11,7 @@ import { archiveNames, zipFiles } from './zip.js';
 /** The browser may still be writing the download when the click returns; the URL outlives it a while. */
 const REVOKE_AFTER_MS = 10_000;
 
-export interface SaveOptions {
+interface SaveOptions {
   bridge: DesktopBridge | undefined;
   toast: (message: string) => void;
 }

@@ -16,7 +16,7 @@ const REQUEST_TIMEOUT_MS = 120_000;
 /** A dropped folder spends many conversions within a second: one account refresh for them all. */
 const ACCOUNT_REFRESH_DELAY_MS = 400;
 
-export interface SessionOptions {
+interface SessionOptions {
   bridge: DesktopBridge | undefined;
   onAccount: (account: Account) => void;
   /** Called once the key is known good (or the server could not say): restore what it already spent. */

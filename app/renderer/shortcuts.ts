@@ -6,7 +6,7 @@ import type { MenuCommand } from '../bridge.js';
 
 export type Commands = Record<MenuCommand, () => void>;
 
-export interface ShortcutActions {
+interface ShortcutActions {
   commands: Commands;
   actualSize: () => void;
   toggleMode: () => void;

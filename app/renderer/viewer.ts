@@ -9,7 +9,7 @@ export type CompareMode = 'split' | 'side';
 export const MIN_ZOOM = 0.05;
 export const MAX_ZOOM = 8;
 /** The steps + and − walk through; percentages a designer expects from other tools. */
-export const ZOOM_STEPS = [0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4, 6, 8];
+const ZOOM_STEPS = [0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4, 6, 8];
 
 export function nextZoom(current: number, direction: 1 | -1): number {
   if (direction > 0) return ZOOM_STEPS.find((step) => step > current + 1e-6) ?? MAX_ZOOM;
@@ -33,7 +33,7 @@ interface Pane {
   vector: HTMLImageElement;
 }
 
-export interface ViewerElements {
+interface ViewerElements {
   stage: HTMLElement;
   originalImage: HTMLImageElement;
   vectorImage: HTMLImageElement;

@@ -6,7 +6,7 @@
  * No DOM here, so Node tests read the archive back with `unzip`.
  */
 
-export interface ZipEntry {
+interface ZipEntry {
   /** Path inside the archive, "/"-separated ("logos/acme.svg"). */
   name: string;
   data: Uint8Array;

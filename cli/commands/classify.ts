@@ -8,7 +8,7 @@ import { parseCommandLine } from '../args.js';
 import type { CommandIo } from '../main.js';
 import { fail, readInput } from './convert.js';
 
-export const CLASSIFY_HELP = `Usage: vectorize classify IN
+const CLASSIFY_HELP = `Usage: vectorize classify IN
 
 Prints the engine's image type for the file (clipart, photo, scan or blueprint) as the last line of
 stdout; the classifier's provider goes to stderr.

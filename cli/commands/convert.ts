@@ -40,9 +40,9 @@ const OPTIONS = {
 } as const;
 
 /** The server's largest plan allows this many megapixels; the CLI refuses the same images by default. */
-export const DEFAULT_MAX_MEGAPIXELS = Math.max(...Object.values(DEFAULT_PLANS).map((plan) => plan.maxMegapixels));
+const DEFAULT_MAX_MEGAPIXELS = Math.max(...Object.values(DEFAULT_PLANS).map((plan) => plan.maxMegapixels));
 
-export const CONVERT_HELP = `Usage: vectorize convert IN… [-o OUT] [options]
+const CONVERT_HELP = `Usage: vectorize convert IN… [-o OUT] [options]
 
 Traces images (PNG, JPEG, WebP, AVIF or BMP) to SVG with the engine.
   One file:            the SVG goes to stdout, or to OUT.
@@ -152,7 +152,7 @@ async function quietClassifierLog(): Promise<void> {
  * The expected case (CPU where no CUDA build or library is installed, or CPU asked for) is said
  * only with --verbose; a GPU, or a CUDA attempt that failed, is always said.
  */
-export async function sayProvider(io: CommandIo, verbose: boolean): Promise<void> {
+async function sayProvider(io: CommandIo, verbose: boolean): Promise<void> {
   const { getClassifierInfo } = await import('../../engine/classify/index.js');
   const info = await getClassifierInfo();
   const line = providerLine(info);
@@ -160,7 +160,7 @@ export async function sayProvider(io: CommandIo, verbose: boolean): Promise<void
   io.stderr.write(`${line.text}\n`);
 }
 
-export function providerLine(info: ClassifierInfo): { text: string; expected: boolean } {
+function providerLine(info: ClassifierInfo): { text: string; expected: boolean } {
   const cudaFailed = info.provider === 'cpu' && (info.requested === 'cuda' || /unavailable/.test(info.fallbackReason ?? ''));
   if (cudaFailed)
     return {

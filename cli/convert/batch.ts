@@ -13,7 +13,7 @@ import type { PlannedImage } from './inputs.js';
 
 export type Outcome = { status: 'converted'; ms: number; bytes: number } | { status: 'failed'; code: string; message: string };
 
-export interface BatchSettings {
+interface BatchSettings {
   options: TraceOptions;
   maxPixels: number;
   jobs: number;

@@ -15,7 +15,7 @@ export interface PlannedImage {
   output: string;
 }
 
-export type SkipReason = 'not_an_image' | 'exists';
+type SkipReason = 'not_an_image' | 'exists';
 
 export interface Skipped {
   label: string;
@@ -28,7 +28,7 @@ export interface Missing {
   message: string;
 }
 
-export interface BatchPlan {
+interface BatchPlan {
   images: PlannedImage[];
   skipped: Skipped[];
   missing: Missing[];

@@ -6,7 +6,7 @@
 import type { Outcome } from './batch.js';
 import type { Missing, PlannedImage, Skipped } from './inputs.js';
 
-export interface BatchTotals {
+interface BatchTotals {
   converted: number;
   skipped: Skipped[];
   failures: Array<{ label: string; code: string }>;

@@ -20,7 +20,7 @@ import { checkAbort, type StageContext } from '../stage.js';
 const DX = [1, 0, -1, 0];
 const DY = [0, 1, 0, -1];
 
-export interface Chain {
+interface Chain {
   /**
    * x0,y0,x1,y1,… the points the fitter follows; a closed loop does not repeat its first point.
    * Pixel corners as traced; sub-pixel points once placeSubpixelEdges (./subpixel.ts) has run.
@@ -41,7 +41,7 @@ export interface Chain {
 /** A chain used by a region: chain index × 2, +1 when walked backwards. */
 export type ChainRef = number;
 
-export interface RegionOutline {
+interface RegionOutline {
   rings: ChainRef[][];
   /** Signed pixel area enclosed by each ring: positive for outer rings, negative for holes. */
   ringArea: number[];

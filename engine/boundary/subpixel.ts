@@ -21,14 +21,14 @@
  */
 import type { BoundaryGraph } from './index.js';
 
-export interface SubpixelImage {
+interface SubpixelImage {
   width: number;
   height: number;
   /** RGB, 3 bytes per pixel (the colours the segmentation compared). */
   rgb: Uint8Array;
 }
 
-export interface SubpixelSegmentation {
+interface SubpixelSegmentation {
   labels: Int32Array;
   regionCount: number;
   transparent: Uint8Array;

@@ -7,8 +7,7 @@
 
 import { hypot } from '../hypot.js';
 
-export type Segment =
-  { kind: 'L'; x: number; y: number } | { kind: 'C'; x1: number; y1: number; x2: number; y2: number; x: number; y: number };
+type Segment = { kind: 'L'; x: number; y: number } | { kind: 'C'; x1: number; y1: number; x2: number; y2: number; x: number; y: number };
 
 export interface FittedChain {
   startX: number;

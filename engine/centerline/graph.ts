@@ -8,7 +8,7 @@
 
 import { hypot, hypot3 } from '../hypot.js';
 
-export interface SkeletonInput {
+interface SkeletonInput {
   /** Padded skeleton (1 = skeleton pixel), row stride `stride`, 1-pixel empty border. */
   skeleton: Uint8Array;
   /** The skeleton's pixels, increasing. */

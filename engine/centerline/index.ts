@@ -23,13 +23,13 @@ import { writeSvg, type FilledShape, type Rgb, type StrokePath } from './svg.js'
 import { hypot, hypot3 } from '../hypot.js';
 import { luma601 } from '../luma.js';
 
-export interface CenterlineResult {
+interface CenterlineResult {
   svg: string;
   paths: number;
   nodes: number;
 }
 
-export interface CenterlineHooks {
+interface CenterlineHooks {
   signal?: AbortSignal | undefined;
   onProgress?: ((fraction: number) => void) | undefined;
 }

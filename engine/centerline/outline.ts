@@ -4,7 +4,7 @@
  * default nonzero fill rule paints the region with its holes open.
  */
 
-export interface Ring {
+interface Ring {
   /** Corner coordinates x0,y0,x1,y1,… (every unit step, so index distance = arc length). */
   points: Float64Array;
   /** Any pixel of the region the ring bounds (for its colour). */

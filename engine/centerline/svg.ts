@@ -17,7 +17,7 @@ export interface StrokePath {
   width: number;
 }
 
-export interface SvgDocument {
+interface SvgDocument {
   svg: string;
   paths: number;
   nodes: number;

@@ -17,7 +17,7 @@
 import type { RgbaImage } from '../types.js';
 import { luma601 } from '../luma.js';
 
-export const THUMB_SIDE = 256;
+const THUMB_SIDE = 256;
 
 /** Names, in order, of the feature vector's entries (the model card and tests use them). */
 export const FEATURE_NAMES: readonly string[] = Object.freeze([
@@ -80,7 +80,7 @@ function range(n: number): number[] {
   return Array.from({ length: n }, (_, i) => i);
 }
 
-export interface Thumbnail {
+interface Thumbnail {
   width: number;
   height: number;
   /** RGB bytes, flattened on white. Bytes, not floats, so the trainer can cache thumbnails exactly. */

@@ -26,11 +26,11 @@ import { FEATURE_COUNT, extractFeatures } from './features.js';
 
 export { FEATURE_COUNT, FEATURE_NAMES, extractFeatures } from './features.js';
 
-export const DEVICE_REQUESTS = ['auto', 'cuda', 'cpu'] as const;
-export type DeviceRequest = (typeof DEVICE_REQUESTS)[number];
+const DEVICE_REQUESTS = ['auto', 'cuda', 'cpu'] as const;
+type DeviceRequest = (typeof DEVICE_REQUESTS)[number];
 export type ExecutionProvider = 'cuda' | 'cpu';
 
-export interface ClassifyResult {
+interface ClassifyResult {
   class: ImageClass;
   scores: Record<ImageClass, number>;
   ms: number;
@@ -54,7 +54,7 @@ export interface ClassifierSession {
 /** Opens a session on exactly one provider; throws when that provider cannot run here. */
 export type ClassifierSessionFactory = (modelPath: string, provider: ExecutionProvider) => Promise<ClassifierSession>;
 
-export interface ClassifierConfig {
+interface ClassifierConfig {
   device: DeviceRequest;
   modelPath: string;
   sessionFactory: ClassifierSessionFactory;

@@ -37,10 +37,10 @@ const BI_ALPHABITFIELDS = 6;
 /** Beyond this a side is a lying header, not an image (and past what the rest of the engine handles). */
 export const MAX_SIDE = 65535;
 
-export type BmpHeaderVersion = 'core' | 'os2v2' | 'info' | 'v2' | 'v3' | 'v4' | 'v5';
-export type BmpCompression = 'rgb' | 'rle8' | 'rle4' | 'bitfields';
+type BmpHeaderVersion = 'core' | 'os2v2' | 'info' | 'v2' | 'v3' | 'v4' | 'v5';
+type BmpCompression = 'rgb' | 'rle8' | 'rle4' | 'bitfields';
 
-export interface BmpMasks {
+interface BmpMasks {
   red: number;
   green: number;
   blue: number;

@@ -29,7 +29,7 @@ import { checkStreamComplete, fourcc, u32le } from './completeness.js';
 import { sniff } from './sniff.js';
 import { unreadable } from './unreadable.js';
 
-export interface DecodedImage extends RgbaImage {
+interface DecodedImage extends RgbaImage {
   format: InputFormat;
 }
 
@@ -58,7 +58,7 @@ export function isLossy(format: InputFormat, bytes: Uint8Array): boolean {
   return false;
 }
 
-export interface DecodeOptions {
+interface DecodeOptions {
   /** Pixel limit (width x height); defaults to ENGINE_MAX_PIXELS. */
   maxPixels?: number;
 }
@@ -78,7 +78,7 @@ export function detectFormat(bytes: Uint8Array): InputFormat {
 }
 
 /** Throws `megapixels_exceeded` when width x height is over the limit. */
-export function checkPixelLimit(width: number, height: number, maxPixels: number = ENGINE_MAX_PIXELS): void {
+function checkPixelLimit(width: number, height: number, maxPixels: number = ENGINE_MAX_PIXELS): void {
   if (width * height <= maxPixels) return;
   const megapixels = roundMegapixels(width * height);
   const maxMegapixels = roundMegapixels(maxPixels);

@@ -17,13 +17,13 @@
  */
 import type { InputFormat } from '../types.js';
 
-export type Sniffed =
+type Sniffed =
   | { kind: 'ours'; format: InputFormat }
   | { kind: 'foreign'; detected: string }
   | { kind: 'unknown'; detected: 'text' | 'html' | 'xml' | 'unknown' };
 
 /** DIB header sizes of the BMP variants we read: OS/2 1.x core, OS/2 2.x (short and full), Windows 3.x, V2, V3, V4, V5. */
-export const BMP_DIB_HEADER_SIZES: ReadonlySet<number> = new Set([12, 16, 40, 52, 56, 64, 108, 124]);
+const BMP_DIB_HEADER_SIZES: ReadonlySet<number> = new Set([12, 16, 40, 52, 56, 64, 108, 124]);
 
 // PNG's 0x89 before "PNG" is distinctive enough that four bytes claim the format (a file cut
 // inside the 8-byte signature is then a truncated PNG, not a foreign one).

@@ -1,7 +1,7 @@
 import { VectorizeError } from '../errors.js';
 import type { InputFormat } from '../types.js';
 
-export const FORMAT_NAMES: Record<InputFormat, string> = { png: 'PNG', jpeg: 'JPEG', webp: 'WebP', avif: 'AVIF', bmp: 'BMP' };
+const FORMAT_NAMES: Record<InputFormat, string> = { png: 'PNG', jpeg: 'JPEG', webp: 'WebP', avif: 'AVIF', bmp: 'BMP' };
 
 /** The one `unreadable_file` of the decode stage: the user hears "damaged", `details.reason` says how. */
 export function unreadable(format: InputFormat, reason: string, cause?: unknown): VectorizeError {

@@ -21,7 +21,7 @@ export function dotEllipse(points: Float64Array, tolerance: number): Ellipse | n
  * a ≥ b has second central moments a²/4 and b²/4 along its axes; both are then scaled so the area
  * matches exactly (a shape that is not an ellipse has other moments for its area).
  */
-export function momentEllipse(points: Float64Array): Ellipse | null {
+function momentEllipse(points: Float64Array): Ellipse | null {
   const n = points.length >> 1;
   if (n < 3) return null;
   // moments about the first point, for precision far from the origin

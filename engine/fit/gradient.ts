@@ -14,7 +14,7 @@ import { hypot3 } from '../hypot.js';
 import { scratchFloat64, scratchSlots } from '../scratch.js';
 import { luma601 } from '../luma.js';
 
-export type GradientStop = { offset: number; color: string };
+type GradientStop = { offset: number; color: string };
 
 export type GradientFill =
   | { type: 'linear'; x1: number; y1: number; x2: number; y2: number; stops: GradientStop[] }

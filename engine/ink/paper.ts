@@ -6,7 +6,7 @@
  */
 import type { RgbaImage } from '../types.js';
 
-export type Rgb = [number, number, number];
+type Rgb = [number, number, number];
 
 /** The page colour, and the local paper colour on a grid of BLOCK-sized cells (3 floats a cell). */
 export interface PaperModel {
@@ -16,7 +16,7 @@ export interface PaperModel {
   bh: number;
 }
 
-export interface InkContrast {
+interface InkContrast {
   /** Per-pixel colour distance to the local paper colour, in grey levels (0..255). */
   contrast: Uint8Array;
   /** Otsu's threshold on `contrast`: above it is ink. */
@@ -24,7 +24,7 @@ export interface InkContrast {
   paper: PaperModel;
 }
 
-export interface InkLayer {
+interface InkLayer {
   width: number;
   height: number;
   /** The image flattened on white, 4 bytes a pixel (alpha ignored): the decoded pixels themselves when opaque. */

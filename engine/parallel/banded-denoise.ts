@@ -32,7 +32,7 @@ interface DenoiseReply {
   rows: Uint8Array;
 }
 
-export interface BandedDenoiseOptions {
+interface BandedDenoiseOptions {
   /** Workers available (default fitConcurrency(); 0 = every pass on this thread). */
   workers?: number;
 }

@@ -26,7 +26,7 @@ export { fitConcurrency, replaceFitWorkersForTest } from './pool.js';
 const CHUNK_POINTS = 8192;
 /** Below this many points in all, posting to a worker costs more than it saves: this thread fits them. */
 const MIN_PARALLEL_POINTS = 40_000;
-export interface ChainFitOptions {
+interface ChainFitOptions {
   /** Worker threads to use besides this one (default fitConcurrency(); 0 = this thread only). */
   workers?: number;
   /** Tests only: leave every chunk to the workers, so their failures can be seen. */
@@ -64,7 +64,7 @@ interface ChunkMessage {
 }
 type WorkerReply = ChunkMessage | JobErrorReply;
 
-export interface ChainFitting {
+interface ChainFitting {
   /** Fits on this thread whatever the workers have not taken, then waits for theirs. */
   finish(context: StageContext): Promise<FittedChains>;
 }

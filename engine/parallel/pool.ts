@@ -14,7 +14,7 @@ import { Worker } from 'node:worker_threads';
 import { VectorizeError } from '../errors.js';
 
 /** Worker threads besides this one: one per further core, at most three (fitting is ~a third of a trace). */
-export const DEFAULT_FIT_WORKERS = Math.max(0, Math.min(3, os.availableParallelism() - 1));
+const DEFAULT_FIT_WORKERS = Math.max(0, Math.min(3, os.availableParallelism() - 1));
 let workerCount = DEFAULT_FIT_WORKERS;
 
 /**
@@ -31,7 +31,7 @@ export function fitConcurrency(workers?: number): number {
 }
 
 /** Every reply names its job; a worker that fails a job says so with an error reply. */
-export interface JobReply {
+interface JobReply {
   type: string;
   job: number;
 }
@@ -40,7 +40,7 @@ export interface JobErrorReply extends JobReply {
   message: string;
 }
 
-export interface JobListener<Reply extends JobReply> {
+interface JobListener<Reply extends JobReply> {
   onReply(reply: Reply | JobErrorReply): void;
   onFailure(error: VectorizeError): void;
 }

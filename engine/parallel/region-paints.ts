@@ -39,7 +39,7 @@ interface PaintReply {
   paints: RegionPaints;
 }
 
-export interface RegionPainting {
+interface RegionPainting {
   /** True when a worker computes the paints: collect them after this thread's other work. */
   readonly onWorker: boolean;
   /** The paints (computed here, now, unless a worker has them). */
@@ -48,7 +48,7 @@ export interface RegionPainting {
   abandon(): void;
 }
 
-export interface RegionPaintOptions {
+interface RegionPaintOptions {
   /** Workers available (default fitConcurrency(); 0 = this thread). */
   workers?: number;
 }

@@ -12,13 +12,13 @@
  * fills) is left alone.
  */
 
-export interface BandImage {
+interface BandImage {
   width: number;
   height: number;
   rgb: Uint8Array;
 }
 
-export interface BandRegions {
+interface BandRegions {
   labels: Int32Array;
   regionCount: number;
   area: Int32Array;

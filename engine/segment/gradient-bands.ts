@@ -31,7 +31,7 @@ export interface GradientBandSettings {
   maxResidual: number;
 }
 
-export interface BandSegmentation {
+interface BandSegmentation {
   labels: Int32Array;
   regionCount: number;
   area: Int32Array;

@@ -27,7 +27,7 @@ import { checkAbort, type StageContext } from '../stage.js';
 import { PathWriter, hexColour, type SvgDocument, type SvgItem } from './index.js';
 import { ELLIPSE_NODES, fittedEllipse } from './ellipse.js';
 
-export interface ComposedShapes {
+interface ComposedShapes {
   document: SvgDocument;
   paths: number;
   nodes: number;
@@ -40,9 +40,9 @@ export interface RegionPaints {
 }
 
 /** What paintRegions reads (all of it can be sent to a worker thread: engine/parallel/region-paints.ts). */
-export type PaintImage = Pick<PreparedImage, 'source'>;
-export type PaintSegmentation = Pick<Segmentation, 'regionCount' | 'area' | 'labels' | 'transparent' | 'colours'>;
-export type PaintSettings = Pick<EngineSettings, 'gradients'>;
+type PaintImage = Pick<PreparedImage, 'source'>;
+type PaintSegmentation = Pick<Segmentation, 'regionCount' | 'area' | 'labels' | 'transparent' | 'colours'>;
+type PaintSettings = Pick<EngineSettings, 'gradients'>;
 
 /**
  * The fill of every region: its mean colour from the untouched source pixels, or (gradients=smooth)

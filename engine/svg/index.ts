@@ -13,7 +13,7 @@ import type { FittedPath } from '../fit/index.js';
 import type { GradientFill } from '../fit/gradient.js';
 import { ellipseXml, type SvgEllipse } from './ellipse.js';
 
-export interface SvgFill {
+interface SvgFill {
   kind: 'fill';
   paint: string;
   d: string;

@@ -20,7 +20,7 @@ import {
 } from './image-ops.js';
 
 /** Paper tint, uneven light and the scanner's level curve, applied per pixel. */
-export function paperAndLight(image: RgbaImage, random: () => number): RgbaImage {
+function paperAndLight(image: RgbaImage, random: () => number): RgbaImage {
   const dim = random() < 0.25 ? 0.6 + random() * 0.3 : 1;
   const tint = [(245 - random() * 12) * dim, (242 - random() * 16) * dim, (232 - random() * 30) * dim];
   const black = random() * 40,
@@ -85,7 +85,7 @@ export async function scanAugment(image: RgbaImage, random: () => number): Promi
 }
 
 /** Strong one-sided light and a vignette over a dim, low-contrast page, as a camera sees a book. */
-export async function photographedPage(image: RgbaImage, random: () => number): Promise<RgbaImage> {
+async function photographedPage(image: RgbaImage, random: () => number): Promise<RgbaImage> {
   let img = flattenOn(image, [255, 255, 255]);
   const gray = random() < 0.6;
   if (gray) img = grayscale(img);
@@ -119,7 +119,7 @@ export async function photographedPage(image: RgbaImage, random: () => number): 
 }
 
 /** A bilevel (fax or 1-bit) scan: everything becomes black or white. */
-export function binarise(image: RgbaImage, random: () => number): RgbaImage {
+function binarise(image: RgbaImage, random: () => number): RgbaImage {
   const threshold = 110 + random() * 60;
   const out = new Uint8Array(image.data.length);
   for (let i = 0; i < out.length; i += 4) {
@@ -131,7 +131,7 @@ export function binarise(image: RgbaImage, random: () => number): RgbaImage {
 }
 
 /** The dark margin a flatbed scanner leaves where the page does not reach its edge. */
-export function scanBorder(image: RgbaImage, random: () => number, minDepth = 0.01, depthRange = 0.06): RgbaImage {
+function scanBorder(image: RgbaImage, random: () => number, minDepth = 0.01, depthRange = 0.06): RgbaImage {
   const out = new Uint8Array(image.data);
   const { width, height } = image;
   const grey = random() * 60;

@@ -7,7 +7,7 @@ import { scanLike } from './augment-scan.js';
 import { addNoise, crop, flattenOn, grayscale, jpeg, resizeLong, viaSharp } from './image-ops.js';
 
 /** White lines on a blueprint blue: the page's lightness picks between blue and white. */
-export function whiteOnBlue(image: RgbaImage, random: () => number): RgbaImage {
+function whiteOnBlue(image: RgbaImage, random: () => number): RgbaImage {
   const blue = [20 + random() * 40, 50 + random() * 60, 120 + random() * 90];
   const flat = flattenOn(image, [255, 255, 255]);
   const out = new Uint8Array(flat.data.length);
@@ -35,7 +35,7 @@ export async function clipartAugment(image: RgbaImage, random: () => number): Pr
 }
 
 /** A wide strip from the upper part of a picture: mostly sky, with little in it (a kite, a roof line). */
-export async function upperStrip(image: RgbaImage, random: () => number): Promise<RgbaImage> {
+async function upperStrip(image: RgbaImage, random: () => number): Promise<RgbaImage> {
   const width = Math.max(16, Math.round(image.width * (0.5 + random() * 0.5)));
   const height = Math.max(16, Math.round(image.height * (0.25 + random() * 0.3)));
   const left = Math.floor(random() * (image.width - width + 1));
@@ -44,7 +44,7 @@ export async function upperStrip(image: RgbaImage, random: () => number): Promis
 }
 
 /** A close-up: a small part of the picture filling the frame, so surfaces (bark, planks, stone) become the whole image. */
-export async function closeUp(image: RgbaImage, random: () => number): Promise<RgbaImage> {
+async function closeUp(image: RgbaImage, random: () => number): Promise<RgbaImage> {
   const side = 0.12 + random() * 0.2;
   const width = Math.max(16, Math.round(image.width * side * (0.7 + random() * 0.6)));
   const height = Math.max(16, Math.round(image.height * side * (0.7 + random() * 0.6)));
@@ -54,7 +54,7 @@ export async function closeUp(image: RgbaImage, random: () => number): Promise<R
 }
 
 /** Pale, washed-out colours (haze, overexposure, a bleached surface): contrast pulled towards a light grey. */
-export function washOut(image: RgbaImage, random: () => number): RgbaImage {
+function washOut(image: RgbaImage, random: () => number): RgbaImage {
   const keep = 0.3 + random() * 0.4,
     light = 170 + random() * 70,
     saturation = 0.3 + random() * 0.7;
@@ -92,7 +92,7 @@ export async function photoAugment(image: RgbaImage, random: () => number, varia
  * the border take a colour of a small palette. Regions smaller than a letter's counter stay white,
  * and so do those over 8 % of the picture: a node is filled, not the whole inside of a drawing.
  */
-export function colourFills(image: RgbaImage, random: () => number): RgbaImage {
+function colourFills(image: RgbaImage, random: () => number): RgbaImage {
   const { width, height } = image;
   const data = new Uint8Array(image.data);
   const pixels = width * height;

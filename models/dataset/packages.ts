@@ -12,7 +12,7 @@ import { seededRandom } from '../lib/mlp.js';
 
 export const MODELS_DIR = fileURLToPath(new URL('..', import.meta.url));
 export const CACHE = join(MODELS_DIR, '.cache');
-export const DEBS = join(CACHE, 'debs');
+const DEBS = join(CACHE, 'debs');
 export const PKGS = join(CACHE, 'pkgs');
 export const WORK = join(CACHE, 'work');
 export const DATASET_PATH = join(CACHE, 'dataset.json');

@@ -22,7 +22,7 @@ export function gaussian(random: () => number): number {
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
 }
 
-export interface Layer {
+interface Layer {
   inputs: number;
   outputs: number;
   /** Row-major [outputs][inputs], the Gemm transB=1 layout. */
@@ -52,7 +52,7 @@ export interface TrainOptions {
   onEpoch?: (epoch: number, loss: number) => void;
 }
 
-export function standardisation(x: Float32Array[], featureCount: number): { mean: Float64Array; invStd: Float64Array } {
+function standardisation(x: Float32Array[], featureCount: number): { mean: Float64Array; invStd: Float64Array } {
   const mean = new Float64Array(featureCount);
   const sq = new Float64Array(featureCount);
   for (const row of x)
@@ -242,7 +242,7 @@ export function mergeMlps(members: Mlp[]): Mlp {
 }
 
 /** The exported model holds float32 weights; the trainer's reference outputs use the same. */
-export function roundToFloat32(model: Mlp): Mlp {
+function roundToFloat32(model: Mlp): Mlp {
   return {
     mean: model.mean.map(Math.fround),
     invStd: model.invStd.map(Math.fround),

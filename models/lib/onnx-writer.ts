@@ -75,13 +75,13 @@ export interface OnnxNode {
   attributes?: Record<string, { int: number } | { float: number }>;
 }
 
-export interface OnnxValue {
+interface OnnxValue {
   name: string;
   /** A number is a fixed size; a string is a symbolic dimension (the batch). */
   shape: (number | string)[];
 }
 
-export interface OnnxGraph {
+interface OnnxGraph {
   name: string;
   nodes: OnnxNode[];
   initializers: OnnxTensor[];

@@ -14,7 +14,7 @@ export type WorkerMessage =
   | { type: 'done'; jobId: string; outcome: EngineOutcome }
   | { type: 'error'; jobId: string; code: string; message: string; details: Record<string, unknown> };
 
-export interface WorkerPoolOptions {
+interface WorkerPoolOptions {
   size: number;
   /** Replaces engine/index.js inside the workers (VECTORIZE_ENGINE_MODULE). */
   engineModule?: string | null;

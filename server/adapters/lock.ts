@@ -74,7 +74,7 @@ function holds(holder: Holder): boolean {
   return !holder.startTime || !now || holder.startTime === now;
 }
 
-export interface DataDirLock {
+interface DataDirLock {
   path: string;
   release(): void;
 }
@@ -83,7 +83,7 @@ export function lockPath(dataDir: string): string {
   return join(dataDir, 'vectorize.lock');
 }
 
-export function readLockPid(dataDir: string): number | null {
+function readLockPid(dataDir: string): number | null {
   return readHolder(dataDir)?.pid ?? null;
 }
 

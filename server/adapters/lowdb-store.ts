@@ -8,7 +8,7 @@ import { DataFile } from 'lowdb/node';
 import { COLLECTIONS, emptyData, type Store, type StoreData } from './store.js';
 import { KeyedQueue, MapCollection, writeBehind } from './write-behind.js';
 
-export interface LowdbStoreOptions {
+interface LowdbStoreOptions {
   /** Coalescing window for writes, ms. */
   writeDelayMs?: number;
 }

@@ -12,7 +12,7 @@ const MIGRATION_LOCK = 7_160_442_015;
 
 export const CHANGE_CHANNEL = 'vectorize_changes';
 
-export interface Migration {
+interface Migration {
   version: number;
   name: string;
   sql: string;

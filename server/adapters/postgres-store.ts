@@ -15,14 +15,14 @@ import { MapCollection, writeBehind, type ChangeKind } from './write-behind.js';
 
 type CollectionName = (typeof COLLECTIONS)[number];
 
-export interface PostgresStoreOptions {
+interface PostgresStoreOptions {
   /** Coalescing window for writes, ms. */
   writeDelayMs?: number;
   /** Connections in the pool (one more is held for the change feed). */
   poolSize?: number;
 }
 
-export interface PostgresStore extends Store {
+interface PostgresStore extends Store {
   /** This node's id in change announcements (its own are ignored). */
   readonly node: string;
 }

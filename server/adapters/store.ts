@@ -38,7 +38,7 @@ export interface KeyRecord {
   last_used_at: string | null;
 }
 
-export interface JobError {
+interface JobError {
   code: string;
   message: string;
 }
@@ -96,7 +96,7 @@ export interface ReportRecord {
   created_at: string;
 }
 
-export interface IdempotencyRecord {
+interface IdempotencyRecord {
   id: string; // `${account_id}:${key}`
   account_id: string;
   key: string;

@@ -55,7 +55,7 @@ export class MapCollection<T extends { id: string }> implements Collection<T> {
   }
 }
 
-export interface WriteBehind {
+interface WriteBehind {
   /** Marks the store dirty and schedules a write. */
   changed(): void;
   /** Resolves once every change made so far is written. */

@@ -27,11 +27,11 @@ import {
 import { PLAN_NAMES, TRIAL_CONVERSIONS, planTermsView } from '../plans.js';
 
 const optionsSchema = Joi.object({ app: Joi.object().required() });
-export const ADMIN_AUTH = 'admin-token';
+const ADMIN_AUTH = 'admin-token';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
-export function isLoopback(address: string | undefined): boolean {
+function isLoopback(address: string | undefined): boolean {
   return address !== undefined && (LOOPBACK.has(address) || /^(::ffff:)?127\./.test(address));
 }
 

@@ -18,7 +18,7 @@ const optionsSchema = Joi.object({
   root: Joi.string(),
 });
 
-export interface FrontendOptions {
+interface FrontendOptions {
   app?: AppContext;
   root?: string;
 }

@@ -10,7 +10,7 @@ import { newId } from '../ids.js';
 import { DAY_MS } from '../limits.js';
 import { TRIAL_CONVERSIONS, isPlanName, planTermsView, type PlanLimits, type PlanName } from '../plans.js';
 
-export interface Allowances {
+interface Allowances {
   trial: { total: number; used: number; left: number };
   monthly: { total: number | null; used: number; left: number | null; reset_at: string } | null;
 }
@@ -25,7 +25,7 @@ function resetIn(year: number, month: number, anchorDay: number): Date {
 }
 
 /** [start, next reset) of the billing period holding `now`. */
-export function billingPeriod(anchorDay: number, now: Date): { start: Date; resetAt: Date } {
+function billingPeriod(anchorDay: number, now: Date): { start: Date; resetAt: Date } {
   const y = now.getUTCFullYear();
   const m = now.getUTCMonth();
   const thisMonth = resetIn(y, m, anchorDay);

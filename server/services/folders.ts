@@ -8,7 +8,7 @@ import type { Clock } from '../adapters/clock.js';
 import { newId } from '../ids.js';
 import type { JobService } from './jobs.js';
 
-export const MAX_LABEL_LENGTH = 128;
+const MAX_LABEL_LENGTH = 128;
 // C0, DEL and C1 controls, plus the Unicode line/paragraph separators that split log lines.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 

@@ -10,7 +10,7 @@ import type { Clock } from '../adapters/clock.js';
 import type { Store } from '../adapters/store.js';
 import { DAY_MS } from '../limits.js';
 
-export const IDEMPOTENCY_TTL_MS = DAY_MS;
+const IDEMPOTENCY_TTL_MS = DAY_MS;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export function fingerprint(fileSha256: string, fields: Record<string, string>): string {

@@ -30,9 +30,9 @@ interface Running {
 }
 
 /** Progress shown while processing never reaches 100 before the result file exists. */
-export const PROGRESS_CAP = 95;
+const PROGRESS_CAP = 95;
 
-export interface JobDeps {
+interface JobDeps {
   store: Store;
   blobs: Blobs;
   clock: Clock;
@@ -43,7 +43,7 @@ export interface JobDeps {
   accounts: AccountService;
 }
 
-export function isEndState(status: JobStatus): boolean {
+function isEndState(status: JobStatus): boolean {
   return END_STATES.includes(status);
 }
 

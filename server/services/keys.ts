@@ -8,12 +8,12 @@ import type { AccountRecord, KeyRecord, KeyScope, Store } from '../adapters/stor
 import type { Clock } from '../adapters/clock.js';
 import { newId, randomBase62 } from '../ids.js';
 
-export const KEY_PREFIX = 'service_sk_live_';
+const KEY_PREFIX = 'service_sk_live_';
 const SECRET_PATTERN = /^service_sk_live_[0-9A-Za-z]{32,128}$/;
 /** last_used_at is a hint, not an audit log: writing it more often than this only churns the db. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-export function hashSecret(secret: string): string {
+function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
 

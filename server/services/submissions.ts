@@ -51,7 +51,7 @@ export interface UploadedFile {
   filename: string;
 }
 
-export interface Submission {
+interface Submission {
   account: AccountRecord;
   key: KeyRecord;
   file: UploadedFile | undefined;
@@ -59,7 +59,7 @@ export interface Submission {
   idempotencyKey: string | undefined;
 }
 
-export interface SubmissionDeps {
+interface SubmissionDeps {
   store: Store;
   blobs: Blobs;
   clock: Clock;

@@ -30,7 +30,7 @@ export const MAX_ATTEMPTS = 4;
 const BACKOFF_FACTOR = 4;
 const JITTER = 0.2;
 /** How many attempts each endpoint's delivery log keeps; older finished deliveries go. */
-export const DELIVERY_LOG_LIMIT = 50;
+const DELIVERY_LOG_LIMIT = 50;
 
 /** The moves that announce themselves, and the kind each becomes. */
 const EVENT_FOR_MOVE: Partial<Record<JobEventName, WebhookEventKind>> = {
@@ -39,7 +39,7 @@ const EVENT_FOR_MOVE: Partial<Record<JobEventName, WebhookEventKind>> = {
   'job.failed': 'processing.failed',
 };
 
-export interface WebhookServiceDeps {
+interface WebhookServiceDeps {
   store: Store;
   clock: Clock;
   secrets: SecretBox;

@@ -52,7 +52,7 @@ const specialV6 = buildList(SPECIAL_IPV6_IN_GLOBAL, 'ipv6');
 const globalUnicastV6 = new net.BlockList();
 globalUnicastV6.addSubnet('2000::', 3, 'ipv6');
 
-export interface AddressVerdict {
+interface AddressVerdict {
   allowed: boolean;
   /** Why it was refused (or 'public' / 'allow-listed'). */
   reason: string;

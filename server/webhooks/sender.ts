@@ -11,7 +11,7 @@ import https from 'node:https';
 import net from 'node:net';
 import type { AddressPolicy } from './address-policy.js';
 
-export interface ResolvedAddress {
+interface ResolvedAddress {
   address: string;
   family: 4 | 6;
 }
@@ -23,7 +23,7 @@ export const systemResolver: Resolver = async (hostname) => {
   return answers.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
 };
 
-export class AddressRefusedError extends Error {
+class AddressRefusedError extends Error {
   readonly address: string;
   constructor(host: string, address: string, reason: string) {
     super(`${host} resolves to ${address}, which webhooks may not reach (${reason})`);
@@ -33,7 +33,7 @@ export class AddressRefusedError extends Error {
 }
 
 /** Resolves `hostname` and returns its addresses only if every one of them is allowed. */
-export async function resolveAllowed(hostname: string, policy: AddressPolicy, resolve: Resolver): Promise<ResolvedAddress[]> {
+async function resolveAllowed(hostname: string, policy: AddressPolicy, resolve: Resolver): Promise<ResolvedAddress[]> {
   const bare = hostname.replace(/^\[|\]$/g, '');
   const literal = net.isIP(bare);
   const answers: ResolvedAddress[] = literal ? [{ address: bare, family: literal === 6 ? 6 : 4 }] : await resolve(bare);
@@ -59,7 +59,7 @@ export async function checkWebhookUrl(rawUrl: string, policy: AddressPolicy, res
   return url;
 }
 
-export interface DeliveryRequest {
+interface DeliveryRequest {
   url: string;
   body: string;
   headers: Record<string, string>;
@@ -75,7 +75,7 @@ export interface DeliveryOutcome {
   refused?: boolean;
 }
 
-export interface SenderOptions {
+interface SenderOptions {
   policy: AddressPolicy;
   resolve?: Resolver;
   timeoutMs?: number;

@@ -28,7 +28,7 @@ interface FakeRun {
 }
 
 /** An engine pool whose jobs finish only when the test says so. */
-export class FakePool implements EnginePool {
+class FakePool implements EnginePool {
   readonly runs = new Map<string, FakeRun>();
   readonly canceled: string[] = [];
   readonly started: string[] = [];
@@ -95,7 +95,7 @@ export class FakePool implements EnginePool {
   }
 }
 
-export class FakeDisk implements DiskProbe {
+class FakeDisk implements DiskProbe {
   free = 100 * 1024 ** 3;
   async freeBytes() {
     return this.free;
@@ -137,7 +137,7 @@ export function hugePngHeader(width: number, height: number): Buffer {
   ]);
 }
 
-export interface FormFile {
+interface FormFile {
   name?: string;
   filename?: string;
   data: Buffer;

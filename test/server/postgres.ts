@@ -58,7 +58,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-export interface TestPostgres {
+interface TestPostgres {
   /** A fresh, empty database on the server. */
   database(): Promise<string>;
 }

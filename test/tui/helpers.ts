@@ -13,7 +13,7 @@ export const KEYS = {
   backspace: '\u007F',
 };
 
-export type Rendered = ReturnType<typeof render>;
+type Rendered = ReturnType<typeof render>;
 
 export function renderApp(client: AdminApi, initialScreen?: ScreenId): Rendered {
   return render(createElement(App, { client, initialScreen }));

@@ -12,7 +12,7 @@ export interface Column {
   optional?: boolean;
 }
 
-export interface TableRow {
+interface TableRow {
   key: string;
   cells: string[];
   hue?: Hue;
@@ -22,7 +22,7 @@ export interface TableRow {
 const GAP = 1;
 
 /** Fits the columns to `width`: drops optional ones from the right, then sizes the flex column. */
-export function layoutColumns(columns: Column[], width: number): { column: Column; index: number; width: number }[] {
+function layoutColumns(columns: Column[], width: number): { column: Column; index: number; width: number }[] {
   let kept = columns.map((column, index) => ({ column, index, width: column.width }));
   const total = (list: typeof kept): number => list.reduce((sum, entry) => sum + entry.width, 0) + GAP * Math.max(0, list.length - 1);
   for (let i = kept.length - 1; i >= 0 && total(kept) > width; i -= 1) {

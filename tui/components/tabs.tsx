@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 
-export interface TabItem {
+interface TabItem {
   id: string;
   title: string;
 }

@@ -28,7 +28,7 @@ export function useNotice(): {
   return { notice, setNotice, act };
 }
 
-export function describeError(error: unknown): string {
+function describeError(error: unknown): string {
   if (error && typeof error === 'object' && 'code' in error && 'message' in error) {
     return `${String((error as { message: unknown }).message)} (${String((error as { code: unknown }).code)})`;
   }

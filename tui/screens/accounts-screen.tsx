@@ -36,7 +36,7 @@ const COLUMNS: Column[] = [
 ];
 
 /** `2 used · 3 left`: the two numbers an admin checks when someone is near their allowance. */
-export function allowanceSummary(allowance: Allowance | null): string {
+function allowanceSummary(allowance: Allowance | null): string {
   if (!allowance) return '—';
   return `${formatCount(allowance.used)} used · ${formatCount(allowance.left)} left`;
 }

@@ -32,7 +32,7 @@ const COLUMNS: Column[] = [
 ];
 
 /** What DELETE /v1/jobs/{id} and the admin cancel do to the allowance (docs/api.md and the page's help say the same). */
-export const CANCEL_RULE = 'A queued job gets its conversion back; a processing job is stopped at once and its conversion stays spent.';
+const CANCEL_RULE = 'A queued job gets its conversion back; a processing job is stopped at once and its conversion stays spent.';
 
 const isActive = (job: AdminJob): boolean => job.status === 'queued' || job.status === 'processing';
 

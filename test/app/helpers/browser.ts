@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import type { Test } from 'tap';
 import { chromium, type BrowserContext } from 'playwright-core';
 
-export const CHROMIUM_PATH = process.env.VECTORIZE_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.VECTORIZE_CHROMIUM ?? '/usr/bin/chromium';
 
 export function chromiumMissing(): string | false {
   return existsSync(CHROMIUM_PATH) ? false : `chromium not found at ${CHROMIUM_PATH} (apt-get install -y chromium xvfb xauth)`;
 }
 
-export interface Browser {
+interface Browser {
   context: BrowserContext;
   close(): Promise<void>;
 }

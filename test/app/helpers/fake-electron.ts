@@ -76,7 +76,7 @@ export class FakeSession extends EventEmitter {
   };
 }
 
-export class FakeApp extends EventEmitter {
+class FakeApp extends EventEmitter {
   lock = true;
   quitCalls = 0;
   exitCode?: number;

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 
-export interface FakeJob {
+interface FakeJob {
   id: string;
   status: 'queued' | 'processing' | 'completed' | 'failed';
   progress: number;
@@ -19,7 +19,7 @@ export interface FakeJob {
   failWith?: string;
 }
 
-export interface FakeV1 {
+interface FakeV1 {
   url: string;
   key: string;
   jobs: FakeJob[];

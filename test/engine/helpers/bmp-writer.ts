@@ -6,9 +6,9 @@
  */
 
 export type BmpVersion = 'core' | 'os2v2-16' | 'os2v2-64' | 'info' | 'v2' | 'v3' | 'v4' | 'v5';
-export type BmpWriteCompression = 'rgb' | 'bitfields' | 'alphabitfields' | 'rle8' | 'rle4';
+type BmpWriteCompression = 'rgb' | 'bitfields' | 'alphabitfields' | 'rle8' | 'rle4';
 
-export const DIB_SIZES: Record<BmpVersion, number> = {
+const DIB_SIZES: Record<BmpVersion, number> = {
   core: 12,
   'os2v2-16': 16,
   'os2v2-64': 64,
@@ -19,14 +19,14 @@ export const DIB_SIZES: Record<BmpVersion, number> = {
   v5: 124,
 };
 
-export interface Masks {
+interface Masks {
   red: number;
   green: number;
   blue: number;
   alpha?: number;
 }
 
-export interface BmpWriteOptions {
+interface BmpWriteOptions {
   version?: BmpVersion;
   width: number;
   height: number;

@@ -2,7 +2,7 @@
  * Test fixtures for the fitter: rasterise a shape into a pixel mask and walk its outer boundary as
  * a closed chain of pixel-corner (crack) points, the form the segmentation stage hands to fitChain.
  */
-export interface Mask {
+interface Mask {
   width: number;
   height: number;
   inside: Uint8Array;

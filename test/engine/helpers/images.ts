@@ -74,7 +74,7 @@ export function mismatch(a: Raster, b: Raster, tolerance: number): number {
   return bad / n;
 }
 
-export function onWhite(data: Uint8Array, pixel: number, channel: number): number {
+function onWhite(data: Uint8Array, pixel: number, channel: number): number {
   const a = data[pixel * 4 + 3] / 255;
   return data[pixel * 4 + channel] * a + 255 * (1 - a);
 }

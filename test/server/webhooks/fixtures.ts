@@ -11,7 +11,7 @@ import { webhookService } from '../../../server/services/webhooks.js';
 import { AddressPolicy } from '../../../server/webhooks/address-policy.js';
 import { WebhookSender, systemResolver, type Resolver } from '../../../server/webhooks/sender.js';
 
-export interface WebhookServiceOptions {
+interface WebhookServiceOptions {
   /** The store file; a fresh temp dir's db.json when omitted (reuse one to model a restart). */
   file?: string;
   resolve?: Resolver;
@@ -53,7 +53,7 @@ export async function openWebhookService(t: { teardown(fn: () => unknown): void 
   return { store, service, secrets, file, close };
 }
 
-export interface ReceivedRequest {
+interface ReceivedRequest {
   headers: http.IncomingHttpHeaders;
   body: string;
 }
