@@ -15,7 +15,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { crc32, deflateSync } from 'node:zlib';
+import { handMadePng } from '../test/engine/helpers/hand-made-png.js';
 import sharp from 'sharp';
 import { decodeImage } from '../engine/decode/index.js';
 
@@ -169,24 +169,7 @@ for (const [name, bmp, tiff] of synthetic) {
 }
 
 // --- bad files ---
-function pngChunk(type: string, body: Uint8Array): Uint8Array {
-  const chunk = Buffer.alloc(12 + body.length);
-  chunk.writeUInt32BE(body.length, 0);
-  chunk.write(type, 4, 'latin1');
-  chunk.set(body, 8);
-  chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + body.length)), 8 + body.length);
-  return chunk;
-}
-const ihdr = Buffer.alloc(13);
-ihdr.writeUInt32BE(10_000, 0);
-ihdr.writeUInt32BE(6_000, 4);
-ihdr.set([8, 6, 0, 0, 0], 8);
-const pngBomb = Buffer.concat([
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-  pngChunk('IHDR', ihdr),
-  pngChunk('IDAT', deflateSync(Buffer.alloc(64))),
-  pngChunk('IEND', new Uint8Array(0)),
-]);
+const pngBomb = handMadePng(10_000, 6_000, 6, Buffer.alloc(64));
 const bmpBomb = bmpFile(24, 0, new Uint8Array(0), new Uint8Array(100));
 new DataView(bmpBomb.buffer).setInt32(18, 10_000, true);
 new DataView(bmpBomb.buffer).setInt32(22, 6_000, true);

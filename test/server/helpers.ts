@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
-import { deflateSync, crc32 } from 'node:zlib';
+
 import sharp from 'sharp';
 import { createApp, type App } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
@@ -19,6 +19,7 @@ import { VectorizeError } from '../../engine/errors.js';
 import type { PlanName } from '../../server/plans.js';
 import type { KeyScope } from '../../server/adapters/store.js';
 import type { Logger } from '../../server/log.js';
+import { handMadePng } from '../engine/helpers/hand-made-png.js';
 
 interface FakeRun {
   task: EngineTask;
@@ -113,28 +114,9 @@ export async function pngBytes(width = 4, height = 4, rgb: [number, number, numb
     .toBuffer();
 }
 
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body) >>> 0);
-  return Buffer.concat([length, body, crc]);
-}
-
 /** A PNG whose header claims width×height; the pixel data is one row (probe reads headers only). */
 export function hugePngHeader(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 0; // greyscale
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.alloc(width + 1))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return handMadePng(width, height, 0, Buffer.alloc(width + 1));
 }
 
 interface FormFile {
@@ -186,6 +168,13 @@ export interface Harness {
   /** Holds every probe (the step between reading the upload and accepting it) until released. */
   holdProbes(): () => void;
   close(): Promise<void>;
+}
+
+/** A fresh directory under the OS temp dir, named `vectorize-<label>-…`, removed when the test ends. */
+export function tempDir(t: { teardown(fn: () => unknown): void }, label: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `vectorize-${label}-`));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 /** Writes a VECTORIZE_PLANS_FILE into a fresh temp dir and returns its path. */

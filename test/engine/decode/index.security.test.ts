@@ -5,13 +5,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import t, { type Test } from 'tap';
 import { decodeFile, decodeImage, probeImage } from '../../../engine/decode/index.js';
 import { type EngineErrorCode, VectorizeError } from '../../../engine/errors.js';
 import { ENGINE_MAX_PIXELS } from '../../../engine/types.js';
 import { randomPalette, seededRandom, writeBmp } from '../helpers/bmp-writer.js';
+import { handMadePng } from '../helpers/hand-made-png.js';
 
 const random = seededRandom(4242);
 
@@ -39,27 +39,9 @@ async function expectCode(
   return outcome;
 }
 
-function pngChunk(type: string, body: Uint8Array): Uint8Array {
-  const chunk = Buffer.alloc(12 + body.length);
-  chunk.writeUInt32BE(body.length, 0);
-  chunk.write(type, 4, 'latin1');
-  chunk.set(body, 8);
-  chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + body.length)), 8 + body.length);
-  return chunk;
-}
-
-/** A PNG made by hand: an IHDR that claims any size, one tiny IDAT, IEND. */
-function craftedPng(width: number, height: number): Uint8Array {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA, deflate, no filter method extras, no interlace
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', deflateSync(Buffer.alloc(64))),
-    pngChunk('IEND', new Uint8Array(0)),
-  ]);
+/** A PNG made by hand: an IHDR that claims any size (8-bit RGBA), one tiny IDAT, IEND. */
+function craftedPng(width: number, height: number): Buffer {
+  return handMadePng(width, height, 6, Buffer.alloc(64));
 }
 
 function patchU32(bytes: Uint8Array, at: number, value: number): Uint8Array {

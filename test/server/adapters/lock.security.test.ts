@@ -1,22 +1,15 @@
 /** The data-dir lock dies with its holder: a pid that came back (pid 1 in a container) or went to another process does not hold it. */
 import t from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { acquireLock, lockPath } from '../../../server/adapters/lock.js';
+import { tempDir } from '../helpers.js';
 
 const holderScript = fileURLToPath(new URL('../../fixtures/server/lock-holder.ts', import.meta.url));
 
-function tempDir(t: { teardown(fn: () => void): void }): string {
-  const dir = mkdtempSync(join(tmpdir(), 'vectorize-lock-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
 t.test('a lock naming our own pid with another start time is stale (a restarted pid 1)', async (t) => {
-  const dir = tempDir(t);
+  const dir = tempDir(t, 'lock');
   writeFileSync(lockPath(dir), `${process.pid}\n1\n${readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}\n`);
   const lock = acquireLock(dir);
   t.match(readFileSync(lockPath(dir), 'utf8'), new RegExp(`^${process.pid}\\n\\d+\\n`), 'taken over and rewritten with our start time');
@@ -25,7 +18,7 @@ t.test('a lock naming our own pid with another start time is stale (a restarted 
 });
 
 t.test('a lock whose pid now belongs to another process is stale; the real holder is not', async (t) => {
-  const dir = tempDir(t);
+  const dir = tempDir(t, 'lock');
   const other = spawn('sleep', ['30']);
   t.teardown(() => other.kill('SIGKILL'));
   await new Promise((resolve) => other.once('spawn', resolve));
@@ -45,7 +38,7 @@ t.test(
   'restart after SIGKILL in a new pid namespace (pid 1 both times)',
   { skip: unshareWorks ? false : 'unshare --pid --fork --mount-proc is not permitted here' },
   async (t) => {
-    const dir = tempDir(t);
+    const dir = tempDir(t, 'lock');
     const run = () => {
       const child = spawn(
         'unshare',

@@ -1,18 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t from 'tap';
 import { openSecretBox, secretBox, secretKeyPath } from '../../../server/adapters/secret-box.js';
-
-function tempDir(t: { teardown(fn: () => unknown): void }): string {
-  const dir = mkdtempSync(join(tmpdir(), 'vectorize-secrets-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+import { tempDir } from '../helpers.js';
 
 t.test('the key file is created 0600 whatever the umask, once, and reopened with the same key', async (t) => {
-  const dir = tempDir(t);
+  const dir = tempDir(t, 'secrets');
   const previous = process.umask(0);
   t.teardown(() => process.umask(previous));
   const first = openSecretBox(dir);
@@ -44,7 +37,7 @@ t.test('a sealed value shows nothing of the secret and opens only with its key a
 });
 
 t.test('rotation: a new first key seals, older keys still open, isCurrent tells which need re-sealing', async (t) => {
-  const dir = tempDir(t);
+  const dir = tempDir(t, 'secrets');
   const old = openSecretBox(dir);
   const sealedOld = old.seal('whsec_old', 'whk_1');
   const oldLine = readFileSync(secretKeyPath(dir), 'utf8').trim();
@@ -59,7 +52,7 @@ t.test('rotation: a new first key seals, older keys still open, isCurrent tells 
 });
 
 t.test('a damaged key file stops with a message naming it', async (t) => {
-  const dir = tempDir(t);
+  const dir = tempDir(t, 'secrets');
   writeFileSync(secretKeyPath(dir), 'not-a-key\n');
   t.throws(() => openSecretBox(dir).seal('whsec_x', 'whk_1'), { message: new RegExp(`${secretKeyPath(dir)}: key 1 is not 32 bytes`) });
   writeFileSync(secretKeyPath(dir), '# empty\n');

@@ -1,16 +1,22 @@
 import t from 'tap';
+import type { PlanName } from '../../../client/admin.js';
 import { FakeAdmin } from '../fake-admin.js';
 import { KEYS, press, renderApp, settle, waitForFrame, waitForText } from '../helpers.js';
 
-t.test('a created key is shown whole once, then never again', async (t) => {
+/** A fresh keys screen for one account, `name` on `plan`, with the new key's name prompt open. */
+async function atNamePrompt(t: { teardown(fn: () => unknown): void }, name: string, plan: PlanName) {
   const fake = new FakeAdmin();
-  fake.addAccount('Studio North', 'pro');
+  fake.addAccount(name, plan);
   const app = renderApp(fake, 'keys');
   t.teardown(() => app.unmount());
   await waitForText(app, 'No keys yet');
-
   await press(app, 'n');
-  await waitForText(app, 'Name for the new key of Studio North');
+  await waitForText(app, `Name for the new key of ${name}`);
+  return { fake, app };
+}
+
+t.test('a created key is shown whole once, then never again', async (t) => {
+  const { fake, app } = await atNamePrompt(t, 'Studio North', 'pro');
   await press(app, 'c', 'i', KEYS.enter);
   await waitForText(app, 'Scope of the new key of Studio North');
   await press(app, KEYS.enter);
@@ -38,13 +44,7 @@ t.test('a created key is shown whole once, then never again', async (t) => {
 });
 
 t.test('a secret is dropped when the admin leaves the screen without dismissing it', async (t) => {
-  const fake = new FakeAdmin();
-  fake.addAccount('Solo', 'studio');
-  const app = renderApp(fake, 'keys');
-  t.teardown(() => app.unmount());
-  await waitForText(app, 'No keys yet');
-  await press(app, 'n');
-  await waitForText(app, 'Name for the new key');
+  const { app } = await atNamePrompt(t, 'Solo', 'studio');
   await press(app, KEYS.enter);
   await waitForText(app, 'Scope of the new key');
   await press(app, KEYS.enter);
@@ -78,13 +78,7 @@ t.test('with several accounts the admin picks the owner first', async (t) => {
 
 /** A fresh keys screen for one account of `plan`, walked to the scope picker with an empty name. */
 async function atScopePicker(t: { teardown(fn: () => unknown): void }, plan: 'lite' | 'pro') {
-  const fake = new FakeAdmin();
-  fake.addAccount(`${plan} shop`, plan);
-  const app = renderApp(fake, 'keys');
-  t.teardown(() => app.unmount());
-  await waitForText(app, 'No keys yet');
-  await press(app, 'n');
-  await waitForText(app, `Name for the new key of ${plan} shop`);
+  const { fake, app } = await atNamePrompt(t, `${plan} shop`, plan);
   await press(app, KEYS.enter);
   return { fake, app, picker: await waitForText(app, `Scope of the new key of ${plan} shop`) };
 }
@@ -108,13 +102,7 @@ t.test('a pasted name followed at once by Enter is kept', async (t) => {
     ['paste, then Enter in the same tick', ['ci-uploader', KEYS.enter]],
     ['paste and Enter in one chunk', [`ci-uploader${KEYS.enter}`]],
   ] as const) {
-    const fake = new FakeAdmin();
-    fake.addAccount('Studio North', 'pro');
-    const app = renderApp(fake, 'keys');
-    t.teardown(() => app.unmount());
-    await waitForText(app, 'No keys yet');
-    await press(app, 'n');
-    await waitForText(app, 'Name for the new key');
+    const { fake, app } = await atNamePrompt(t, 'Studio North', 'pro');
     await settle(); // the prompt is listening, as it is long before a person pastes
     for (const chunk of chunks) app.stdin.write(chunk);
     await waitForText(app, 'Scope of the new key');
