@@ -71,26 +71,33 @@ export function svgFile(sizeMin: number, sizeMax: number) {
 export function dxfFile(file: string, random: () => number): SvgJob | null {
   const svg = dxfToSvg(readFileSync(file, 'latin1'), 1000, 1 + random() * 2.5);
   if (!svg) return null;
-  const out = join(WORK, 'dxf', `${createHash('sha256').update(file).digest('hex').slice(0, 24)}.svg`);
-  mkdirSync(join(WORK, 'dxf'), { recursive: true });
+  const out = convertedSvgPath('dxf', file);
   writeFileSync(out, svg);
   return { input: out, size: Math.round(400 + random() * 1200) };
 }
 
 export function graphvizFile(file: string, random: () => number): SvgJob | null {
-  const out = join(WORK, 'dot', `${createHash('sha256').update(file).digest('hex').slice(0, 24)}.svg`);
-  mkdirSync(join(WORK, 'dot'), { recursive: true });
+  const out = convertedByTool('dot', file, 'dot', ['-Tsvg', file]);
+  return out === null ? null : { input: out, size: Math.round(500 + random() * 1000) };
+}
+
+/** Where `file` converted to SVG is kept: under WORK/<kind>, named by a hash of the source's path. */
+function convertedSvgPath(kind: string, file: string): string {
+  mkdirSync(join(WORK, kind), { recursive: true });
+  return join(WORK, kind, `${createHash('sha256').update(file).digest('hex').slice(0, 24)}.svg`);
+}
+
+/** `file` converted once by a tool that writes SVG to stdout (kept for later builds); null when the tool fails. */
+function convertedByTool(kind: string, file: string, tool: string, args: string[]): string | null {
+  const out = convertedSvgPath(kind, file);
   if (!existsSync(out)) {
     try {
-      writeFileSync(
-        out,
-        execFileSync('dot', ['-Tsvg', file], { timeout: 20_000, maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }),
-      );
+      writeFileSync(out, execFileSync(tool, args, { timeout: 20_000, maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }));
     } catch {
       return null;
     }
   }
-  return { input: out, size: Math.round(500 + random() * 1000) };
+  return out;
 }
 
 const pdfPages = new Map<string, string[]>();
@@ -122,17 +129,6 @@ export async function pdfPage(spec: string, random: () => number): Promise<RgbaI
 }
 
 export function xfigFile(file: string, random: () => number): SvgJob | null {
-  const out = join(WORK, 'fig', `${createHash('sha256').update(file).digest('hex').slice(0, 24)}.svg`);
-  mkdirSync(join(WORK, 'fig'), { recursive: true });
-  if (!existsSync(out)) {
-    try {
-      writeFileSync(
-        out,
-        execFileSync('fig2dev', ['-L', 'svg', file], { timeout: 20_000, maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] }),
-      );
-    } catch {
-      return null;
-    }
-  }
-  return { input: out, size: Math.round(400 + random() * 1200) };
+  const out = convertedByTool('fig', file, 'fig2dev', ['-L', 'svg', file]);
+  return out === null ? null : { input: out, size: Math.round(400 + random() * 1200) };
 }
