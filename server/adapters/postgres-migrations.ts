@@ -63,9 +63,7 @@ CREATE INDEX idempotency_account ON idempotency (account_id);
 
 /** Applies the migrations not applied yet; returns the versions it applied. */
 export async function migrate(pool: pg.Pool, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await client.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations ' +
@@ -79,8 +77,18 @@ export async function migrate(pool: pg.Pool, migrations: readonly Migration[] = 
       await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
       applied.push(migration.version);
     }
-    await client.query('COMMIT');
     return applied;
+  });
+}
+
+/** Runs `work` on one pooled connection inside BEGIN … COMMIT; any error rolls it back and is rethrown. */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { COLLECTIONS, type Store } from './store.js';
-import { CHANGE_CHANNEL, migrate } from './postgres-migrations.js';
+import { CHANGE_CHANNEL, inTransaction, migrate } from './postgres-migrations.js';
 import { MapCollection, writeBehind, type ChangeKind } from './write-behind.js';
 
 type CollectionName = (typeof COLLECTIONS)[number];
@@ -75,21 +75,6 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     }
   }
 
-  async function inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-  }
-
   // A section's changes must reach the database in its own transaction, before its lock goes: a
   // background write that took them would commit after the lock is released, and another node's
   // admission would read the account from before the charge. So while a section runs (from its call
@@ -97,7 +82,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   let sectionsRunning = 0;
   let sectionsDone: Array<() => void> = [];
   const writer = writeBehind(options.writeDelayMs ?? 20, () =>
-    inTransaction(async (client) => {
+    inTransaction(pool, async (client) => {
       while (sectionsRunning > 0) await new Promise<void>((resolve) => sectionsDone.push(resolve));
       await writePending(client);
     }),
@@ -145,7 +130,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     node,
     flush: () => writer.flush(),
     async exclusive<T>(accountId: string, section: () => T | Promise<T>): Promise<T> {
-      return inTransaction(async (client) => {
+      return inTransaction(pool, async (client) => {
         await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [ACCOUNT_LOCK_NAMESPACE + accountId]);
         const read = async (name: CollectionName, where: string) => {
           const { rows } = await client.query<{ id: string; doc: { id: string } }>(`SELECT id, doc FROM ${name} WHERE ${where}`, [
