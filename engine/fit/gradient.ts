@@ -13,6 +13,7 @@ import type { RasterImage } from '../types.js';
 import { hypot3 } from '../hypot.js';
 import { scratchFloat64, scratchSlots } from '../scratch.js';
 import { luma601 } from '../luma.js';
+import { kthSmallest } from '../select.js';
 
 export type GradientStop = { offset: number; color: string };
 
@@ -94,6 +95,8 @@ function choosePaint(image: RasterImage, pixelIndices: Int32Array, maxResidual: 
  * of many small ramps (paint stage 1.5x on the corpus's calculator).
  */
 const SAMPLE = scratchSlots('gradient samples', Float64Array, ['x', 'y', 'r', 'g', 'b', 'gx', 'gy']);
+/** Per-sample work arrays of one candidate (each candidate is done with them before the next starts). */
+const WORK = scratchSlots('gradient work', Float64Array, ['t', 'magnitude', 'selection']);
 
 function sample(image: RasterImage, pixelIndices: Int32Array): Samples {
   const step = gradientSampleStep(pixelIndices.length);
@@ -217,7 +220,7 @@ function linearCandidate(s: Samples): Candidate | null {
   const angle = 0.5 * Math.atan2(2 * jxy, jxx - jyy);
   const dx = Math.cos(angle),
     dy = Math.sin(angle);
-  const t = new Float64Array(s.n);
+  const t = scratchFloat64(WORK.t, s.n);
   let lo = Infinity,
     hi = -Infinity;
   for (let i = 0; i < s.n; i++) {
@@ -293,10 +296,12 @@ const EDGE_STEP_FACTOR = 3;
  * and the rings come out too flat.
  */
 function isophoteCandidate(s: Samples): Candidate | null {
-  const magnitude = new Float64Array(s.n);
+  const magnitude = scratchFloat64(WORK.magnitude, s.n);
   for (let i = 0; i < s.n; i++) magnitude[i] = s.gx[i] * s.gx[i] + s.gy[i] * s.gy[i];
-  const sorted = Float64Array.from(magnitude).sort();
-  const limit = EDGE_STEP_FACTOR * EDGE_STEP_FACTOR * sorted[s.n >> 1];
+  // the median step, selected from a copy (the loop below reads the magnitudes in sample order)
+  const selection = scratchFloat64(WORK.selection, s.n);
+  selection.set(magnitude);
+  const limit = EDGE_STEP_FACTOR * EDGE_STEP_FACTOR * kthSmallest(selection, s.n >> 1);
   if (!(limit > 0)) return null;
   const { mx, my } = sampleCentroid(s);
   // Σ n·nᵀ c = Σ n·(n·p) over the normals n = (−gy, gx), weighted by the step squared (its length)
@@ -327,7 +332,7 @@ function isophoteCandidate(s: Samples): Candidate | null {
 /** The radial gradient around (cx, cy) through the samples, or null for a centre no ramp would use. */
 function radialAround(s: Samples, cx: number, cy: number, mx: number, my: number): Candidate | null {
   if (!Number.isFinite(cx) || !Number.isFinite(cy)) return null;
-  const t = new Float64Array(s.n);
+  const t = scratchFloat64(WORK.t, s.n);
   let lo = Infinity,
     hi = 0;
   for (let i = 0; i < s.n; i++) {
