@@ -13,6 +13,7 @@ import type { RasterImage } from '../types.js';
 import { hypot3 } from '../hypot.js';
 import { scratchFloat64, scratchSlots } from '../scratch.js';
 import { luma601 } from '../luma.js';
+import { kthSmallest } from '../select.js';
 
 type GradientStop = { offset: number; color: string };
 
@@ -74,7 +75,11 @@ function choosePaint(image: RasterImage, pixelIndices: Int32Array, maxResidual: 
   if (s.n < 16) return { fill: null, residual: Infinity };
   const flat = flatResidual(s);
   if (flat <= maxResidual) return { fill: null, residual: flat };
-  const candidates = [linearCandidate(s), radialCandidate(s), isophoteCandidate(s)].filter((c): c is Candidate => c !== null);
+  // every candidate is centred on the samples' mean position, taken once
+  const centre = sampleCentroid(s);
+  const candidates = [linearCandidate(s, centre), radialCandidate(s, centre), isophoteCandidate(s, centre)].filter(
+    (c): c is Candidate => c !== null,
+  );
   let best: Candidate | null = null;
   for (const c of candidates) if (best === null || c.residual < best.residual) best = c;
   if (best === null || best.residual > flat * (1 - MIN_IMPROVEMENT)) return { fill: null, residual: flat };
@@ -94,6 +99,8 @@ function choosePaint(image: RasterImage, pixelIndices: Int32Array, maxResidual: 
  * of many small ramps (paint stage 1.5x on the corpus's calculator).
  */
 const SAMPLE = scratchSlots('gradient samples', Float64Array, ['x', 'y', 'r', 'g', 'b', 'gx', 'gy']);
+/** Per-sample work arrays of one candidate (each candidate is done with them before the next starts). */
+const WORK = scratchSlots('gradient work', Float64Array, ['t', 'magnitude', 'selection']);
 
 function sample(image: RasterImage, pixelIndices: Int32Array): Samples {
   const step = gradientSampleStep(pixelIndices.length);
@@ -157,8 +164,13 @@ interface Candidate {
   profile: Rgb[];
 }
 
+interface Centre {
+  mx: number;
+  my: number;
+}
+
 /** The mean sample position: fits are centred on it for conditioning. */
-function sampleCentroid(s: Samples): { mx: number; my: number } {
+function sampleCentroid(s: Samples): Centre {
   let mx = 0,
     my = 0;
   for (let i = 0; i < s.n; i++) {
@@ -169,21 +181,11 @@ function sampleCentroid(s: Samples): { mx: number; my: number } {
 }
 
 /** Unit direction of steepest colour change: principal eigenvector of Σ∇cᵀ∇c over the channels. */
-function linearCandidate(s: Samples): Candidate | null {
-  const { mx, my } = sampleCentroid(s);
+function linearCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
+  // the position moments and the three channels' moment sums in one pass over the samples
   let sxx = 0,
     sxy = 0,
     syy = 0;
-  for (let i = 0; i < s.n; i++) {
-    const dx = s.x[i] - mx,
-      dy = s.y[i] - my;
-    sxx += dx * dx;
-    sxy += dx * dy;
-    syy += dy * dy;
-  }
-  const det = sxx * syy - sxy * sxy;
-  if (det <= 1e-9) return null;
-  // the three channels' moment sums in one pass over the samples (each sum in the same order)
   let sxr = 0,
     syr = 0,
     sxg = 0,
@@ -193,6 +195,9 @@ function linearCandidate(s: Samples): Candidate | null {
   for (let i = 0; i < s.n; i++) {
     const dx = s.x[i] - mx,
       dy = s.y[i] - my;
+    sxx += dx * dx;
+    sxy += dx * dy;
+    syy += dy * dy;
     sxr += dx * s.r[i];
     syr += dy * s.r[i];
     sxg += dx * s.g[i];
@@ -200,6 +205,8 @@ function linearCandidate(s: Samples): Candidate | null {
     sxb += dx * s.b[i];
     syb += dy * s.b[i];
   }
+  const det = sxx * syy - sxy * sxy;
+  if (det <= 1e-9) return null;
   let jxx = 0,
     jxy = 0,
     jyy = 0;
@@ -217,7 +224,7 @@ function linearCandidate(s: Samples): Candidate | null {
   const angle = 0.5 * Math.atan2(2 * jxy, jxx - jyy);
   const dx = Math.cos(angle),
     dy = Math.sin(angle);
-  const t = new Float64Array(s.n);
+  const t = scratchFloat64(WORK.t, s.n);
   let lo = Infinity,
     hi = -Infinity;
   for (let i = 0; i < s.n; i++) {
@@ -238,9 +245,8 @@ function linearCandidate(s: Samples): Candidate | null {
   return { fill, residual: fit.residual, profile: fit.profile };
 }
 
-function radialCandidate(s: Samples): Candidate | null {
+function radialCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
   // luma = a + b·(x²+y²) + c·x + d·y, centred for conditioning; centre = (−c/2b, −d/2b)
-  const { mx, my } = sampleCentroid(s);
   // Normal equations of the rows (1, r², x, y): the ten distinct sums in registers (the matrix is
   // symmetric and 1·v is v exactly, so these are the same numbers a full 4×4 loop adds up).
   let s01 = 0,
@@ -292,13 +298,14 @@ const EDGE_STEP_FACTOR = 3;
  * (colour linear in the distance) seen over a thin arc it puts the centre about twice too far out,
  * and the rings come out too flat.
  */
-function isophoteCandidate(s: Samples): Candidate | null {
-  const magnitude = new Float64Array(s.n);
+function isophoteCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
+  const magnitude = scratchFloat64(WORK.magnitude, s.n);
   for (let i = 0; i < s.n; i++) magnitude[i] = s.gx[i] * s.gx[i] + s.gy[i] * s.gy[i];
-  const sorted = Float64Array.from(magnitude).sort();
-  const limit = EDGE_STEP_FACTOR * EDGE_STEP_FACTOR * sorted[s.n >> 1];
+  // the median step, selected from a copy (the loop below reads the magnitudes in sample order)
+  const selection = scratchFloat64(WORK.selection, s.n);
+  selection.set(magnitude);
+  const limit = EDGE_STEP_FACTOR * EDGE_STEP_FACTOR * kthSmallest(selection, s.n >> 1);
   if (!(limit > 0)) return null;
-  const { mx, my } = sampleCentroid(s);
   // Σ n·nᵀ c = Σ n·(n·p) over the normals n = (−gy, gx), weighted by the step squared (its length)
   let axx = 0,
     axy = 0,
@@ -327,19 +334,20 @@ function isophoteCandidate(s: Samples): Candidate | null {
 /** The radial gradient around (cx, cy) through the samples, or null for a centre no ramp would use. */
 function radialAround(s: Samples, cx: number, cy: number, mx: number, my: number): Candidate | null {
   if (!Number.isFinite(cx) || !Number.isFinite(cy)) return null;
-  const t = new Float64Array(s.n);
+  const t = scratchFloat64(WORK.t, s.n);
   let lo = Infinity,
     hi = 0;
+  // how far the samples reach from their mean, in the same pass
+  let extent = 0;
   for (let i = 0; i < s.n; i++) {
     const dx = s.x[i] - cx,
       dy = s.y[i] - cy;
     t[i] = Math.sqrt(dx * dx + dy * dy);
     if (t[i] > hi) hi = t[i];
     if (t[i] < lo) lo = t[i];
+    extent = Math.max(extent, Math.abs(s.x[i] - mx), Math.abs(s.y[i] - my));
   }
   // a centre far outside the region is a linear ramp in disguise, and a huge radius costs precision
-  let extent = 0;
-  for (let i = 0; i < s.n; i++) extent = Math.max(extent, Math.abs(s.x[i] - mx), Math.abs(s.y[i] - my));
   if (hi < 2 || hi > 4 * extent + 4 || hi - lo < 2) return null;
   // The profile spans the radii the region covers (a ring around a highlight starts well out from
   // its centre): carried in to the centre, its end colour would clip at 0 or 255 and bend the ramp.

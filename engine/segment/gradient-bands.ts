@@ -15,6 +15,7 @@
  */
 import { gradientSampleStep, paintResidual } from '../fit/gradient.js';
 import type { RasterImage } from '../types.js';
+import { scratchInt32, scratchSlots } from '../scratch.js';
 
 export interface GradientBandSettings {
   /** Mean RGB distance between the pixels facing each other across a boundary, at most, for it to be soft. */
@@ -40,57 +41,42 @@ interface BandSegmentation {
 
 /** Regions smaller than this are left to the other stages: a gradient fit needs samples. */
 const MIN_REGION = 16;
+/** The pixels of the group being judged (read only inside its paintResidual call). */
+const JOIN = scratchSlots('gradient bands', Int32Array, ['sample']);
 
 /** Joins soft-bounded regions (labels in place) and returns the regions renumbered in scan order. */
 export function joinGradientBands(image: RasterImage, regions: BandSegmentation, settings: GradientBandSettings): BandSegmentation {
-  const { width, height, data } = image;
-  const channels = image.channels ?? 4;
   const { labels, regionCount, area, transparent } = regions;
-  const n = width * height;
+  const n = image.width * image.height;
 
-  // Steps across every boundary between two painted regions, per pair of regions.
-  const pairs = new Map<number, { sum: number; count: number; hard: number }>();
-  const hard2 = settings.hardStep * settings.hardStep;
-  const facing = (p: number, q: number): void => {
-    const a = labels[p],
-      b = labels[q];
-    if (a === b || transparent[a] || transparent[b] || area[a] < MIN_REGION || area[b] < MIN_REGION) return;
-    const key = a < b ? a * regionCount + b : b * regionCount + a;
-    const dr = data[channels * p] - data[channels * q],
-      dg = data[channels * p + 1] - data[channels * q + 1],
-      db = data[channels * p + 2] - data[channels * q + 2];
-    const d2 = dr * dr + dg * dg + db * db;
-    let pair = pairs.get(key);
-    if (!pair) pairs.set(key, (pair = { sum: 0, count: 0, hard: 0 }));
-    pair.sum += Math.sqrt(d2);
-    pair.count++;
-    if (d2 > hard2) pair.hard++;
-  };
-  for (let y = 0, p = 0; y < height; y++) {
-    for (let x = 0; x < width; x++, p++) {
-      if (x + 1 < width) facing(p, p + 1);
-      if (y + 1 < height) facing(p, p + width);
+  const steps = boundarySteps(image, regions, settings.hardStep);
+  const soft: Array<{ a: number; b: number; larger: number }> = [];
+  for (let i = 0; i < steps.count; i++) {
+    const a = steps.a[i],
+      b = steps.b[i],
+      count = steps.pixelPairs[i];
+    if (steps.sum[i] / count <= settings.maxStep && steps.hard[i] <= settings.maxHardShare * count) {
+      soft.push({ a, b, larger: Math.max(area[a], area[b]) });
     }
-  }
-  const soft: Array<{ key: number; larger: number }> = [];
-  for (const [key, pair] of pairs) {
-    const step = pair.sum / pair.count;
-    const a = Math.floor(key / regionCount),
-      b = key % regionCount;
-    if (step <= settings.maxStep && pair.hard <= settings.maxHardShare * pair.count) soft.push({ key, larger: Math.max(area[a], area[b]) });
   }
   if (soft.length === 0) return regions;
   // Largest regions first: a ramp grows outwards from its biggest piece, whose gradient already
   // holds the ramp's direction or centre, instead of from two thin bands that fit no ramp alone.
-  soft.sort((s, t) => t.larger - s.larger || s.key - t.key);
+  // Ties in the order of the pair (a < b), so the order does not depend on the table's layout.
+  soft.sort((s, t) => t.larger - s.larger || s.a - t.a || s.b - t.b);
 
-  // Each region's pixels, in scan order, by counting sort.
+  // The pixels of every region on a soft boundary (no other region is ever sampled), in scan
+  // order, by counting sort.
+  const involved = new Uint8Array(regionCount);
+  for (const { a, b } of soft) involved[a] = involved[b] = 1;
   const first = new Int32Array(regionCount + 1);
-  for (let p = 0; p < n; p++) first[labels[p] + 1]++;
-  for (let r = 0; r < regionCount; r++) first[r + 1] += first[r];
-  const pixels = new Int32Array(n);
+  for (let r = 0; r < regionCount; r++) first[r + 1] = first[r] + (involved[r] ? area[r] : 0);
+  const pixels = new Int32Array(first[regionCount]);
   const next = first.slice(0, regionCount);
-  for (let p = 0; p < n; p++) pixels[next[labels[p]]++] = p;
+  for (let p = 0; p < n; p++) {
+    const l = labels[p];
+    if (involved[l]) pixels[next[l]++] = p;
+  }
 
   const parent = new Int32Array(regionCount);
   for (let r = 0; r < regionCount; r++) parent[r] = r;
@@ -104,7 +90,7 @@ export function joinGradientBands(image: RasterImage, regions: BandSegmentation,
   const paintOf = (group: number[], total: number): number => {
     // the group's pixels thinned as one region of `total` pixels would be (at most MAX_SAMPLES)
     const step = gradientSampleStep(total);
-    const sample = new Int32Array(Math.ceil(total / step));
+    const sample = scratchInt32(JOIN.sample, Math.ceil(total / step));
     // one pixel every `step` along the members' pixels end to end (each member's list read by stride)
     let k = 0,
       at = 0;
@@ -124,9 +110,9 @@ export function joinGradientBands(image: RasterImage, regions: BandSegmentation,
   // Two groups refused once are refused again until one of them grows (several boundary pairs
   // can lead to the same two groups): judged by their total size when refused.
   const refused = new Map<number, number>();
-  for (const { key } of soft) {
-    let a = find(Math.floor(key / regionCount)),
-      b = find(key % regionCount);
+  for (const pair of soft) {
+    let a = find(pair.a),
+      b = find(pair.b);
     if (a === b) continue;
     const total = size[a] + size[b];
     const groups = a < b ? a * regionCount + b : b * regionCount + a;
@@ -165,4 +151,75 @@ export function joinGradientBands(image: RasterImage, regions: BandSegmentation,
     newArea[l]++;
   }
   return { labels, regionCount: count, area: newArea.slice(0, count), transparent: clear.slice(0, count) };
+}
+
+/**
+ * The steps across the boundary of every pair of painted regions of at least MIN_REGION pixels
+ * that are 4-neighbours somewhere: per pair (a < b), the summed RGB distance of the pixel pairs
+ * facing each other across it, how many there are, and how many step further than `hardStep`.
+ * Pairs are found through an open-addressing table (typed arrays, no object per pair); each pair's
+ * sum is added up in scan order, so it is the same number wherever the pair sits in the table.
+ */
+function boundarySteps(image: RasterImage, regions: BandSegmentation, hardStep: number) {
+  const { width, height, data } = image;
+  const channels = image.channels ?? 4;
+  const { labels, area, transparent } = regions;
+  const hard2 = hardStep * hardStep;
+  let capacity = 1024; // entries; the table has twice as many slots, so it stays at most half full
+  let a = new Int32Array(capacity),
+    b = new Int32Array(capacity),
+    sum = new Float64Array(capacity),
+    pixelPairs = new Int32Array(capacity),
+    hard = new Int32Array(capacity);
+  let slots = new Int32Array(2 * capacity); // entry + 1, 0 for an empty slot
+  let count = 0;
+  const slotOf = (lo: number, hi: number, table: Int32Array): number => {
+    const mask = table.length - 1;
+    let slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca6b)) & mask;
+    for (;;) {
+      const entry = table[slot] - 1;
+      if (entry < 0 || (a[entry] === lo && b[entry] === hi)) return slot;
+      slot = (slot + 1) & mask;
+    }
+  };
+  const facing = (p: number, q: number): void => {
+    const lp = labels[p],
+      lq = labels[q];
+    if (lp === lq || transparent[lp] || transparent[lq] || area[lp] < MIN_REGION || area[lq] < MIN_REGION) return;
+    const lo = lp < lq ? lp : lq,
+      hi = lp < lq ? lq : lp;
+    const slot = slotOf(lo, hi, slots);
+    let entry = slots[slot] - 1;
+    if (entry < 0) {
+      if (count === capacity) {
+        capacity *= 2;
+        const grow = <T extends Int32Array | Float64Array>(old: T, made: T): T => (made.set(old), made);
+        a = grow(a, new Int32Array(capacity));
+        b = grow(b, new Int32Array(capacity));
+        sum = grow(sum, new Float64Array(capacity));
+        pixelPairs = grow(pixelPairs, new Int32Array(capacity));
+        hard = grow(hard, new Int32Array(capacity));
+        slots = new Int32Array(2 * capacity);
+        for (let e = 0; e < count; e++) slots[slotOf(a[e], b[e], slots)] = e + 1;
+      }
+      entry = count++;
+      a[entry] = lo;
+      b[entry] = hi;
+      slots[slotOf(lo, hi, slots)] = entry + 1;
+    }
+    const dr = data[channels * p] - data[channels * q],
+      dg = data[channels * p + 1] - data[channels * q + 1],
+      db = data[channels * p + 2] - data[channels * q + 2];
+    const d2 = dr * dr + dg * dg + db * db;
+    sum[entry] += Math.sqrt(d2);
+    pixelPairs[entry]++;
+    if (d2 > hard2) hard[entry]++;
+  };
+  for (let y = 0, p = 0; y < height; y++) {
+    for (let x = 0; x < width; x++, p++) {
+      if (x + 1 < width) facing(p, p + 1);
+      if (y + 1 < height) facing(p, p + width);
+    }
+  }
+  return { count, a, b, sum, pixelPairs, hard };
 }
