@@ -1,5 +1,5 @@
 /**
- * Typed client for the public `/v1` API (api-contract.md), shared by the drag-and-drop front end
+ * Typed client for the public `/v1` API (docs/api.md), shared by the drag-and-drop front end
  * (bundled for the browser and the desktop app) and the admin TUI. It only knows HTTP: no DOM, no
  * Node APIs, so the same module runs in both places.
  */

@@ -74,6 +74,11 @@ function validationField(error: { details?: { path?: (string | number)[]; contex
 }
 
 /** Used as `routes.validate.failAction`: joi failures become 400 invalid_parameter. */
+/** The one refusal of an upload over MAX_UPLOAD_BYTES, whether the service or hapi's payload limit finds it. */
+export function uploadTooLarge(): VectorizeError {
+  return new VectorizeError('file_too_large', `The upload is larger than ${MAX_UPLOAD_TEXT}.`, { max_bytes: MAX_UPLOAD_BYTES });
+}
+
 export function validationFailAction(_request: Request, _h: ResponseToolkit, error?: Error): never {
   const joi = error as (Error & { details?: { path?: (string | number)[]; message?: string; context?: { key?: string } }[] }) | undefined;
   const field = joi ? validationField(joi) : 'request';
@@ -102,7 +107,7 @@ function fromBoom(response: {
     case 405:
       return new VectorizeError('not_found', 'No such resource.');
     case 413:
-      return new VectorizeError('file_too_large', `The upload is larger than ${MAX_UPLOAD_TEXT}.`, { max_bytes: MAX_UPLOAD_BYTES });
+      return uploadTooLarge();
     case 415:
       return new VectorizeError('unsupported_format', 'The request body must be multipart/form-data (or JSON where documented).', {});
     default:

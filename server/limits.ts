@@ -6,7 +6,7 @@
 /** `POST /v1/vectorize` refuses a larger file with 413 file_too_large. */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 /** The limit as messages and the page write it: binary units, with the exact bytes. */
-export const MAX_UPLOAD_TEXT = '50 MiB (52,428,800 bytes)';
+export const MAX_UPLOAD_TEXT = `${MAX_UPLOAD_BYTES / 2 ** 20} MiB (${MAX_UPLOAD_BYTES.toLocaleString('en-US')} bytes)`;
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;

@@ -1,7 +1,8 @@
 /**
  * Plans and retention (docs/api.md, "Plans"). The table is the default; VECTORIZE_PLANS_FILE may
  * override any cell (server/config.ts), so services read limits from Config, never from here.
- */ import { HOUR_MS as HOUR } from './limits.js';
+ */
+import { HOUR_MS as HOUR } from './limits.js';
 
 export const PLAN_NAMES = ['trial', 'lite', 'pro', 'studio', 'agency', 'enterprise'] as const;
 export type PlanName = (typeof PLAN_NAMES)[number];

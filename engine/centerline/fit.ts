@@ -6,6 +6,7 @@
  */
 
 import { hypot } from '../hypot.js';
+import { scratchFloat64, scratchSlots } from '../scratch.js';
 
 type Segment = { kind: 'L'; x: number; y: number } | { kind: 'C'; x1: number; y1: number; x2: number; y2: number; x: number; y: number };
 
@@ -72,22 +73,17 @@ export function fitPolyline(points: Float64Array, closed: boolean, tol: FitToler
 }
 
 /**
- * Scratch arrays reused across calls: a page fits thousands of chains, and a fresh small typed array
- * each time (an off-heap buffer the collector must sweep) cost more than the arithmetic in them.
- * fitPolyline is synchronous and nothing it calls keeps them, so one set serves every trace.
+ * A page fits thousands of chains, and a fresh small typed array each time cost more than the
+ * arithmetic in it (engine/scratch.ts). fitPolyline is synchronous and nothing it calls keeps these
+ * views; the curve is copied into a segment before fitPiece recurses.
  */
-let smoothScratch = new Float64Array(1024),
-  cornerScratch = new Float64Array(512),
-  paramScratch = new Float64Array(512);
-/** The cubic being fitted (fitPiece copies what it keeps into a segment before it recurses). */
-const curveScratch = new Float64Array(8);
+const SLOT = scratchSlots('centerline fit', Float64Array, ['Smoothed', 'CornerCosines', 'ChordParams', 'Curve']);
 
 /** One pass of [1 2 1]/4 to take the pixel staircase out; chain ends stay put. */
 function smooth(p: Float64Array, closed: boolean): Float64Array {
   const n = p.length / 2;
   if (n < 3) return p.slice();
-  if (smoothScratch.length < p.length) smoothScratch = new Float64Array(p.length * 2);
-  const out = smoothScratch.subarray(0, p.length);
+  const out = scratchFloat64(SLOT.Smoothed, p.length);
   out.set(p);
   for (let i = 0; i < n; i++) {
     if (!closed && (i === 0 || i === n - 1)) continue;
@@ -104,8 +100,7 @@ function findCorners(p: Float64Array, closed: boolean, degrees: number): number[
   const reach = 3;
   if (n < 2 * reach + 1) return [];
   const limit = Math.cos((degrees * Math.PI) / 180);
-  if (cornerScratch.length < n) cornerScratch = new Float64Array(n * 2);
-  const cosAt = cornerScratch.fill(1, 0, n);
+  const cosAt = scratchFloat64(SLOT.CornerCosines, n).fill(1);
   for (let i = 0; i < n; i++) {
     let a = i - reach,
       b = i + reach;
@@ -161,16 +156,14 @@ function fitPiece(
   out: Segment[],
   depth: number,
 ): void {
-  const x0 = p[i0 * 2],
-    y0 = p[i0 * 2 + 1],
-    x3 = p[i1 * 2],
+  const x3 = p[i1 * 2],
     y3 = p[i1 * 2 + 1];
   if (i1 - i0 <= 1 || lineError(p, i0, i1) <= tol.line) {
     out.push({ kind: 'L', x: x3, y: y3 });
     return;
   }
   const u = chordParams(p, i0, i1);
-  const curve = leastSquaresCubic(p, i0, i1, u, t0, t1, curveScratch);
+  const curve = leastSquaresCubic(p, i0, i1, u, t0, t1, scratchFloat64(SLOT.Curve, 8));
   let err = curveError(p, i0, i1, u, curve);
   // Up to ten Newton reparameterisations before splitting: a near miss usually converges, and one
   // cubic over a glyph's bowl is cheaper than two.
@@ -191,8 +184,6 @@ function fitPiece(
   const tl = hypot(tx, ty) || 1;
   fitPiece(p, i0, split, t0, [-tx / tl, -ty / tl], tol, out, depth + 1);
   fitPiece(p, split, i1, [tx / tl, ty / tl], t1, tol, out, depth + 1);
-  void x0;
-  void y0;
 }
 
 function lineError(p: Float64Array, i0: number, i1: number): number {
@@ -222,8 +213,7 @@ function lineError(p: Float64Array, i0: number, i1: number): number {
  */
 function chordParams(p: Float64Array, i0: number, i1: number): Float64Array {
   const m = i1 - i0 + 1;
-  if (paramScratch.length < m) paramScratch = new Float64Array(m * 2);
-  const u = paramScratch.subarray(0, m);
+  const u = scratchFloat64(SLOT.ChordParams, m);
   u[0] = 0;
   for (let i = i0 + 1; i <= i1; i++) u[i - i0] = u[i - i0 - 1] + hypot(p[i * 2] - p[i * 2 - 2], p[i * 2 + 1] - p[i * 2 - 1]);
   const total = u[m - 1] || 1;

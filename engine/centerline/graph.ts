@@ -7,6 +7,7 @@
  */
 
 import { hypot, hypot3 } from '../hypot.js';
+import { scratchSlots, scratchUint8 } from '../scratch.js';
 
 interface SkeletonInput {
   /** Padded skeleton (1 = skeleton pixel), row stride `stride`, 1-pixel empty border. */
@@ -642,10 +643,8 @@ function halfWidthAt(p: number, input: SkeletonInput): void {
   oyAt = 0;
 }
 
-/** Per-edge colour samples, reused across edges (grown on demand). */
-let sampleR = new Uint8Array(256),
-  sampleG = new Uint8Array(256),
-  sampleB = new Uint8Array(256);
+/** Per-edge colour samples, reused across edges. */
+const SAMPLE = scratchSlots('centerline edge colour', Uint8Array, ['r', 'g', 'b']);
 
 function measureEdge(e: Edge, input: SkeletonInput, nodeR: number[]): void {
   const px = e.pixels;
@@ -660,11 +659,9 @@ function measureEdge(e: Edge, input: SkeletonInput, nodeR: number[]): void {
     to = px.length;
   }
   const count = to - from;
-  if (sampleR.length < count) {
-    sampleR = new Uint8Array(count * 2);
-    sampleG = new Uint8Array(count * 2);
-    sampleB = new Uint8Array(count * 2);
-  }
+  const sampleR = scratchUint8(SAMPLE.r, count),
+    sampleG = scratchUint8(SAMPLE.g, count),
+    sampleB = scratchUint8(SAMPLE.b, count);
   // Mean width, not median: on a 2-px line only some skeleton pixels see their twin, and the mean keeps both.
   let sum = 0;
   for (let k = from; k < to; k++) {

@@ -148,32 +148,18 @@ function localBackground(rgb: Uint8Array, bpp: number, width: number, height: nu
   const counts = new Int32Array(bw * bh);
   const totals = new Int32Array(bw * bh);
   const limit = PAPER_DISTANCE * PAPER_DISTANCE;
-  const pr = page[0],
-    pg = page[1],
-    pb = page[2];
+  const near = new Float64Array(4);
   // Row by row, one block's 32 pixels at a time (the same sums in the same order as pixel by pixel).
   for (let y = 0; y < height; y++) {
     const by = (y / BLOCK) | 0;
     for (let bx = 0; bx < bw; bx++) {
       const b = by * bw + bx;
-      let r = 0,
-        g = 0,
-        bl = 0,
-        c = 0;
-      for (let x = bx * BLOCK, end = Math.min(width, x + BLOCK), j = (y * width + x) * bpp; x < end; x++, j += bpp) {
-        const dr = rgb[j] - pr,
-          dg = rgb[j + 1] - pg,
-          db = rgb[j + 2] - pb;
-        if (dr * dr + dg * dg + db * db > limit) continue;
-        r += rgb[j];
-        g += rgb[j + 1];
-        bl += rgb[j + 2];
-        c++;
-      }
-      sums[b * 3] += r;
-      sums[b * 3 + 1] += g;
-      sums[b * 3 + 2] += bl;
-      counts[b] += c;
+      near.fill(0);
+      addPixelsNear(rgb, bpp, width, y, bx, page, limit, near);
+      sums[b * 3] += near[0];
+      sums[b * 3 + 1] += near[1];
+      sums[b * 3 + 2] += near[2];
+      counts[b] += near[3];
     }
   }
   for (let by = 0; by < bh; by++)
@@ -337,6 +323,44 @@ function otsuThreshold(hist: Int32Array, total: number): number {
   return Math.min(200, Math.max(32, Math.round((first + last) / 2)));
 }
 
+/**
+ * Adds the pixels of block column `bx` in row `y` whose squared RGB distance from `colour` is at
+ * most `limit` into `near`: their R, G and B sums and their count. The sums are of whole numbers,
+ * so they come out the same however the pixels are grouped.
+ */
+function addPixelsNear(
+  rgb: Uint8Array,
+  bpp: number,
+  width: number,
+  y: number,
+  bx: number,
+  colour: ArrayLike<number>,
+  limit: number,
+  near: Float64Array,
+): void {
+  const r0 = colour[0],
+    g0 = colour[1],
+    b0 = colour[2];
+  let r = 0,
+    g = 0,
+    b = 0,
+    count = 0;
+  for (let x = bx * BLOCK, end = Math.min(width, x + BLOCK), j = (y * width + x) * bpp; x < end; x++, j += bpp) {
+    const dr = rgb[j] - r0,
+      dg = rgb[j + 1] - g0,
+      db = rgb[j + 2] - b0;
+    if (dr * dr + dg * dg + db * db > limit) continue;
+    r += rgb[j];
+    g += rgb[j + 1];
+    b += rgb[j + 2];
+    count++;
+  }
+  near[0] += r;
+  near[1] += g;
+  near[2] += b;
+  near[3] += count;
+}
+
 /** Times an unknown block is searched for paper near its neighbours' before it is left to interpolation. */
 const GROW_TRIES = 3;
 
@@ -360,6 +384,7 @@ function growPaper(
   const limit = PAPER_DISTANCE * PAPER_DISTANCE;
   const tries = new Uint8Array(bw * bh);
   const reference = new Float32Array(3);
+  const near = new Float64Array(4);
   for (let grown = true; grown;) {
     grown = false;
     const next = known.slice();
@@ -369,29 +394,15 @@ function growPaper(
         if (known[b] || tries[b] >= GROW_TRIES) continue;
         if (!knownNeighbourMean(grid, known, bw, bh, bx, by, reference)) continue;
         tries[b]++;
-        const rr = reference[0],
-          rg = reference[1],
-          rb = reference[2];
-        let r = 0,
-          g = 0,
-          bl = 0,
-          count = 0;
+        near.fill(0);
         for (let y = by * BLOCK, yEnd = Math.min(height, y + BLOCK); y < yEnd; y++) {
-          for (let x = bx * BLOCK, end = Math.min(width, x + BLOCK), j = (y * width + x) * bpp; x < end; x++, j += bpp) {
-            const dr = rgb[j] - rr,
-              dg = rgb[j + 1] - rg,
-              db = rgb[j + 2] - rb;
-            if (dr * dr + dg * dg + db * db > limit) continue;
-            r += rgb[j];
-            g += rgb[j + 1];
-            bl += rgb[j + 2];
-            count++;
-          }
+          addPixelsNear(rgb, bpp, width, y, bx, reference, limit, near);
         }
+        const count = near[3];
         if (count === 0 || count < totals[b] * 0.2) continue;
-        grid[b * 3] = r / count;
-        grid[b * 3 + 1] = g / count;
-        grid[b * 3 + 2] = bl / count;
+        grid[b * 3] = near[0] / count;
+        grid[b * 3 + 1] = near[1] / count;
+        grid[b * 3 + 2] = near[2] / count;
         next[b] = 1;
         grown = true;
       }

@@ -1,5 +1,5 @@
 /**
- * Accounts, plans and allowances (docs/api.md, "Plans"). The trial counter (5, once) is spent first,
+ * Accounts, plans and allowances (docs/api.md, "Plans"). The trial counter (TRIAL_CONVERSIONS, once) is spent first,
  * then the plan's monthly allowance, which resets on the billing anchor day.
  */
 import { VectorizeError } from '../http-errors.js';

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { VectorizeError } from '../http-errors.js';
+import { uploadTooLarge, VectorizeError } from '../http-errors.js';
 import { parseTraceOptions, bucketDetail } from '../../engine/options.js';
 import { DEFAULT_TRACE_OPTIONS, type TraceOptions } from '../../engine/types.js';
 import type { AccountRecord, JobRecord, KeyRecord, Store } from '../adapters/store.js';
@@ -29,7 +29,7 @@ import type { FolderService } from './folders.js';
 import { fingerprint, type IdempotencyService } from './idempotency.js';
 import type { JobService } from './jobs.js';
 import { isValidLabel } from './folders.js';
-import { DAY_MS, MAX_UPLOAD_BYTES, MAX_UPLOAD_TEXT } from '../limits.js';
+import { DAY_MS, MAX_UPLOAD_BYTES } from '../limits.js';
 
 export const FORM_FIELDS = [
   'image_type',
@@ -144,8 +144,7 @@ export function submissionService(deps: SubmissionDeps) {
     async submit(submission: Submission): Promise<{ job: JobRecord; replay: boolean }> {
       const { key, file, fields } = submission;
       if (!file) throw new VectorizeError('missing_file', 'The form has no `file` part.', { field: 'file' });
-      if (file.bytes > MAX_UPLOAD_BYTES)
-        throw new VectorizeError('file_too_large', `The upload is larger than ${MAX_UPLOAD_TEXT}.`, { max_bytes: MAX_UPLOAD_BYTES });
+      if (file.bytes > MAX_UPLOAD_BYTES) throw uploadTooLarge();
       if (file.bytes === 0) throw new VectorizeError('empty_file', 'The uploaded file is empty.', { field: 'file' });
       const parsed = validateFields(fields);
       const idemKey = idempotency.validateKey(submission.idempotencyKey);
