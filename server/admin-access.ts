@@ -82,7 +82,7 @@ export async function openAdminAccess(env: Record<string, string | undefined> = 
       via: 'database',
       listAccounts: async () => accounts.list().map((a) => accounts.view(a)),
       createAccount: async (name, plan) => accounts.view(accounts.create(name, plan as never)),
-      setPlan: async (id, plan) => accounts.view(accounts.setPlan(id, plan)),
+      setPlan: async (id, plan) => accounts.view(await accounts.setPlan(id, plan)),
       listKeys: async (accountId) => keys.list(accountId).map(keys.view),
       async createKey(accountId, name, scope) {
         const { key, secret } = keys.create(accounts.get(accountId), { name, scope });

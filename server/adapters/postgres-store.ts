@@ -38,55 +38,122 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   const collections = {} as Record<CollectionName, MapCollection<{ id: string }>>;
   const pending = new Map<CollectionName, Map<string, ChangeKind>>(COLLECTIONS.map((name) => [name, new Map()]));
 
-  /** Takes what is pending and writes it on `client` (inside the caller's transaction). */
-  async function writePending(client: pg.PoolClient): Promise<void> {
-    const batch = [...pending].map(([name, changes]) => [name, new Map(changes)] as const);
-    for (const [, changes] of pending) changes.clear();
+  // A read of the database is stale for a record this node is still writing, or finished writing
+  // after the read was sent: putting it in memory would undo this node's own change (a job's upload
+  // path, an account's charge). Each record's writes are counted while in flight, and stamped with
+  // a tick of `writeClock` when they settle; a read remembers the tick it was sent at.
+  let writeClock = 0;
+  const inFlight = new Map<string, number>();
+  const settledAt = new Map<string, number>();
+  let readsOpen = 0;
+  const recordKey = (name: CollectionName, id: string) => `${name}\u0000${id}`;
+
+  interface Batch {
+    writes: Array<{ name: CollectionName; upserts: string[]; docs: string[]; deletes: string[] }>;
+    changes: Array<[CollectionName, Map<string, ChangeKind>]>;
+  }
+
+  /** Takes what is pending, documents as they are now, in one synchronous step. */
+  function takePending(): Batch {
+    const batch: Batch = { writes: [], changes: [] };
+    for (const [name, changes] of pending) {
+      if (changes.size === 0) continue;
+      const taken = new Map(changes);
+      changes.clear();
+      const write = { name, upserts: [] as string[], docs: [] as string[], deletes: [] as string[] };
+      for (const [id, kind] of taken) {
+        const record = collections[name].get(id);
+        if (kind === 'upsert' && record) {
+          write.upserts.push(id);
+          write.docs.push(JSON.stringify(record));
+        } else {
+          write.deletes.push(id);
+        }
+        const key = recordKey(name, id);
+        inFlight.set(key, (inFlight.get(key) ?? 0) + 1);
+      }
+      batch.writes.push(write);
+      batch.changes.push([name, taken]);
+    }
+    return batch;
+  }
+
+  async function writeBatch(client: pg.PoolClient, batch: Batch): Promise<void> {
+    for (const { name, upserts, docs, deletes } of batch.writes) {
+      if (upserts.length) {
+        await client.query(
+          `INSERT INTO ${name} (id, doc) SELECT * FROM unnest($1::text[], $2::jsonb[]) ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc`,
+          [upserts, docs],
+        );
+      }
+      if (deletes.length) await client.query(`DELETE FROM ${name} WHERE id = ANY($1::text[])`, [deletes]);
+    }
+  }
+
+  /** After the batch's transaction ended: a failed batch's changes wait for the next write (newer ones win). */
+  function settle(batch: Batch, committed: boolean): void {
+    const tick = ++writeClock;
+    for (const [name, changes] of batch.changes) {
+      const now = pending.get(name)!;
+      for (const [id, kind] of changes) {
+        const key = recordKey(name, id);
+        const left = inFlight.get(key)! - 1;
+        if (left > 0) inFlight.set(key, left);
+        else inFlight.delete(key);
+        settledAt.set(key, tick);
+        if (!committed && !now.has(id)) now.set(id, kind);
+      }
+    }
+    if (readsOpen === 0) settledAt.clear();
+    if (!committed) writer.changed();
+  }
+
+  /** Runs `read` and returns its rows with the tick it was sent at, for refresh(). */
+  async function stampedRead<T>(read: () => Promise<T>): Promise<{ rows: T; sentAt: number }> {
+    const sentAt = writeClock;
+    readsOpen++;
     try {
-      for (const [name, changes] of batch) {
-        const upserts: string[] = [];
-        const docs: string[] = [];
-        const deletes: string[] = [];
-        for (const [id, kind] of changes) {
-          const record = collections[name].get(id);
-          if (kind === 'upsert' && record) {
-            upserts.push(id);
-            docs.push(JSON.stringify(record));
-          } else {
-            deletes.push(id);
-          }
-        }
-        if (upserts.length) {
-          await client.query(
-            `INSERT INTO ${name} (id, doc) SELECT * FROM unnest($1::text[], $2::jsonb[]) ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc`,
-            [upserts, docs],
-          );
-        }
-        if (deletes.length) await client.query(`DELETE FROM ${name} WHERE id = ANY($1::text[])`, [deletes]);
-      }
+      return { rows: await read(), sentAt };
+    } finally {
+      readsOpen--;
+    }
+  }
+
+  /** Writes `batch` in `client`'s open transaction, then commits it and settles it either way. */
+  async function writeAndSettle<T>(work: (client: pg.PoolClient) => Promise<{ batch: Batch; result: T }>): Promise<T> {
+    let taken: Batch | null = null;
+    try {
+      const result = await inTransaction(pool, async (client) => {
+        const out = await work(client);
+        taken = out.batch;
+        await writeBatch(client, out.batch);
+        return out.result;
+      });
+      if (taken) settle(taken, true);
+      return result;
     } catch (error) {
-      // Nothing was written: the changes go back to wait for the next flush (newer ones win).
-      for (const [name, changes] of batch) {
-        const now = pending.get(name)!;
-        for (const [id, kind] of changes) if (!now.has(id)) now.set(id, kind);
-      }
-      writer.changed();
+      if (taken) settle(taken, false);
       throw error;
     }
   }
 
   // A section's changes must reach the database in its own transaction, before its lock goes: a
   // background write that took them would commit after the lock is released, and another node's
-  // admission would read the account from before the charge. So while a section runs (from its call
-  // to its write taking the batch) the background writer waits; check and batch are one synchronous step.
+  // admission would read the account from before the charge. So the background writer takes
+  // nothing while a section runs (from its call to its own take); it waits before it asks the
+  // pool for a connection, so the waiting holds none, and checks again once it has one.
   let sectionsRunning = 0;
   let sectionsDone: Array<() => void> = [];
-  const writer = writeBehind(options.writeDelayMs ?? 20, () =>
-    inTransaction(pool, async (client) => {
-      while (sectionsRunning > 0) await new Promise<void>((resolve) => sectionsDone.push(resolve));
-      await writePending(client);
-    }),
-  );
+  const sectionsIdle = async () => {
+    while (sectionsRunning > 0) await new Promise<void>((resolve) => sectionsDone.push(resolve));
+  };
+  const writer = writeBehind(options.writeDelayMs ?? 20, async () => {
+    await sectionsIdle();
+    await writeAndSettle(async () => {
+      await sectionsIdle();
+      return { batch: takePending(), result: undefined };
+    });
+  });
 
   for (const name of COLLECTIONS) {
     const { rows } = await pool.query<{ doc: { id: string } }>(`SELECT doc FROM ${name} ORDER BY pos`);
@@ -99,10 +166,11 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     );
   }
 
-  /** Puts the database's version of records into memory, unless this node has a newer one pending. */
-  function refresh(name: CollectionName, rows: Array<{ id: string; doc: { id: string } | null }>): void {
+  /** Puts the database's version of records into memory, unless this node's own is newer (see writeClock). */
+  function refresh(name: CollectionName, rows: Array<{ id: string; doc: { id: string } | null }>, sentAt: number): void {
     for (const { id, doc } of rows) {
-      if (pending.get(name)!.has(id)) continue;
+      const key = recordKey(name, id);
+      if (pending.get(name)!.has(id) || inFlight.has(key) || (settledAt.get(key) ?? -1) > sentAt) continue;
       if (doc) collections[name].records.set(id, doc);
       else collections[name].records.delete(id);
     }
@@ -116,9 +184,11 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     // In order, one at a time, so an older read never lands after a newer one.
     feedChain = feedChain
       .then(async () => {
-        if (change.op === 'DELETE') return refresh(change.table, [{ id: change.id, doc: null }]);
-        const { rows } = await pool.query<{ doc: { id: string } }>(`SELECT doc FROM ${change.table} WHERE id = $1`, [change.id]);
-        refresh(change.table, [{ id: change.id, doc: rows[0]?.doc ?? null }]);
+        if (change.op === 'DELETE') return refresh(change.table, [{ id: change.id, doc: null }], writeClock);
+        const { rows, sentAt } = await stampedRead(
+          async () => (await pool.query<{ doc: { id: string } }>(`SELECT doc FROM ${change.table} WHERE id = $1`, [change.id])).rows,
+        );
+        refresh(change.table, [{ id: change.id, doc: rows[0]?.doc ?? null }], sentAt);
       })
       .catch(() => undefined);
   });
@@ -130,46 +200,40 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     node,
     flush: () => writer.flush(),
     async exclusive<T>(accountId: string, section: () => T | Promise<T>): Promise<T> {
-      return inTransaction(pool, async (client) => {
+      return writeAndSettle(async (client) => {
         await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [ACCOUNT_LOCK_NAMESPACE + accountId]);
-        const read = async (name: CollectionName, where: string) => {
-          const { rows } = await client.query<{ id: string; doc: { id: string } }>(`SELECT id, doc FROM ${name} WHERE ${where}`, [
-            accountId,
-          ]);
-          return rows;
-        };
+        const read = async (name: CollectionName, where: string, parameter: unknown = accountId) =>
+          (await client.query<{ id: string; doc: { id: string } }>(`SELECT id, doc FROM ${name} WHERE ${where}`, [parameter])).rows;
         // Every read first, then every refresh and the section with no await between them: a change
         // feed read that started before another node's commit must not land between the refresh and
         // the section and hand it a stale account (a lost charge).
-        const account = await read('accounts', 'id = $1');
-        const activeHere = collections.jobs.filter(
-          (job) =>
-            (job as { account_id?: string }).account_id === accountId &&
-            ['queued', 'processing'].includes((job as { status?: string }).status ?? ''),
-        );
-        const jobs = await read('jobs', "account_id = $1 AND status IN ('queued', 'processing')");
-        // Jobs this node thinks active that ended elsewhere are re-read too.
-        const seen = new Set(jobs.map((row) => row.id));
-        const ended = activeHere.filter((job) => !seen.has(job.id)).map((job) => job.id);
-        let endedRows: Array<{ id: string; doc: { id: string } | null }> = [];
-        if (ended.length) {
-          const { rows } = await client.query<{ id: string; doc: { id: string } }>('SELECT id, doc FROM jobs WHERE id = ANY($1::text[])', [
-            ended,
-          ]);
-          const found = new Set(rows.map((row) => row.id));
-          endedRows = [...rows, ...ended.filter((id) => !found.has(id)).map((id) => ({ id, doc: null }))];
-        }
-        const idempotency = await read('idempotency', 'account_id = $1');
-        refresh('accounts', account);
-        refresh('jobs', endedRows);
-        refresh('jobs', jobs);
-        refresh('idempotency', idempotency);
+        const { rows, sentAt } = await stampedRead(async () => {
+          const account = await read('accounts', 'id = $1');
+          const activeHere = collections.jobs.filter(
+            (job) =>
+              (job as { account_id?: string }).account_id === accountId &&
+              ['queued', 'processing'].includes((job as { status?: string }).status ?? ''),
+          );
+          const jobs = await read('jobs', "account_id = $1 AND status IN ('queued', 'processing')");
+          // Jobs this node thinks active that ended elsewhere are re-read too.
+          const seen = new Set(jobs.map((row) => row.id));
+          const ended = activeHere.filter((job) => !seen.has(job.id)).map((job) => job.id);
+          const endedRows: Array<{ id: string; doc: { id: string } | null }> = [];
+          if (ended.length) {
+            endedRows.push(...(await read('jobs', 'id = ANY($1::text[])', ended)));
+            const found = new Set(endedRows.map((row) => row.id));
+            endedRows.push(...ended.filter((id) => !found.has(id)).map((id) => ({ id, doc: null })));
+          }
+          const idempotency = await read('idempotency', 'account_id = $1');
+          return { account, jobs: [...endedRows, ...jobs], idempotency };
+        });
+        refresh('accounts', rows.account, sentAt);
+        refresh('jobs', rows.jobs, sentAt);
+        refresh('idempotency', rows.idempotency, sentAt);
         sectionsRunning++;
-        let written: Promise<void>;
-        let result: T;
         try {
-          result = await section();
-          written = writePending(client);
+          const result = await section();
+          return { result, batch: takePending() };
         } finally {
           if (--sectionsRunning === 0) {
             const waiting = sectionsDone;
@@ -177,8 +241,6 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
             for (const wake of waiting) wake();
           }
         }
-        await written;
-        return result;
       });
     },
     async close() {

@@ -130,7 +130,7 @@ export const adminPlugin: Plugin<{ app: AppContext }> = {
           plugins: doc({ 200: { description: 'The account', schema: AccountSchema } }, ['not_found']),
         },
         async handler(request) {
-          const account = accounts.setPlan(String(request.params.id), (request.payload as { plan: string }).plan);
+          const account = await accounts.setPlan(String(request.params.id), (request.payload as { plan: string }).plan);
           await app.store.flush();
           return accounts.view(account);
         },

@@ -79,18 +79,24 @@ export function accountService(deps: { store: Store; clock: Clock; config: Reado
       return store.accounts.all().sort((a, b) => a.created_at.localeCompare(b.created_at));
     },
 
-    /** A plan change starts a new billing period today (the anchor day moves to today). */
-    setPlan(id: string, plan: string): AccountRecord {
+    /**
+     * A plan change starts a new billing period today (the anchor day moves to today). It writes the
+     * whole account, so it runs as an admission does (store.exclusive): never over a charge another
+     * node made meanwhile.
+     */
+    async setPlan(id: string, plan: string): Promise<AccountRecord> {
       if (!isPlanName(plan)) throw new VectorizeError('invalid_parameter', `Unknown plan ${JSON.stringify(plan)}.`, { field: 'plan' });
-      const account = this.get(id);
-      const now = clock.now();
-      const period = billingPeriod(now.getUTCDate(), now);
-      return store.accounts.update(account.id, {
-        plan,
-        billing_anchor_day: now.getUTCDate(),
-        period_start: period.start.toISOString(),
-        period_used: 0,
-      })!;
+      this.get(id);
+      return store.exclusive(id, () => {
+        const now = clock.now();
+        const period = billingPeriod(now.getUTCDate(), now);
+        return store.accounts.update(this.get(id).id, {
+          plan,
+          billing_anchor_day: now.getUTCDate(),
+          period_start: period.start.toISOString(),
+          period_used: 0,
+        })!;
+      });
     },
 
     allowances(account: AccountRecord): Allowances {
@@ -155,14 +161,21 @@ export function accountService(deps: { store: Store; clock: Clock; config: Reado
       return { charged: total === null ? 'none' : 'monthly', period: start };
     },
 
-    /** Gives a conversion back (a job that failed through no fault of the client's request). */
-    refund(accountId: string, charged: 'trial' | 'monthly' | 'none', period: string | null): void {
-      const account = store.accounts.get(accountId);
-      if (!account) return;
-      if (charged === 'trial' && account.trial_used > 0) store.accounts.update(account.id, { trial_used: account.trial_used - 1 });
-      if (charged === 'monthly' && account.period_start === period && account.period_used > 0) {
-        store.accounts.update(account.id, { period_used: account.period_used - 1 });
-      }
+    /**
+     * Gives a conversion back (a job that failed through no fault of the client's request). The
+     * counter is read and written under the account's admission lock (store.exclusive), as a
+     * charge is: a refund from this node's memory could otherwise undo another node's charge.
+     */
+    async refund(accountId: string, charged: 'trial' | 'monthly' | 'none', period: string | null): Promise<void> {
+      if (charged === 'none' || !store.accounts.get(accountId)) return;
+      await store.exclusive(accountId, () => {
+        const account = store.accounts.get(accountId);
+        if (!account) return;
+        if (charged === 'trial' && account.trial_used > 0) store.accounts.update(account.id, { trial_used: account.trial_used - 1 });
+        if (charged === 'monthly' && account.period_start === period && account.period_used > 0) {
+          store.accounts.update(account.id, { period_used: account.period_used - 1 });
+        }
+      });
     },
 
     /** Accepted submissions in the last 24 h, oldest first (daily fuse). */

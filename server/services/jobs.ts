@@ -93,6 +93,13 @@ export function jobService(deps: JobDeps) {
     events.emit('job.completed', updated, at);
   }
 
+  /** Refunds in the background: the job's state is already decided; a failed refund is logged, not lost silently. */
+  function giveBack(job: JobRecord) {
+    accounts.refund(job.account_id, job.charged, job.charged_period).catch((error: unknown) => {
+      log.error('refund failed', { job_id: job.id, account_id: job.account_id, err: (error as Error).message });
+    });
+  }
+
   function fail(jobId: string, code: string, message: string) {
     const current = store.jobs.get(jobId);
     if (!current || isEndState(current.status)) return;
@@ -105,7 +112,7 @@ export function jobService(deps: JobDeps) {
     })!;
     void blobs.remove(current.upload_path);
     // A failed conversion is not the client's to pay for.
-    accounts.refund(current.account_id, current.charged, current.charged_period);
+    giveBack(current);
     events.emit('job.failed', updated, at);
   }
 
@@ -260,7 +267,7 @@ export function jobService(deps: JobDeps) {
       void blobs.remove(job.upload_path);
       void blobs.remove(blobs.resultPathFor(job.id));
       // Nothing was traced for a job canceled before it started: its conversion is given back.
-      if (wasQueued) accounts.refund(job.account_id, job.charged, job.charged_period);
+      if (wasQueued) giveBack(job);
       events.emit('job.canceled', updated, at);
       setImmediate(pump);
       return updated;

@@ -281,7 +281,7 @@ export function submissionService(deps: SubmissionDeps) {
           // A full disk (or any failed write) refuses the whole submission: no job, no charge,
           // no upload left for the sweeper, and the key is free for the retry.
           store.jobs.delete(id);
-          accounts.refund(account.id, charge.charged, charge.period);
+          await accounts.refund(account.id, charge.charged, charge.period);
           if (idemKey) idempotency.forget(account.id, idemKey);
           await blobs.remove(blobs.uploadPathFor(id));
           throw error;

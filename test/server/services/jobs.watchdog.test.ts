@@ -32,14 +32,16 @@ function watchFailures(h: Harness): JobEvent[] {
 t.test('the minimum timeout applies when the estimate is small', async (t) => {
   const h = await harness(t, { workers: 1, env: { VECTORIZE_JOB_TIMEOUT_MIN_MS: '1000', VECTORIZE_JOB_TIMEOUT_FACTOR: '1' } });
   const failed = watchFailures(h);
+  // The order of starts and failures, not the time between them: the second submission may take
+  // longer than the 1 s timeout on a loaded machine (on PostgreSQL it is a transaction and a
+  // flush), so whether the second job is still queued when it is answered is not this test's point.
+  const order: string[] = [];
+  h.app.context.events.on('job.started', (event) => order.push(`started ${event.job.id}`));
+  h.app.context.events.on('job.failed', (event) => order.push(`failed ${event.job.id}`));
   const { id: accountId, secret } = await h.account('pro');
   const stuck = await submitted(h, secret);
   const next = await submitted(h, secret);
-  await settle();
-  t.equal(statusOf(h, stuck), 'processing');
-  t.equal(statusOf(h, next), 'queued', 'one worker: the second job waits behind the stuck one');
-  const used = spent(h, accountId);
-  t.equal(used, 2, 'both submissions were charged');
+  for (const id of [stuck, next]) t.not(h.app.context.store.jobs.get(id)!.charged, 'none', 'each submission was charged');
   const estimate = h.app.context.store.jobs.get(stuck)!.estimate_ms;
   t.ok(estimate > 0 && estimate < 1000, `the estimate (${estimate} ms) is below the minimum, so the minimum rules`);
 
@@ -59,9 +61,14 @@ t.test('the minimum timeout applies when the estimate is small', async (t) => {
   t.equal(failed[0]!.job.status, 'failed');
   t.same(failed[0]!.job.error, record.error);
 
-  t.equal(spent(h, accountId), used - 1, 'the conversion is given back');
-  await settle();
-  t.equal(statusOf(h, next), 'processing', 'the freed worker takes the next job');
+  // The refund takes the account's admission lock (a transaction on PostgreSQL): it follows the failure.
+  await waitFor(() => spent(h, accountId) === 1, 'the conversion to be given back');
+  await waitFor(() => statusOf(h, next) === 'processing', 'the freed worker to take the next job');
+  t.same(
+    order,
+    [`started ${stuck}`, `failed ${stuck}`, `started ${next}`],
+    'one worker: the second job started only once the first was stopped',
+  );
 
   const view = h.json<{ status: string; progress: number; error: { code: string; message: string } }>(
     await h.get(secret, `/v1/jobs/${stuck}`),
