@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { COLLECTIONS, type Store } from './store.js';
+import { COLLECTIONS, type Store, type StoreTransaction } from './store.js';
 import { CHANGE_CHANNEL, migrate } from './postgres-migrations.js';
 import { MapCollection, writeBehind, type ChangeKind } from './write-behind.js';
 
@@ -25,6 +25,8 @@ export interface PostgresStoreOptions {
 export interface PostgresStore extends Store {
   /** This node's id in change announcements (its own are ignored). */
   readonly node: string;
+  /** Reads one record from the database into memory now, rather than when the change feed brings it. */
+  reload(name: CollectionName, id: string): Promise<void>;
 }
 
 const ACCOUNT_LOCK_NAMESPACE = 'vectorize:account:';
@@ -144,7 +146,11 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     ...(collections as unknown as Omit<Store, 'flush' | 'close' | 'exclusive'>),
     node,
     flush: () => writer.flush(),
-    async exclusive<T>(accountId: string, section: () => T | Promise<T>): Promise<T> {
+    async reload(name: CollectionName, id: string): Promise<void> {
+      const { rows } = await pool.query<{ doc: { id: string } }>(`SELECT doc FROM ${name} WHERE id = $1`, [id]);
+      refresh(name, [{ id, doc: rows[0]?.doc ?? null }]);
+    },
+    async exclusive<T>(accountId: string, section: (tx: StoreTransaction | null) => T | Promise<T>): Promise<T> {
       return inTransaction(async (client) => {
         await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [ACCOUNT_LOCK_NAMESPACE + accountId]);
         const read = async (name: CollectionName, where: string) => {
@@ -183,7 +189,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         let written: Promise<void>;
         let result: T;
         try {
-          result = await section();
+          result = await section(client);
           written = writePending(client);
         } finally {
           if (--sectionsRunning === 0) {
