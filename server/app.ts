@@ -115,7 +115,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const accounts = accountService({ store, clock, config });
   const keys = keyService({ store, clock });
   const queue = deps.queue ?? embeddedQueue(store);
-  const jobs = jobService({ store, blobs, clock, pool, events, log, config, accounts, queue });
+  const jobs = jobService({ store, blobs, clock, pool, events, log, config, accounts, queue, traces: config.role !== 'api' });
   const folders = folderService({ store, clock });
   const idempotency = idempotencyService({ store, clock });
   const reports = reportService({ store, clock });
@@ -215,7 +215,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
       if (recovered.requeued || recovered.failed) log.info('recovered jobs', recovered);
       const sealed = await webhooks.sealSecrets();
       if (sealed) log.info('webhook secrets sealed with the current key', { webhooks: sealed });
-      await server.start();
+      // A worker node serves no HTTP (runtime.ts may open a health port for it).
+      if (config.role !== 'worker') await server.start();
       webhooks.start(deps.webhookPollMs ?? 5000);
     },
     async stop() {

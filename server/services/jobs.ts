@@ -45,6 +45,8 @@ export interface JobDeps {
   config: Readonly<Config>;
   accounts: AccountService;
   queue: JobQueue;
+  /** False on an API-only node (VECTORIZE_ROLE=api): it enqueues and never traces. */
+  traces?: boolean;
 }
 
 /** How often a node tracing a job of a shared queue looks whether another node canceled it. */
@@ -221,7 +223,8 @@ export function jobService(deps: JobDeps) {
     );
   }
 
-  void queue.consume(pool.size, run).catch((error: Error) => log.error('the queue cannot hand out jobs', { err: error.message }));
+  if (deps.traces ?? true)
+    void queue.consume(pool.size, run).catch((error: Error) => log.error('the queue cannot hand out jobs', { err: error.message }));
 
   return {
     estimateMs,
