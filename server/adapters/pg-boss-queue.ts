@@ -73,9 +73,8 @@ export async function openPgBossQueue(options: PgBossQueueOptions): Promise<PgBo
     retryDelay: 0,
     expireInSeconds: EXPIRE_SECONDS,
   };
-  await ensureQueue(boss, queueSettings);
-
   const pool = new pg.Pool({ connectionString: options.url, max: 2 });
+  await ensureQueue(pool, boss, queueSettings);
   // A lowdb data dir moved in by `vectorize migrate-db` brings its own seqs: start above them.
   await pool.query(
     "SELECT setval('job_seq', GREATEST((SELECT last_value FROM job_seq), (SELECT COALESCE(max((doc->>'seq')::bigint), 0) FROM jobs)))",
@@ -152,7 +151,7 @@ export async function openPgBossQueue(options: PgBossQueueOptions): Promise<PgBo
       }
     },
     async schedule(cron, task) {
-      await ensureQueue(boss, { name: SWEEP_QUEUE, policy: 'standard', retryLimit: 0 });
+      await ensureQueue(pool, boss, { name: SWEEP_QUEUE, policy: 'standard', retryLimit: 0 });
       await boss.schedule(SWEEP_QUEUE, cron);
       await boss.work(SWEEP_QUEUE, { batchSize: 1, pollingIntervalSeconds: 5 }, async () => {
         await task();
@@ -170,12 +169,21 @@ export async function openPgBossQueue(options: PgBossQueueOptions): Promise<PgBo
   };
 }
 
-/** Creates the queue, or brings its settings up to date; two nodes starting at once both succeed. */
-async function ensureQueue(boss: PgBoss, settings: PgBoss.Queue): Promise<void> {
-  if (await boss.getQueue(settings.name)) return boss.updateQueue(settings.name, settings);
+/** Any fixed 64-bit number unique to this application's queue set-up. */
+const QUEUE_SETUP_LOCK = 7_160_442_016;
+
+/**
+ * Creates the queue, or brings its settings up to date. One node at a time: pg-boss creates a
+ * queue's partition with ATTACH PARTITION, and two nodes doing it at once deadlock.
+ */
+async function ensureQueue(pool: pg.Pool, boss: PgBoss, settings: PgBoss.Queue): Promise<void> {
+  const lock = await pool.connect();
   try {
-    await boss.createQueue(settings.name, settings);
-  } catch (error) {
-    if (!(await boss.getQueue(settings.name))) throw error;
+    await lock.query('SELECT pg_advisory_lock($1)', [QUEUE_SETUP_LOCK]);
+    if (await boss.getQueue(settings.name)) await boss.updateQueue(settings.name, settings);
+    else await boss.createQueue(settings.name, settings);
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock($1)', [QUEUE_SETUP_LOCK]).catch(() => undefined);
+    lock.release();
   }
 }

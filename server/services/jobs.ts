@@ -255,7 +255,12 @@ export function jobService(deps: JobDeps) {
           return 0;
         case 'processing': {
           const entry = running.get(job.id);
-          if (!entry) return 0;
+          if (!entry) {
+            // Traced on another node: its estimate and start time are all this node knows.
+            if (!queue.durable || !job.started_at || !(job.estimate_ms > 0)) return 0;
+            const byTime = (clock.now().getTime() - Date.parse(job.started_at)) / job.estimate_ms;
+            return Math.min(PROGRESS_CAP, Math.max(0, Math.floor(100 * byTime)));
+          }
           const byTime = (performance.now() - entry.startedMs) / entry.estimateMs;
           return Math.min(PROGRESS_CAP, Math.floor(100 * Math.max(entry.fraction, byTime)));
         }

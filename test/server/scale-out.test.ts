@@ -4,7 +4,8 @@
  * 24 jobs go in alternating between the API nodes; one worker is SIGKILLed while it traces; every
  * job still completes and reads and downloads through the node that did not take it. Then one
  * Idempotency-Key sent to both nodes at once gives one job, and a trial account hit with 8
- * concurrent submissions across both nodes accepts exactly 5.
+ * concurrent submissions across both nodes accepts exactly 5. A DELETE on an API node stops the
+ * trace on the worker running it.
  */
 import t from 'tap';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -32,15 +33,23 @@ async function freePort(): Promise<number> {
   });
 }
 
-function serve(env: Record<string, string>): ChildProcess {
+/** A node; its JSON log lines land in `logs` when given. */
+function serve(env: Record<string, string>, logs?: Array<Record<string, unknown>>): ChildProcess {
   const script =
     `import(${JSON.stringify(join(root, 'cli/main.ts'))})` +
     ".then((m) => m.main(['serve'])).then((code) => { process.exitCode = code; });";
-  return spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
     cwd: root,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'ignore'],
+    stdio: ['ignore', logs ? 'pipe' : 'ignore', 'inherit'],
   });
+  let partial = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) if (line.startsWith('{')) logs!.push(JSON.parse(line) as Record<string, unknown>);
+  });
+  return child;
 }
 
 async function until<T>(probe: () => Promise<T | undefined>, what: string, ms = 90_000): Promise<T> {
@@ -70,7 +79,7 @@ function form(png: Buffer, name: string): FormData {
 
 t.test(
   'two API nodes and two workers on one PostgreSQL and one data folder survive a worker killed mid-trace',
-  { skip: missing ?? false, timeout: 300_000 },
+  { skip: missing ?? false, timeout: 600_000 },
   async (t) => {
     const databaseUrl = await testPostgres().database();
     const dataDir = mkdtempSync(join(tmpdir(), 'vectorize-scale-out-'));
@@ -99,12 +108,20 @@ t.test(
     t.teardown(() => {
       for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
     });
-    const workers: Array<{ child: ChildProcess; health: string }> = [];
+    const workers: Array<{ child: ChildProcess; health: string; logs: Array<Record<string, unknown>> }> = [];
     for (let i = 0; i < 2; i++) {
       const port = await freePort();
-      const child = serve({ ...shared, VECTORIZE_ROLE: 'worker', VECTORIZE_WORKERS: '2', VECTORIZE_HEALTH_PORT: String(port) });
+      const logs: Array<Record<string, unknown>> = [];
+      const env = {
+        ...shared,
+        VECTORIZE_ROLE: 'worker',
+        VECTORIZE_WORKERS: '2',
+        VECTORIZE_HEALTH_PORT: String(port),
+        VECTORIZE_LOG_LEVEL: 'info',
+      };
+      const child = serve(env, logs);
       children.push(child);
-      workers.push({ child, health: `http://127.0.0.1:${port}` });
+      workers.push({ child, health: `http://127.0.0.1:${port}`, logs });
     }
     const apis: string[] = [];
     for (let i = 0; i < 2; i++) {
@@ -112,7 +129,8 @@ t.test(
       children.push(serve({ ...shared, VECTORIZE_ROLE: 'api', PORT: String(port) }));
       apis.push(`http://127.0.0.1:${port}`);
     }
-    for (const url of [...apis, ...workers.map((w) => w.health)]) await until(() => healthy(url), `${url}/healthz`);
+    // Four tsx processes starting at once on a shared 2-core box: minutes, not seconds.
+    await Promise.all([...apis, ...workers.map((w) => w.health)].map((url) => until(() => healthy(url), `${url}/healthz`, 240_000)));
 
     const auth = { authorization: `Bearer ${secret}` };
     const png = await pngBytes(8, 8);
@@ -163,6 +181,23 @@ t.test(
       t.equal(download.status, 200, `job ${id} downloads through the node that did not take it`);
       t.match(await download.text(), /^<svg /);
     }
+
+    // A DELETE on one API node reaches the worker tracing the job: it stops the trace.
+    const survivor = workers[1]!;
+    const accepted = await fetch(`${apis[0]}/v1/vectorize`, { method: 'POST', body: form(png, 'cancel-me.png'), headers: auth });
+    const { id: cancelId } = (await accepted.json()) as { id: string };
+    await until(async () => {
+      const job = (await (await fetch(`${apis[1]}/v1/jobs/${cancelId}`, { headers: auth })).json()) as { status: string };
+      return job.status === 'processing' || undefined;
+    }, 'the job processing');
+    const canceled = await fetch(`${apis[1]}/v1/jobs/${cancelId}`, { method: 'DELETE', headers: auth });
+    t.equal(canceled.status, 200);
+    t.equal(((await canceled.json()) as { status: string }).status, 'canceled');
+    await until(
+      async () => survivor.logs.some((line) => line.msg === 'job canceled on another node' && line.job_id === cancelId) || undefined,
+      'the worker stopping the canceled trace',
+    );
+    t.pass('the worker tracing it stopped the canceled job');
 
     // One Idempotency-Key to both nodes at once: one job.
     const idempotent = await Promise.all(
