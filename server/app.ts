@@ -13,6 +13,7 @@ import { diskBlobs, type Blobs } from './adapters/blobs.js';
 import { systemClock, type Clock } from './adapters/clock.js';
 import { statfsDisk, type DiskProbe } from './adapters/disk.js';
 import type { EnginePool, ImageProber } from './adapters/engine.js';
+import { embeddedQueue, type JobQueue } from './adapters/job-queue.js';
 import { EventBus } from './events.js';
 import { silentLogger, type Logger } from './log.js';
 import { registerErrorMapping, validationFailAction } from './http-errors.js';
@@ -49,6 +50,8 @@ interface AppDeps {
   store: Store;
   pool: EnginePool;
   prober: ImageProber;
+  /** Where accepted jobs wait; this process's memory otherwise. */
+  queue?: JobQueue;
   blobs?: Blobs;
   clock?: Clock;
   disk?: DiskProbe;
@@ -111,7 +114,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   const accounts = accountService({ store, clock, config });
   const keys = keyService({ store, clock });
-  const jobs = jobService({ store, blobs, clock, pool, events, log, config, accounts });
+  const queue = deps.queue ?? embeddedQueue(store);
+  const jobs = jobService({ store, blobs, clock, pool, events, log, config, accounts, queue, traces: config.role !== 'api' });
   const folders = folderService({ store, clock });
   const idempotency = idempotencyService({ store, clock });
   const reports = reportService({ store, clock });
@@ -211,11 +215,13 @@ export async function createApp(deps: AppDeps): Promise<App> {
       if (recovered.requeued || recovered.failed) log.info('recovered jobs', recovered);
       const sealed = await webhooks.sealSecrets();
       if (sealed) log.info('webhook secrets sealed with the current key', { webhooks: sealed });
-      await server.start();
+      // A worker node serves no HTTP (runtime.ts may open a health port for it).
+      if (config.role !== 'worker') await server.start();
       webhooks.start(deps.webhookPollMs ?? 5000);
     },
     async stop() {
       jobs.stop();
+      await queue.stop();
       await webhooks.stop();
       await server.stop({ timeout: 5000 });
       loop.disable();

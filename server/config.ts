@@ -14,6 +14,8 @@ import { parseCidrList } from './webhooks/address-policy.js';
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const ROLES = ['all', 'api', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
 
 export interface Config {
   host: string;
@@ -31,6 +33,10 @@ export interface Config {
   publicUrl: string | null;
   /** PostgreSQL connection URL; null keeps the records in <dataDir>/db.json (lowdb). */
   databaseUrl: string | null;
+  /** all: HTTP and traces; api: HTTP and enqueues only; worker: traces only (PostgreSQL mode). */
+  role: Role;
+  /** A worker's /healthz port (HOST); null: a worker serves no HTTP at all. */
+  healthPort: number | null;
   /** Optional module (path) that replaces the engine inside the workers; for tests and operators. */
   engineModule: string | null;
   /** A job processing longer than max(jobTimeoutMinMs, jobTimeoutFactor × estimate) is failed. */
@@ -101,6 +107,8 @@ interface EnvVariables {
   VECTORIZE_LOG_LEVEL: LogLevel;
   VECTORIZE_PUBLIC_URL?: string;
   VECTORIZE_DATABASE_URL?: string;
+  VECTORIZE_ROLE: Role;
+  VECTORIZE_HEALTH_PORT?: number;
   VECTORIZE_ENGINE_MODULE?: string;
   VECTORIZE_JOB_TIMEOUT_MIN_MS: number;
   VECTORIZE_JOB_TIMEOUT_FACTOR: number;
@@ -132,6 +140,10 @@ const ENV_SCHEMA = Joi.object<EnvVariables, true>({
     .default('info'),
   VECTORIZE_PUBLIC_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   VECTORIZE_DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
+  VECTORIZE_ROLE: Joi.string()
+    .valid(...ROLES)
+    .default('all'),
+  VECTORIZE_HEALTH_PORT: strict.wholeNumber().min(1).max(65535),
   VECTORIZE_ENGINE_MODULE: Joi.string(),
   VECTORIZE_JOB_TIMEOUT_MIN_MS: strict.wholeNumber().min(1000).default(120_000),
   VECTORIZE_JOB_TIMEOUT_FACTOR: strict.wholeNumber().min(1).default(20),
@@ -204,6 +216,13 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (error) throw configError(String(error.details[0].path[0]), error.details[0], '');
   const vars = value;
   const plans = loadPlans(vars.VECTORIZE_PLANS_FILE);
+  // Split roles share the queue and the records through PostgreSQL; a lowdb file has one process.
+  if (vars.VECTORIZE_ROLE !== 'all' && vars.VECTORIZE_DATABASE_URL === undefined) {
+    throw new ConfigError('VECTORIZE_ROLE', `"${vars.VECTORIZE_ROLE}" needs VECTORIZE_DATABASE_URL; without it use "all" (the default)`);
+  }
+  if (vars.VECTORIZE_HEALTH_PORT !== undefined && vars.VECTORIZE_ROLE !== 'worker') {
+    throw new ConfigError('VECTORIZE_HEALTH_PORT', 'is for VECTORIZE_ROLE=worker; the other roles answer /healthz on PORT');
+  }
   const config: Config = {
     host: vars.HOST,
     port: vars.PORT,
@@ -224,6 +243,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     logLevel: vars.VECTORIZE_LOG_LEVEL,
     publicUrl: vars.VECTORIZE_PUBLIC_URL?.replace(/\/+$/, '') ?? null,
     databaseUrl: vars.VECTORIZE_DATABASE_URL ?? null,
+    role: vars.VECTORIZE_ROLE,
+    healthPort: vars.VECTORIZE_HEALTH_PORT ?? null,
     engineModule: vars.VECTORIZE_ENGINE_MODULE === undefined ? null : resolve(vars.VECTORIZE_ENGINE_MODULE),
     jobTimeoutMinMs: vars.VECTORIZE_JOB_TIMEOUT_MIN_MS,
     jobTimeoutFactor: vars.VECTORIZE_JOB_TIMEOUT_FACTOR,

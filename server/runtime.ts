@@ -12,6 +12,8 @@ import { acquireLock } from './adapters/lock.js';
 import { secureDataDir } from './adapters/data-dir.js';
 import { openLowdbStore } from './adapters/lowdb-store.js';
 import { openPostgresStore } from './adapters/postgres-store.js';
+import { openPgBossQueue, type PgBossQueue } from './adapters/pg-boss-queue.js';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { Store } from './adapters/store.js';
 import { workerPool } from './adapters/engine-pool.js';
 import { engineProber } from './adapters/engine.js';
@@ -53,42 +55,63 @@ export async function startServer(config: Readonly<Config>, out: NodeJS.Writable
   const log = jsonLogger(config.logLevel, out);
   const tightened = secureDataDir(config.dataDir);
   if (tightened) log.warn('data dir permissions tightened (dirs 0700, files 0600)', { data_dir: config.dataDir, entries: tightened });
-  const lock = acquireLock(config.dataDir);
+  // With PostgreSQL the records and the queue are shared by design and the data dir is every
+  // node's (a shared mount): the single-writer lock is for the lowdb file only.
+  const lock = config.databaseUrl ? null : acquireLock(config.dataDir);
   const removeGuard = installProcessGuard(log);
+  const serves = config.role !== 'worker';
   let app: App | undefined;
   let task: ReturnType<typeof cron.schedule> | undefined;
+  let queue: PgBossQueue | undefined;
+  let health: HttpServer | undefined;
   try {
-    const store = await openStore(config);
+    let store: Store;
+    if (config.databaseUrl) {
+      const shared = await openPostgresStore(config.databaseUrl);
+      store = shared;
+      queue = await openPgBossQueue({ url: config.databaseUrl, store: shared, maxAttempts: config.maxAttempts, log });
+    } else {
+      store = await openStore(config);
+    }
     const pool = workerPool({ size: config.workers, engineModule: config.engineModule, device: config.device });
     const adminToken = randomBytes(32).toString('base64url');
-    writeFileSync(adminTokenPath(config.dataDir), `${adminToken}\n`, { mode: 0o600 });
-    chmodSync(adminTokenPath(config.dataDir), 0o600);
-    app = await createApp({ config, store, pool, prober: await engineProber(), log, adminToken });
+    if (serves) {
+      writeFileSync(adminTokenPath(config.dataDir), `${adminToken}\n`, { mode: 0o600 });
+      chmodSync(adminTokenPath(config.dataDir), 0o600);
+    }
+    app = await createApp({ config, store, pool, queue, prober: await engineProber(), log, adminToken });
     await app.start();
-    const url = app.server.info.uri.replace('0.0.0.0', '127.0.0.1');
-    const info: ServerInfoFile = {
-      pid: process.pid,
-      host: config.host,
-      port: app.server.info.port as number,
-      url,
-      started_at: new Date().toISOString(),
-    };
-    writeFileSync(serverInfoPath(config.dataDir), `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+    const url = serves ? app.server.info.uri.replace('0.0.0.0', '127.0.0.1') : '';
+    if (serves) {
+      const info: ServerInfoFile = {
+        pid: process.pid,
+        host: config.host,
+        port: app.server.info.port as number,
+        url,
+        started_at: new Date().toISOString(),
+      };
+      writeFileSync(serverInfoPath(config.dataDir), `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+    }
+    if (config.healthPort !== null) health = await healthServer(config.host, config.healthPort, app);
     const retention = app.services.retention;
-    task = cron.schedule(config.sweepCron, () => {
-      retention.sweep().catch((error: Error) => log.error('sweep failed', { err: error.message }));
-    });
-    void retention.sweep().catch((error: Error) => log.error('sweep failed', { err: error.message }));
+    const sweep = () => retention.sweep().catch((error: Error) => log.error('sweep failed', { err: error.message }));
+    // Once per tick across every node sharing the database (pg-boss hands each tick to one node).
+    if (queue) await queue.schedule(config.sweepCron, sweep);
+    else {
+      task = cron.schedule(config.sweepCron, () => void sweep());
+      void sweep();
+    }
     const classifier = await app.context.classifier();
-    log.info('listening', {
+    log.info(serves ? 'listening' : 'working', {
       url,
+      role: config.role,
       workers: config.workers,
       data_dir: config.dataDir,
       store: config.databaseUrl ? 'postgres' : 'lowdb',
       classifier: classifier.provider,
       version: app.context.version,
     });
-    if (app.context.store.accounts.count() === 0) {
+    if (serves && app.context.store.accounts.count() === 0) {
       log.info(
         'no accounts yet: create one with `vectorize accounts create NAME --plan pro`, then `vectorize keys create --account acct_…`',
       );
@@ -101,12 +124,15 @@ export async function startServer(config: Readonly<Config>, out: NodeJS.Writable
       stop() {
         stopping ??= (async () => {
           await task?.stop();
+          health?.close();
           await app!.stop();
           // PostgreSQL's pool and change feed would keep the process alive.
           await store.close();
-          rmSync(serverInfoPath(config.dataDir), { force: true });
-          rmSync(adminTokenPath(config.dataDir), { force: true });
-          lock.release();
+          if (serves) {
+            rmSync(serverInfoPath(config.dataDir), { force: true });
+            rmSync(adminTokenPath(config.dataDir), { force: true });
+          }
+          lock?.release();
           removeGuard();
         })();
         return stopping;
@@ -115,9 +141,28 @@ export async function startServer(config: Readonly<Config>, out: NodeJS.Writable
     return running;
   } catch (error) {
     await task?.stop();
+    health?.close();
     await app?.stop().catch(() => undefined);
-    lock.release();
+    if (!app) await queue?.stop().catch(() => undefined);
+    lock?.release();
     removeGuard();
     throw error;
   }
+}
+
+/** A worker's only HTTP: GET /healthz on its own port, for a supervisor or a load balancer's check. */
+function healthServer(host: string, port: number, app: App): Promise<HttpServer> {
+  const server = createHttpServer((request, response) => {
+    const ok = request.method === 'GET' && request.url === '/healthz';
+    response.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify(
+        ok ? { status: 'ok', role: 'worker', processing: app.services.jobs.processingCount } : { error: { code: 'not_found' } },
+      ),
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
+  });
 }

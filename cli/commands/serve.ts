@@ -35,7 +35,10 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
     }
     throw error;
   }
-  io.stderr.write(`Vectorize API listening on ${running.url} (docs: ${running.url}/docs/swagger)\n`);
+  if (config.role === 'worker') {
+    const health = config.healthPort === null ? 'no HTTP' : `health on http://${config.host}:${config.healthPort}/healthz`;
+    io.stderr.write(`Vectorize worker tracing from the queue, ${config.workers} at a time (${health})\n`);
+  } else io.stderr.write(`Vectorize API listening on ${running.url} (docs: ${running.url}/docs/swagger)\n`);
   return new Promise<number>((resolve) => {
     const shutdown = (signal: string) => {
       running.log.info('shutting down', { signal });

@@ -36,7 +36,7 @@ export async function openLowdbStore(file: string, options: LowdbStoreOptions = 
     ...(collections as unknown as Omit<Store, 'flush' | 'close' | 'exclusive'>),
     flush: () => writer.flush(),
     // One process holds the data dir (adapters/lock.ts): an in-process queue per account suffices.
-    exclusive: (accountId, section) => sections.run(accountId, section),
+    exclusive: (accountId, section) => sections.run(accountId, () => section(null)),
     close: () => writer.close(),
   };
 }

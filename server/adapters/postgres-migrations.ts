@@ -59,6 +59,24 @@ ALTER TABLE idempotency ADD COLUMN account_id text GENERATED ALWAYS AS (doc->>'a
 CREATE INDEX idempotency_account ON idempotency (account_id);
 `,
   },
+  {
+    version: 2,
+    name: 'the durable queue: acceptance numbers, worker heartbeats and claims',
+    sql: `
+-- jobs.seq across every API node (adapters/pg-boss-queue.ts nextSeq).
+CREATE SEQUENCE job_seq;
+SELECT setval('job_seq', COALESCE((SELECT max((doc->>'seq')::bigint) FROM jobs), 0) + 1, false);
+-- Each node's last sign of life, and which pg-boss entries it runs: a claim whose node went
+-- silent is handed out again.
+CREATE TABLE queue_workers (id text PRIMARY KEY, seen_at timestamptz NOT NULL);
+CREATE TABLE queue_claims (
+  queue_job_id uuid PRIMARY KEY,
+  job_id text NOT NULL,
+  worker text NOT NULL,
+  claimed_at timestamptz NOT NULL DEFAULT now()
+);
+`,
+  },
 ];
 
 /** Applies the migrations not applied yet; returns the versions it applied. */

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { COLLECTIONS, type Store } from './store.js';
+import { COLLECTIONS, type Store, type StoreTransaction } from './store.js';
 import { CHANGE_CHANNEL, inTransaction, migrate } from './postgres-migrations.js';
 import { MapCollection, writeBehind, type ChangeKind } from './write-behind.js';
 
@@ -22,9 +22,11 @@ interface PostgresStoreOptions {
   poolSize?: number;
 }
 
-interface PostgresStore extends Store {
+export interface PostgresStore extends Store {
   /** This node's id in change announcements (its own are ignored). */
   readonly node: string;
+  /** Reads one record from the database into memory now, rather than when the change feed brings it. */
+  reload(name: CollectionName, id: string): Promise<void>;
 }
 
 const ACCOUNT_LOCK_NAMESPACE = 'vectorize:account:';
@@ -199,7 +201,13 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     ...(collections as unknown as Omit<Store, 'flush' | 'close' | 'exclusive'>),
     node,
     flush: () => writer.flush(),
-    async exclusive<T>(accountId: string, section: () => T | Promise<T>): Promise<T> {
+    async reload(name: CollectionName, id: string): Promise<void> {
+      const { rows, sentAt } = await stampedRead(
+        async () => (await pool.query<{ doc: { id: string } }>(`SELECT doc FROM ${name} WHERE id = $1`, [id])).rows,
+      );
+      refresh(name, [{ id, doc: rows[0]?.doc ?? null }], sentAt);
+    },
+    async exclusive<T>(accountId: string, section: (tx: StoreTransaction | null) => T | Promise<T>): Promise<T> {
       return writeAndSettle(async (client) => {
         await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [ACCOUNT_LOCK_NAMESPACE + accountId]);
         const read = async (name: CollectionName, where: string, parameter: unknown = accountId) =>
@@ -232,7 +240,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         refresh('idempotency', rows.idempotency, sentAt);
         sectionsRunning++;
         try {
-          const result = await section();
+          const result = await section(client);
           return { result, batch: takePending() };
         } finally {
           if (--sectionsRunning === 0) {

@@ -164,6 +164,11 @@ export interface Collection<T extends { id: string }> {
   count(predicate?: (record: T) => boolean): number;
 }
 
+/** The database transaction an exclusive() section runs in, where the store has one (PostgreSQL). */
+export interface StoreTransaction {
+  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
 export interface Store {
   accounts: Collection<AccountRecord>;
   keys: Collection<KeyRecord>;
@@ -180,7 +185,7 @@ export interface Store {
    * records: what it reads of the account (the account, its active jobs, its idempotency keys)
    * is current, and what it writes is stored before another section for the account starts.
    */
-  exclusive<T>(accountId: string, section: () => T | Promise<T>): Promise<T>;
+  exclusive<T>(accountId: string, section: (tx: StoreTransaction | null) => T | Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 

@@ -168,14 +168,20 @@ export function accountService(deps: { store: Store; clock: Clock; config: Reado
      */
     async refund(accountId: string, charged: 'trial' | 'monthly' | 'none', period: string | null): Promise<void> {
       if (charged === 'none' || !store.accounts.get(accountId)) return;
-      await store.exclusive(accountId, () => {
-        const account = store.accounts.get(accountId);
-        if (!account) return;
-        if (charged === 'trial' && account.trial_used > 0) store.accounts.update(account.id, { trial_used: account.trial_used - 1 });
-        if (charged === 'monthly' && account.period_start === period && account.period_used > 0) {
-          store.accounts.update(account.id, { period_used: account.period_used - 1 });
-        }
-      });
+      await store.exclusive(accountId, () => this.uncharge(accountId, charged, period));
+    },
+
+    /**
+     * refund()'s work for a caller that already holds the account's admission lock (an admission
+     * undoing its own charge): taking the lock again from inside it would wait for itself.
+     */
+    uncharge(accountId: string, charged: 'trial' | 'monthly' | 'none', period: string | null): void {
+      const account = store.accounts.get(accountId);
+      if (!account || charged === 'none') return;
+      if (charged === 'trial' && account.trial_used > 0) store.accounts.update(account.id, { trial_used: account.trial_used - 1 });
+      if (charged === 'monthly' && account.period_start === period && account.period_used > 0) {
+        store.accounts.update(account.id, { period_used: account.period_used - 1 });
+      }
     },
 
     /** Accepted submissions in the last 24 h, oldest first (daily fuse). */

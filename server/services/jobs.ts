@@ -5,14 +5,17 @@
  *      │                        ├──engine fails / watchdog──▶ failed
  *      └──DELETE──▶ canceled ◀──┘ DELETE (worker terminated)
  *
- * The queue lives in memory, rebuilt from the store at start (restart safety); the store is the
- * truth for every job's state.
+ * The queue is an adapter (adapters/job-queue.ts): in this process's memory, rebuilt from the
+ * store at start (restart safety), or pg-boss shared by every node; the store is the truth for
+ * every job's state.
  */
 import { VectorizeError } from '../http-errors.js';
 import { END_STATES, type JobRecord, type JobStatus, type Store } from '../adapters/store.js';
 import type { Blobs } from '../adapters/blobs.js';
 import type { Clock } from '../adapters/clock.js';
 import type { EnginePool, EngineRun } from '../adapters/engine.js';
+import type { JobQueue, RunEnd } from '../adapters/job-queue.js';
+import type { StoreTransaction } from '../adapters/store.js';
 import type { Config } from '../config.js';
 import type { EventBus } from '../events.js';
 import type { Logger } from '../log.js';
@@ -41,21 +44,25 @@ interface JobDeps {
   log: Logger;
   config: Readonly<Config>;
   accounts: AccountService;
+  queue: JobQueue;
+  /** False on an API-only node (VECTORIZE_ROLE=api): it enqueues and never traces. */
+  traces?: boolean;
 }
 
-function isEndState(status: JobStatus): boolean {
+/** How often a node tracing a job of a shared queue looks whether another node canceled it. */
+const CANCEL_WATCH_MS = 250;
+
+export function isEndState(status: JobStatus): boolean {
   return END_STATES.includes(status);
 }
 
 export function jobService(deps: JobDeps) {
-  const { store, blobs, clock, pool, events, log, config, accounts } = deps;
-  const queue: string[] = [];
+  const { store, blobs, clock, pool, events, log, config, accounts, queue } = deps;
   const running = new Map<string, Running>();
   // Learned speed of this machine: ms of tracing per megapixel (EMA of finished jobs).
   let msPerMegapixel = 1500;
   const BASE_MS = 300;
   let stopped = false;
-  let lastSeq = store.jobs.all().reduce((max, j) => Math.max(max, j.seq ?? 0), 0);
 
   const estimateMs = (megapixels: number) => Math.round(BASE_MS + msPerMegapixel * megapixels);
   const now = () => clock.now();
@@ -116,11 +123,21 @@ export function jobService(deps: JobDeps) {
     events.emit('job.failed', updated, at);
   }
 
-  function start(jobId: string) {
-    const job = store.jobs.get(jobId);
+  /** Runs one job the queue handed out; settles once the job has ended or was put back. */
+  function run(jobId: string): Promise<RunEnd> {
+    let job = store.jobs.get(jobId);
+    if (stopped) return Promise.resolve('interrupted');
+    // A job found processing was handed out again: the node tracing it died.
+    if (job && job.status === 'processing') {
+      if (job.attempts >= config.maxAttempts) {
+        fail(jobId, 'internal_error', `Processing was interrupted ${job.attempts} times.`);
+        return Promise.resolve('ended');
+      }
+      job = store.jobs.update(jobId, { status: 'queued', started_at: null })!;
+    }
     if (!job || job.status !== 'queued' || !job.upload_path) {
       if (job && job.status === 'queued') fail(jobId, 'internal_error', 'The upload is missing.');
-      return;
+      return Promise.resolve('ended');
     }
     const at = now();
     const estimate = estimateMs(job.megapixels);
@@ -130,7 +147,7 @@ export function jobService(deps: JobDeps) {
       attempts: job.attempts + 1,
       estimate_ms: estimate,
     })!;
-    const run = pool.run(
+    const engineRun = pool.run(
       {
         jobId,
         inputPath: blobs.absolute(job.upload_path),
@@ -149,15 +166,34 @@ export function jobService(deps: JobDeps) {
     const watchdog = setTimeout(() => {
       log.warn('job timed out', { job_id: jobId, estimate_ms: estimate });
       finishRun(jobId);
-      run.cancel();
+      engineRun.cancel();
       fail(jobId, 'internal_error', `Processing took longer than ${Math.round(timeoutFor(estimate) / 1000)} s and was stopped.`);
-      pump();
     }, timeoutFor(estimate));
     watchdog.unref();
-    running.set(jobId, { run, startedMs: performance.now(), estimateMs: estimate, fraction: 0, watchdog });
+    running.set(jobId, { run: engineRun, startedMs: performance.now(), estimateMs: estimate, fraction: 0, watchdog });
     events.emit('job.started', started, at);
+    // Another node's DELETE reaches this one as a changed row (the store's change feed).
+    const cancelWatch = queue.durable
+      ? setInterval(() => {
+          const current = store.jobs.get(jobId);
+          if (current?.status === 'processing' || !running.has(jobId)) return;
+          log.info('job canceled on another node', { job_id: jobId });
+          finishRun(jobId);
+          engineRun.cancel();
+          void blobs.remove(blobs.resultPathFor(jobId));
+        }, CANCEL_WATCH_MS)
+      : undefined;
+    cancelWatch?.unref();
+    /** What the queue hears: its entry is done, or the job goes to another worker. */
+    async function settled(): Promise<RunEnd> {
+      clearInterval(cancelWatch);
+      // The entry is let go only once the job's end is in the database.
+      if (queue.durable) await store.flush();
+      return stopped && store.jobs.get(jobId)?.status === 'queued' ? 'interrupted' : 'ended';
+    }
+
     const t0 = performance.now();
-    run.done.then(
+    return engineRun.done.then(
       async (outcome) => {
         finishRun(jobId);
         const took = performance.now() - t0;
@@ -168,31 +204,28 @@ export function jobService(deps: JobDeps) {
         } catch (error) {
           fail(jobId, 'internal_error', (error as Error).message);
         }
-        pump();
+        return settled();
       },
       (error: VectorizeError) => {
         finishRun(jobId);
-        // canceled: the canceller already moved the job.
+        // canceled: the canceller already moved the job (or stop() put it back).
         if (error.code !== 'canceled') {
           log.warn('job failed', { job_id: jobId, code: error.code, err: error.message });
           fail(jobId, error.code ?? 'internal_error', error.message);
         }
-        pump();
+        return settled();
       },
     );
   }
 
-  function pump() {
-    if (stopped) return;
-    while (running.size < pool.size && queue.length > 0) {
-      const next = queue.shift()!;
-      start(next);
-    }
-  }
+  if (deps.traces ?? true)
+    void queue.consume(pool.size, run).catch((error: Error) => log.error('the queue cannot hand out jobs', { err: error.message }));
 
   return {
     estimateMs,
-    nextSeq: () => ++lastSeq,
+    nextSeq: (tx: StoreTransaction | null) => queue.nextSeq(tx),
+    /** Inside the admission, with its transaction: the queue's entry commits with the job row. */
+    admit: (jobId: string, tx: StoreTransaction | null) => queue.admit(jobId, tx),
 
     get queueLength() {
       return queue.length;
@@ -203,15 +236,12 @@ export function jobService(deps: JobDeps) {
 
     /** Adds an accepted job (already stored as queued) to the end of the queue. */
     enqueue(jobId: string) {
-      queue.push(jobId);
-      // Start on the next tick so the 202 answer shows the job queued, as the contract promises.
-      setImmediate(pump);
+      queue.enqueue(jobId);
     },
 
     /** 1 = the next job to start; undefined when not queued. */
     queuePosition(jobId: string): number | undefined {
-      const index = queue.indexOf(jobId);
-      return index < 0 ? undefined : index + 1;
+      return queue.position(jobId);
     },
 
     progress(job: JobRecord): number {
@@ -220,7 +250,12 @@ export function jobService(deps: JobDeps) {
           return 0;
         case 'processing': {
           const entry = running.get(job.id);
-          if (!entry) return 0;
+          if (!entry) {
+            // Traced on another node: its estimate and start time are all this node knows.
+            if (!queue.durable || !job.started_at || !(job.estimate_ms > 0)) return 0;
+            const byTime = (clock.now().getTime() - Date.parse(job.started_at)) / job.estimate_ms;
+            return Math.min(PROGRESS_CAP, Math.max(0, Math.floor(100 * byTime)));
+          }
           const byTime = (performance.now() - entry.startedMs) / entry.estimateMs;
           return Math.min(PROGRESS_CAP, Math.floor(100 * Math.max(entry.fraction, byTime)));
         }
@@ -257,8 +292,7 @@ export function jobService(deps: JobDeps) {
 
     cancel(job: JobRecord): JobRecord {
       const wasQueued = job.status === 'queued';
-      const index = queue.indexOf(job.id);
-      if (index >= 0) queue.splice(index, 1);
+      queue.remove(job.id);
       const entry = running.get(job.id);
       finishRun(job.id);
       entry?.run.cancel();
@@ -269,7 +303,6 @@ export function jobService(deps: JobDeps) {
       // Nothing was traced for a job canceled before it started: its conversion is given back.
       if (wasQueued) giveBack(job);
       events.emit('job.canceled', updated, at);
-      setImmediate(pump);
       return updated;
     },
 
@@ -286,6 +319,8 @@ export function jobService(deps: JobDeps) {
      * interrupted by a crash and are re-queued first, unless they have used all their attempts.
      */
     recover(): { requeued: number; failed: number } {
+      // A shared queue keeps its entries itself; a job processing elsewhere is another node's.
+      if (queue.durable) return { requeued: 0, failed: 0 };
       let requeued = 0;
       let failedCount = 0;
       const pending = store.jobs.filter((j) => j.status === 'queued' || j.status === 'processing').sort((a, b) => a.seq - b.seq);
@@ -298,10 +333,9 @@ export function jobService(deps: JobDeps) {
           }
           store.jobs.update(job.id, { status: 'queued', started_at: null });
         }
-        queue.push(job.id);
+        queue.enqueue(job.id);
         requeued++;
       }
-      setImmediate(pump);
       return { requeued, failed: failedCount };
     },
 

@@ -144,3 +144,15 @@ t.test('a plans file that is not a JSON object of plans is refused', async (t) =
   const notSettings = write('number.json', '{ "pro": 3 }');
   refuses(t, { VECTORIZE_PLANS_FILE: notSettings }, 'VECTORIZE_PLANS_FILE', /pro must be an object of plan settings/);
 });
+
+t.test('VECTORIZE_ROLE splits API and workers only where PostgreSQL shares the queue', async (t) => {
+  const database = { VECTORIZE_DATABASE_URL: 'postgres://vectorize@db.internal/vectorize' };
+  t.equal(loadConfig({}).role, 'all');
+  t.equal(loadConfig({ ...database, VECTORIZE_ROLE: 'api' }).role, 'api');
+  t.equal(loadConfig({ ...database, VECTORIZE_ROLE: 'worker', VECTORIZE_HEALTH_PORT: '9090' }).healthPort, 9090);
+  refuses(t, { VECTORIZE_ROLE: 'gpu' }, 'VECTORIZE_ROLE', /must be one of \[all, api, worker\], got "gpu"/);
+  refuses(t, { VECTORIZE_ROLE: 'api' }, 'VECTORIZE_ROLE', /"api" needs VECTORIZE_DATABASE_URL/);
+  refuses(t, { VECTORIZE_ROLE: 'worker' }, 'VECTORIZE_ROLE', /"worker" needs VECTORIZE_DATABASE_URL/);
+  refuses(t, { ...database, VECTORIZE_HEALTH_PORT: '9090' }, 'VECTORIZE_HEALTH_PORT', /is for VECTORIZE_ROLE=worker/);
+  refuses(t, { ...database, VECTORIZE_ROLE: 'worker', VECTORIZE_HEALTH_PORT: '0' }, 'VECTORIZE_HEALTH_PORT', /must be greater than or equal to 1/);
+});
