@@ -182,8 +182,10 @@ export function engineSettingsFor(options: TraceOptions, mode: ImageClass, input
           minInkShare: 0.005,
         }
       : null,
-    // Corner rounding per smoothing level is the fitter's own preset table.
-    fit: fitSettingsFor(options.smoothing),
+    // Corner rounding per smoothing level is the fitter's own preset table. Line art keeps its
+    // blunted corners blunt: on a small blurred glyph every bowl and stroke end is a run of short
+    // edges, and collapsing it to the meeting point of its long neighbours drew spikes out past the ink.
+    fit: lineArt ? { ...fitSettingsFor(options.smoothing), collapseChamfers: false } : fitSettingsFor(options.smoothing),
     // Clip art's anti-aliased edges reach the fitter as sub-pixel points (boundary/subpixel.ts),
     // which its curves follow closely: checking them chain by chain against those points only
     // turned good curves into dense polylines (clean.cjs storm: 22x the artist's nodes, 10x without).

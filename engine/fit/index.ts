@@ -64,6 +64,12 @@ export interface FitSettings {
   /** A cubic whose control points stay within this distance (px) of its chord is written as a line. */
   straightTolerance: number;
   smoothing: Smoothing;
+  /**
+   * Whether a corner blunted by rasterising (a few short edges) is collapsed back to its sharp
+   * point. Line art leaves it off: a small blurred glyph's bowls and stroke ends are such runs, and
+   * their points would stick out of the ink as spikes. Absent means on.
+   */
+  collapseChamfers?: boolean;
 }
 
 export type Segment =
@@ -147,7 +153,7 @@ export function fitChain(points: Float64Array, closed: boolean, settings: FitSet
     poly.vy[poly.m - 1] = crack[2 * n - 1];
     dropEndHooks(poly, settings.tolerance);
   }
-  const sharp = collapseChamfers(poly, closed, settings);
+  const sharp = settings.collapseChamfers === false ? poly : collapseChamfers(poly, closed, settings);
   const shape = classifyVertices(sharp, closed, settings);
   const pieces = buildPieces(sharp, shape, closed, ROUNDING[settings.smoothing].roundingReach);
   return fitPieces(pieces, closed, settings);

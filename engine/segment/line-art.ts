@@ -4,8 +4,9 @@
  * it, not as grey and black shards of every anti-aliasing step.
  *
  * 1. Contrast against the local paper (engine/ink/paper.ts, shared with the centerline tracer):
- *    the paper grid follows uneven light and grey paper; Otsu's threshold on that contrast splits
- *    ink from paper.
+ *    the paper grid follows uneven light and grey paper; Otsu's threshold on that contrast finds
+ *    the marks, and each mark is cut at the midpoint of its own blurred edge (edgeLevels), so
+ *    strokes keep the scan's width and a comma's faint tail or a serif stays on its glyph.
  * 2. Pin-holes (a pixel or two of paper walled in by ink) are filled; ink specks smaller than the
  *    smoothing setting allows, relative to the drawing's line width, are dropped (an i-dot or a full
  *    stop is about as wide as the line, so it stays).
@@ -31,6 +32,10 @@ import { luma601 } from '../luma.js';
 const DIRECTION_BINS = 32;
 /** Ink classes at most: more than this many inks on one drawing is a colour image, not line art. */
 const MAX_INKS = 8;
+/** How far (px) edgeLevels looks for the peak of the stroke a pixel belongs to: past a blurred edge, not into the next stroke. */
+const LEVEL_REACH = 1;
+/** Share of Otsu's threshold below which no contrast is ink, however faint the mark around it. */
+const LEVEL_FLOOR = 0.5;
 /** A page darker than this (luma) is part of the drawing, painted behind it; a lighter one is paper. */
 const DARK_PAGE_LUMA = 128;
 
@@ -43,13 +48,9 @@ export function segmentLineArt(image: PreparedImage, settings: LineArtSettings, 
   checkAbort(context);
 
   // Padded mask (1-pixel paper border): neighbour loops need no bounds checks.
-  const stride = width + 2,
-    rows = height + 2;
-  const mask = new Uint8Array(stride * rows);
-  for (let y = 0, i = 0; y < height; y++) {
-    for (let q = (y + 1) * stride + 1, end = q + width; q < end; q++, i++)
-      mask[q] = contrast[i] > threshold && !image.transparent[i] ? 1 : 0;
-  }
+  const stride = width + 2;
+  const levels = edgeLevels(contrast, threshold, width, height);
+  const mask = inkMask(contrast, threshold, levels, image.transparent, width, height);
   fillPinholes(mask, stride, settings.pinholeMax);
   const lineWidth = typicalLineWidth(mask, stride);
   const speckLimit = Math.max(settings.speckFloor, settings.speckShareOfWidth * lineWidth * lineWidth);
@@ -103,7 +104,7 @@ export function segmentLineArt(image: PreparedImage, settings: LineArtSettings, 
     area: Int32Array.from(area),
     transparent: Uint8Array.from(transparent),
     colours: Uint8Array.from(colours),
-    coverage: inkCoverage(contrast, threshold, mask, stride, width, height),
+    coverage: inkCoverage(contrast, levels),
   };
 }
 
@@ -421,35 +422,109 @@ function assignInks(
 }
 
 /**
- * Ink coverage per pixel, 0 (paper) to 255 (full ink), 128 where the contrast crosses the
- * threshold (so the ink mask is exactly coverage > 128 before specks and pin-holes are cleaned):
- * linear from no contrast to the threshold, and from there to the typical stroke-centre contrast.
+ * The contrast at which each pixel's edge lies: half the strongest contrast within LEVEL_REACH
+ * pixels, which is the midpoint of the blurred edge of the stroke it belongs to (paper 0, the
+ * stroke's own peak). A thick stroke's peak is the ink's full contrast; a hairline, a serif or a
+ * comma's tail blurred below it peaks lower, and is cut at its own half height, so it keeps its
+ * width instead of thinning away under one global threshold. Never above half the ink's typical
+ * full contrast (a blot darker than the ink is no reason to shrink its edge), never below
+ * LEVEL_FLOOR of Otsu's threshold (paper grain and JPEG ringing stay paper).
  */
-function inkCoverage(contrast: Uint8Array, threshold: number, mask: Uint8Array, stride: number, width: number, height: number): Uint8Array {
+function edgeLevels(contrast: Uint8Array, threshold: number, width: number, height: number): Uint8Array {
   const hist = new Int32Array(256);
-  for (let y = 0, i = 0; y < height; y++) {
-    for (let q = (y + 1) * stride + 1, end = q + width; q < end; q++, i++) if (mask[q]) hist[contrast[i]]++;
-  }
+  for (let i = 0; i < contrast.length; i++) hist[contrast[i]]++;
   let inkCount = 0;
-  for (let v = 0; v < 256; v++) inkCount += hist[v];
+  for (let v = threshold + 1; v < 256; v++) inkCount += hist[v];
   // the upper quartile of ink contrast: most ink pixels of a line drawing are edge pixels
   let full = 255;
-  for (let v = 255, seen = 0; v >= 0; v--) {
+  for (let v = 255, seen = 0; v > threshold; v--) {
     seen += hist[v];
     if (seen * 4 >= inkCount) {
       full = v;
       break;
     }
   }
-  full = Math.max(full, threshold + 1);
-  const table = new Uint8Array(256);
-  for (let v = 0; v < 256; v++)
-    table[v] =
-      v <= threshold
-        ? Math.round((128 * v) / Math.max(1, threshold))
-        : Math.min(255, Math.round(128 + (127 * (v - threshold)) / (full - threshold)));
+  const ceiling = Math.max(threshold, full) / 2,
+    floor = threshold * LEVEL_FLOOR;
+  const rowMax = new Uint8Array(contrast.length);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) {
+      let m = 0;
+      for (let k = Math.max(0, x - LEVEL_REACH), end = Math.min(width - 1, x + LEVEL_REACH); k <= end; k++)
+        if (contrast[row + k] > m) m = contrast[row + k];
+      rowMax[row + x] = m;
+    }
+  }
+  const levels = new Uint8Array(contrast.length);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let m = 0;
+      for (let k = Math.max(0, y - LEVEL_REACH), end = Math.min(height - 1, y + LEVEL_REACH); k <= end; k++)
+        if (rowMax[k * width + x] > m) m = rowMax[k * width + x];
+      levels[y * width + x] = Math.round(Math.max(floor, Math.min(ceiling, m / 2)));
+    }
+  }
+  return levels;
+}
+
+/**
+ * Ink mask (padded, 1-pixel paper border): pixels past their edge level (edgeLevels) that are
+ * joined, 8-connected, to a pixel past Otsu's threshold as well (hysteresis: a faint tail of a
+ * mark is ink, a faint smudge on its own is not).
+ */
+function inkMask(
+  contrast: Uint8Array,
+  threshold: number,
+  levels: Uint8Array,
+  transparent: Uint8Array,
+  width: number,
+  height: number,
+): Uint8Array {
+  const stride = width + 2;
+  const weak = new Uint8Array(stride * (height + 2));
+  const mask = new Uint8Array(weak.length);
+  let stack: Int32Array = new Int32Array(1024),
+    top = 0;
+  for (let y = 0, i = 0; y < height; y++) {
+    for (let q = (y + 1) * stride + 1, end = q + width; q < end; q++, i++) {
+      if (contrast[i] <= levels[i] || transparent[i]) continue;
+      weak[q] = 1;
+      if (contrast[i] > threshold) {
+        mask[q] = 1;
+        if (top === stack.length) stack = growStack(stack);
+        stack[top++] = q;
+      }
+    }
+  }
+  const nb = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1];
+  while (top > 0) {
+    const q = stack[--top];
+    for (let o = 0; o < 8; o++) {
+      const r = q + nb[o];
+      if (!weak[r] || mask[r]) continue;
+      mask[r] = 1;
+      if (top === stack.length) stack = growStack(stack);
+      stack[top++] = r;
+    }
+  }
+  return mask;
+}
+
+function growStack(stack: Int32Array): Int32Array {
+  const bigger = new Int32Array(stack.length * 2);
+  bigger.set(stack);
+  return bigger;
+}
+
+/**
+ * Ink coverage per pixel, 0 (paper) to 255 (full ink), 128 at the pixel's edge level (so the
+ * sub-pixel edges land where the mask's cut does): linear in contrast, full at twice the level,
+ * the stroke's own peak.
+ */
+function inkCoverage(contrast: Uint8Array, levels: Uint8Array): Uint8Array {
   const out = new Uint8Array(contrast.length);
-  for (let i = 0; i < contrast.length; i++) out[i] = table[contrast[i]];
+  for (let i = 0; i < contrast.length; i++) out[i] = Math.min(255, Math.round((128 * contrast[i]) / Math.max(1, levels[i])));
   return out;
 }
 
