@@ -8,7 +8,7 @@
  * (every image up to MAX_BUSY_PIXELS pixels, and photos, drawings and clip art far larger) are
  * traced as they are.
  */
-import sharp from 'sharp';
+import { sharp } from './sharp.js';
 import type { DecodedRaster } from './decode/index.js';
 
 /**

@@ -21,7 +21,8 @@
  * between markers) still decode. (sharp's default, 'warning', would refuse those too.)
  */
 import { readFile } from 'node:fs/promises';
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import type { Metadata, OutputInfo } from 'sharp';
+import { sharp } from '../sharp.js';
 import { VectorizeError } from '../errors.js';
 import { ENGINE_MAX_PIXELS, type ImageProbe, type InputFormat, type RasterImage, type RgbaImage } from '../types.js';
 import { decodeBmp, MAX_SIDE, readBmpHeader } from './bmp.js';
