@@ -7,7 +7,7 @@ import { crc32, deflateSync } from 'node:zlib';
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** One chunk: body length, type, body, then the CRC-32 of type and body. */
-export function pngChunk(type: string, body: Uint8Array): Buffer {
+function pngChunk(type: string, body: Uint8Array): Buffer {
   const chunk = Buffer.alloc(12 + body.length);
   chunk.writeUInt32BE(body.length, 0);
   chunk.write(type, 4, 'latin1');
