@@ -275,3 +275,20 @@ t.test('a one-pixel pin-hole in a thick stroke is filled; a glyph counter is kep
   const off = segmentPage(image, 'off');
   t.ok(off.transparent[off.labels[14 * 60 + 20]], 'smoothing off: the pin-hole stays');
 });
+
+t.test("a mark's faint tail is ink, as wide as the scan draws it; a smudge as faint on its own is paper", async (t) => {
+  // a dark blot with a comma-like tail not half as dark, and a streak of the same faintness apart from any mark
+  const image = raster(80, 40, (x, y) => {
+    if (x >= 10 && x < 20 && y >= 10 && y < 24) return [20, 20, 20];
+    // the tail darkens towards the blot, as a blurred comma's does
+    if (y === 17 && x >= 20 && x < 22) return [90, 90, 90];
+    if ((y === 17 && x >= 22 && x < 34) || (y === 32 && x >= 45 && x < 60)) return [150, 150, 150];
+    return [250, 250, 250];
+  });
+  const seg = segmentPage(image, 'off');
+  const at = (x: number, y: number) => seg.transparent[seg.labels[y * 80 + x]];
+  t.notOk(at(15, 15), 'the blot is ink');
+  for (const x of [23, 27, 32]) t.notOk(at(x, 17), `the tail at x=${x} is ink`);
+  t.ok(at(27, 16) && at(27, 18), 'the tail is one pixel wide, as drawn');
+  for (const x of [47, 52, 58]) t.ok(at(x, 32), `the lone streak at x=${x} is paper`);
+});
