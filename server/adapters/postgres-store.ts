@@ -191,7 +191,15 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     }
   }
 
+  // A dropped connection (a database restart, a network cut) must not end the process: an idle
+  // pooled one is replaced on the next query; the change feed's cannot be, since the changes
+  // announced while it was gone are lost, so this node reports itself not ready (ping) until restarted.
+  pool.on('error', () => undefined);
   const feed = await pool.connect();
+  let feedLost: Error | null = null;
+  feed.on('error', (error) => {
+    feedLost ??= error;
+  });
   let feedChain = Promise.resolve();
   feed.on('notification', (message) => {
     const change = JSON.parse(message.payload ?? '{}') as { table: CollectionName; id: string; op: string; node: string | null };
@@ -211,9 +219,13 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
 
   let closed = false;
   return {
-    ...(collections as unknown as Omit<Store, 'flush' | 'close' | 'exclusive'>),
+    ...(collections as unknown as Omit<Store, 'flush' | 'close' | 'exclusive' | 'ping'>),
     node,
     flush: () => writer.flush(),
+    async ping() {
+      if (feedLost) throw new Error(`the change feed from PostgreSQL was cut (${feedLost.message}); restart this node`);
+      await pool.query('SELECT 1');
+    },
     async exclusive<T>(accountId: string, section: () => T | Promise<T>): Promise<T> {
       return writeAndSettle(async (client) => {
         await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [ACCOUNT_LOCK_NAMESPACE + accountId]);
@@ -263,7 +275,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       closed = true;
       await writer.close();
       await feedChain;
-      feed.release();
+      feed.release(feedLost ?? undefined);
       await pool.end();
     },
   };
