@@ -40,6 +40,7 @@ import { accountPlugin } from './plugins/account.js';
 import { keysPlugin } from './plugins/keys.js';
 import { reportsPlugin } from './plugins/reports.js';
 import { healthPlugin } from './plugins/health.js';
+import { metricsPlugin } from './plugins/metrics.js';
 import { docsPlugin } from './plugins/docs.js';
 import { adminPlugin } from './plugins/admin.js';
 import { webhooksPlugin } from './plugins/webhooks.js';
@@ -195,6 +196,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   await server.register([
     { plugin: docsPlugin, options },
     { plugin: healthPlugin, options },
+    { plugin: metricsPlugin, options },
     { plugin: vectorizePlugin, options },
     { plugin: jobsPlugin, options },
     { plugin: reportsPlugin, options },

@@ -47,6 +47,8 @@ export interface Config {
   /** End-state job records, reports and deliveries older than this are pruned. */
   recordTtlDays: number;
   sweepCron: string;
+  /** Bearer token that opens GET /metrics from any address; null: only the admin rule (loopback + admin token). */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -115,6 +117,7 @@ interface EnvVariables {
   VECTORIZE_MAX_ATTEMPTS: number;
   VECTORIZE_RECORD_TTL_DAYS: number;
   VECTORIZE_SWEEP_CRON: string;
+  VECTORIZE_METRICS_TOKEN?: string;
 }
 
 /**
@@ -150,6 +153,10 @@ const ENV_SCHEMA = Joi.object<EnvVariables, true>({
   VECTORIZE_MAX_ATTEMPTS: strict.wholeNumber().min(1).max(100).default(3),
   VECTORIZE_RECORD_TTL_DAYS: strict.wholeNumber().min(1).default(30),
   VECTORIZE_SWEEP_CRON: Joi.string().custom(cronExpression).default('* * * * *'),
+  // It travels in a scraper's config and an Authorization header: long enough not to be guessed, header-safe.
+  VECTORIZE_METRICS_TOKEN: Joi.string()
+    .pattern(/^[\x21-\x7e]{16,256}$/)
+    .messages({ 'string.pattern.base': 'must be 16–256 visible ASCII characters (no spaces)' }),
 }).unknown(true);
 
 /** One schema per plan setting: a new PlanLimits field does not compile until it is listed here. */
@@ -178,9 +185,13 @@ const PLANS_FILE_SCHEMA = Joi.object(
 ).messages({ 'object.base': 'must hold a JSON object keyed by plan', 'object.unknown': `is not a plan (${PLAN_NAMES.join(', ')})` });
 
 /** Joi's first complaint as a ConfigError: the variable, where in it, what is wrong, the value at fault. */
+/** Variables that carry a credential: a boot error names them but never repeats their value into a log. */
+const SECRET_VARIABLES = new Set(['VECTORIZE_DATABASE_URL', 'VECTORIZE_METRICS_TOKEN']);
+
 function configError(variable: string, detail: Joi.ValidationErrorItem, where: string): ConfigError {
   const value = detail.context?.value;
-  const got = value === undefined || (typeof value === 'object' && value !== null) ? '' : `, got ${JSON.stringify(value)}`;
+  const hidden = value === undefined || (typeof value === 'object' && value !== null) || SECRET_VARIABLES.has(variable);
+  const got = hidden ? '' : `, got ${JSON.stringify(value)}`;
   return new ConfigError(variable, `${where}${detail.message}${got}`);
 }
 
@@ -251,6 +262,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     maxAttempts: vars.VECTORIZE_MAX_ATTEMPTS,
     recordTtlDays: vars.VECTORIZE_RECORD_TTL_DAYS,
     sweepCron: vars.VECTORIZE_SWEEP_CRON,
+    metricsToken: vars.VECTORIZE_METRICS_TOKEN ?? null,
   };
   return Object.freeze(config);
 }

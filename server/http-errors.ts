@@ -38,6 +38,7 @@ export const HTTP_STATUS = {
   daily_fuse_tripped: 429,
   queue_full: 503,
   storage_full: 503,
+  unavailable: 503,
   canceled: 409,
   internal_error: 500,
 } as const satisfies Record<EngineErrorCode, number> & Record<string, number>;
@@ -61,6 +62,7 @@ const RETRY_AFTER_S: Partial<Record<ApiErrorCode, number>> = {
   daily_fuse_tripped: 3600,
   queue_full: 30,
   storage_full: 300,
+  unavailable: 5,
 };
 
 export function statusOf(code: string): number {

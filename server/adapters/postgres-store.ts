@@ -178,7 +178,15 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     }
   }
 
+  // A dropped connection (a database restart, a network cut) must not end the process: an idle
+  // pooled one is replaced on the next query; the change feed's cannot be, since the changes
+  // announced while it was gone are lost, so this node reports itself not ready (ping) until restarted.
+  pool.on('error', () => undefined);
   const feed = await pool.connect();
+  let feedLost: Error | null = null;
+  feed.on('error', (error) => {
+    feedLost ??= error;
+  });
   let feedChain = Promise.resolve();
   feed.on('notification', (message) => {
     const change = JSON.parse(message.payload ?? '{}') as { table: CollectionName; id: string; op: string; node: string | null };
@@ -198,7 +206,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
 
   let closed = false;
   return {
-    ...(collections as unknown as Omit<Store, 'flush' | 'close' | 'exclusive'>),
+    ...(collections as unknown as Omit<Store, 'flush' | 'close' | 'exclusive' | 'ping'>),
     node,
     flush: () => writer.flush(),
     async reload(name: CollectionName, id: string): Promise<void> {
@@ -206,6 +214,10 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         async () => (await pool.query<{ doc: { id: string } }>(`SELECT doc FROM ${name} WHERE id = $1`, [id])).rows,
       );
       refresh(name, [{ id, doc: rows[0]?.doc ?? null }], sentAt);
+    },
+    async ping() {
+      if (feedLost) throw new Error(`the change feed from PostgreSQL was cut (${feedLost.message}); restart this node`);
+      await pool.query('SELECT 1');
     },
     async exclusive<T>(accountId: string, section: (tx: StoreTransaction | null) => T | Promise<T>): Promise<T> {
       return writeAndSettle(async (client) => {
@@ -256,7 +268,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       closed = true;
       await writer.close();
       await feedChain;
-      feed.release();
+      feed.release(feedLost ?? undefined);
       await pool.end();
     },
   };

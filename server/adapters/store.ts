@@ -186,6 +186,8 @@ export interface Store {
    * is current, and what it writes is stored before another section for the account starts.
    */
   exclusive<T>(accountId: string, section: (tx: StoreTransaction | null) => T | Promise<T>): Promise<T>;
+  /** Rejects when the records cannot be reached (GET /readyz): the database for PostgreSQL. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

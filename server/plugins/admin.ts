@@ -35,17 +35,29 @@ function isLoopback(address: string | undefined): boolean {
   return address !== undefined && (LOOPBACK.has(address) || /^(::ffff:)?127\./.test(address));
 }
 
+/**
+ * The admin access rule, shared with /metrics: the caller is on loopback and presents the admin
+ * token. Throws 403 off loopback, 401 without the token.
+ */
+export function assertAdminAccess(request: Request, token: string | null): void {
+  if (!isLoopback(request.info.remoteAddress)) throw new VectorizeError('forbidden', 'The admin API answers on loopback only.');
+  if (!bearerMatches(request, token))
+    throw new VectorizeError('unauthorized', 'The admin token (from <data dir>/admin.token) is required.');
+}
+
+/** Whether the request's `Authorization: Bearer` is `token` (compared in constant time); never for a null token. */
+export function bearerMatches(request: Request, token: string | null): boolean {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer +(\S+) *$/i.exec(header) : null;
+  const given = Buffer.from(match?.[1] ?? '');
+  const expected = Buffer.from(token ?? '');
+  return token !== null && token !== '' && given.length === expected.length && timingSafeEqual(given, expected);
+}
+
 function registerAdminAuth(server: Parameters<Plugin<unknown>['register']>[0], token: string | null) {
   server.auth.scheme(ADMIN_AUTH, () => ({
     authenticate(request: Request, h: ResponseToolkit) {
-      if (!isLoopback(request.info.remoteAddress)) throw new VectorizeError('forbidden', 'The admin API answers on loopback only.');
-      const header = request.headers.authorization;
-      const match = typeof header === 'string' ? /^Bearer +(\S+) *$/i.exec(header) : null;
-      const given = Buffer.from(match?.[1] ?? '');
-      const expected = Buffer.from(token ?? '');
-      if (!token || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        throw new VectorizeError('unauthorized', 'The admin token (from <data dir>/admin.token) is required.');
-      }
+      assertAdminAccess(request, token);
       return h.authenticated({ credentials: { app: { admin: true } } });
     },
   }));

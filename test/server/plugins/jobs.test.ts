@@ -59,8 +59,11 @@ t.test('processing → failed carries the error; the conversion is refunded', as
   t.equal(failed.status, 'failed');
   t.same(failed.error, { code: 'unreadable_file', message: 'engine failed' });
   t.notOk('download_url' in failed);
-  const account = h.json<{ allowances: { trial: { used: number } } }>(await h.get(secret, '/v1/account'));
-  t.equal(account.allowances.trial.used, 0);
+  // The refund takes the account's admission lock (a transaction on PostgreSQL), just after the failure.
+  const trialUsed = async () =>
+    h.json<{ allowances: { trial: { used: number } } }>(await h.get(secret, '/v1/account')).allowances.trial.used;
+  await waitFor(async () => (await trialUsed()) === 0, 'the conversion to be refunded');
+  t.equal(await trialUsed(), 0);
 });
 
 t.test('DELETE: queued/processing → canceled (200, worker stopped); end state → deleted (204, then 404)', async (t) => {
