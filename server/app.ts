@@ -64,6 +64,8 @@ interface AppDeps {
   secrets?: SecretBox;
   /** DNS for webhook targets; the system resolver otherwise. */
   resolve?: Resolver;
+  /** Whether this node sends webhook deliveries (the cluster-wide lease); always otherwise. */
+  webhookLease?: () => Promise<boolean>;
   /** How often stored webhook deliveries are looked at besides the wake-ups at each due retry. */
   webhookPollMs?: number;
 }
@@ -131,6 +133,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     resolve,
     sender: new WebhookSender({ policy, resolve }),
     backoffMs: config.webhookBackoffMs,
+    dispatches: deps.webhookLease,
   });
   const retention = retentionService({ store, blobs, clock, config, idempotency, webhooks, log });
   const submissions = submissionService({ store, blobs, clock, disk, prober, config, accounts, jobs, folders, idempotency });

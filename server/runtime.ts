@@ -12,7 +12,7 @@ import { acquireLock } from './adapters/lock.js';
 import { secureDataDir } from './adapters/data-dir.js';
 import { openLowdbStore } from './adapters/lowdb-store.js';
 import { openPostgresStore } from './adapters/postgres-store.js';
-import { openPgBossQueue, type PgBossQueue } from './adapters/pg-boss-queue.js';
+import { openPgBossQueue, WEBHOOK_LEASE, type PgBossQueue } from './adapters/pg-boss-queue.js';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { Store } from './adapters/store.js';
 import { workerPool } from './adapters/engine-pool.js';
@@ -79,7 +79,8 @@ export async function startServer(config: Readonly<Config>, out: NodeJS.Writable
       writeFileSync(adminTokenPath(config.dataDir), `${adminToken}\n`, { mode: 0o600 });
       chmodSync(adminTokenPath(config.dataDir), 0o600);
     }
-    app = await createApp({ config, store, pool, queue, prober: await engineProber(), log, adminToken });
+    const webhookLease = queue ? () => queue!.holdsLease(WEBHOOK_LEASE) : undefined;
+    app = await createApp({ config, store, pool, queue, webhookLease, prober: await engineProber(), log, adminToken });
     await app.start();
     const url = serves ? app.server.info.uri.replace('0.0.0.0', '127.0.0.1') : '';
     if (serves) {

@@ -20,6 +20,8 @@ import type { StoreTransaction } from './store.js';
 
 export const TRACE_QUEUE = 'vectorize-trace';
 export const SWEEP_QUEUE = 'vectorize-sweep';
+/** The lease of the node that sends webhook deliveries (any fixed 64-bit number of this application's). */
+export const WEBHOOK_LEASE = 7_160_442_017;
 
 export interface PgBossQueueOptions {
   url: string;
@@ -38,6 +40,12 @@ export interface PgBossQueueOptions {
 export interface PgBossQueue extends JobQueue {
   /** Runs `task` once per tick of `cron` across every node sharing the database (pg-boss schedule). */
   schedule(cron: string, task: () => Promise<unknown>): Promise<void>;
+  /**
+   * Whether this node holds the cluster-wide lease `key`, taking it when it is free. A session
+   * advisory lock on a connection kept for it: the lease goes when the node stops or dies (its
+   * connection ends), and the next node to ask takes it.
+   */
+  holdsLease(key: number): Promise<boolean>;
 }
 
 /**
@@ -73,7 +81,9 @@ export async function openPgBossQueue(options: PgBossQueueOptions): Promise<PgBo
     retryDelay: 0,
     expireInSeconds: EXPIRE_SECONDS,
   };
-  const pool = new pg.Pool({ connectionString: options.url, max: 2 });
+  // One connection for the heartbeat and claims, one for set-up, one per lease held.
+  const pool = new pg.Pool({ connectionString: options.url, max: 4 });
+  const leases = new Map<number, pg.PoolClient>();
   await ensureQueue(pool, boss, queueSettings);
   // A lowdb data dir moved in by `vectorize migrate-db` brings its own seqs: start above them.
   await pool.query(
@@ -157,10 +167,25 @@ export async function openPgBossQueue(options: PgBossQueueOptions): Promise<PgBo
         await task();
       });
     },
+    async holdsLease(key) {
+      if (leases.has(key)) return true;
+      if (stopped) return false;
+      const client = await pool.connect();
+      const { rows } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1) AS held', [key]);
+      if (!rows[0]?.held) {
+        client.release();
+        return false;
+      }
+      leases.set(key, client);
+      client.on('error', () => leases.delete(key));
+      return true;
+    },
     async stop() {
       if (stopped) return;
       stopped = true;
       clearInterval(heartbeat);
+      for (const client of leases.values()) client.release(true);
+      leases.clear();
       // Graceful: the handlers of interrupted traces fail their entries before the pool closes.
       await boss.stop({ graceful: true, wait: true, close: true, timeout: 10_000 });
       await pool.query('DELETE FROM queue_workers WHERE id = $1', [node]).catch(() => undefined);

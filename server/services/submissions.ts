@@ -157,12 +157,15 @@ export function submissionService(deps: SubmissionDeps) {
         const replayOf = idempotency.begin(accountId, idemKey, print);
         if (replayOf) return { job: store.jobs.get(replayOf)!, replay: true };
       }
+      // The stored upload goes again unless its job is accepted and stored.
+      let uploadPath: string | null = null;
+      let uploadKept = false;
       try {
         const probe = await prober.probe(bytes);
         const freeBytes = await disk.freeBytes(blobs.root);
         const id = newId('job');
         // In place before the admission commits: a worker on another node may take the job at once.
-        const uploadPath = await blobs.adoptUpload(file.path, id);
+        uploadPath = await blobs.adoptUpload(file.path, id);
         /**
          * A full disk (or any failed write) refuses the whole submission: no job, no charge, no
          * upload left for the sweeper, and the key is free for the retry.
@@ -173,150 +176,144 @@ export function submissionService(deps: SubmissionDeps) {
           if (idemKey) idempotency.forget(owner, idemKey);
         };
         // ── the admission: one per account at a time (store.exclusive) ──
-        const admission = await store
-          .exclusive(accountId, async (tx) => {
-            // Another node may have accepted this Idempotency-Key since begin() looked.
-            const earlier = idemKey ? idempotency.replayOf(accountId, idemKey, print) : undefined;
-            if (earlier) return { replayOf: earlier };
-            const account = accounts.get(accountId);
-            const plan = accounts.limits(account);
-            if (parsed.batchId !== null) folders.assertRoom(account, parsed.batchId, plan.batchGroup);
-            if (probe.megapixels > plan.maxMegapixels) {
-              throw new VectorizeError(
-                'megapixels_exceeded',
-                `The image has ${probe.megapixels.toFixed(2)} MP; the ${account.plan} plan takes up to ${plan.maxMegapixels} MP.`,
-                {
-                  megapixels: probe.megapixels,
-                  max_megapixels: plan.maxMegapixels,
-                },
-              );
-            }
-            const detailGiven = fields.detail !== undefined && fields.detail !== '';
-            if (!plan.highDetail && detailGiven && bucketDetail(fields.detail) === 'high') {
-              throw new VectorizeError('high_detail_not_included', `The ${account.plan} plan does not include detail=high.`, {
-                field: 'detail',
-              });
-            }
-            const options: TraceOptions = manualFieldsEffective(account.plan)
-              ? parsed.options
-              : {
-                  ...parsed.options,
-                  detail: DEFAULT_TRACE_OPTIONS.detail,
-                  gradients: DEFAULT_TRACE_OPTIONS.gradients,
-                  smoothing: DEFAULT_TRACE_OPTIONS.smoothing,
-                  traceStyle: DEFAULT_TRACE_OPTIONS.traceStyle,
-                };
-            if (!plan.highDetail && options.detail === 'high') options.detail = 'medium';
-
-            // Quota before rate limits: a spent allowance is the lasting answer, a 429 a passing one.
-            accounts.assertConversionLeft(account);
-            const active = store.jobs.count((j) => j.account_id === account.id && (j.status === 'queued' || j.status === 'processing'));
-            if (active >= plan.activeJobs) {
-              throw new VectorizeError(
-                'too_many_active_jobs',
-                `The account already has ${active} queued or processing jobs (plan maximum ${plan.activeJobs}).`,
-                {
-                  active_jobs: active,
-                  max_active_jobs: plan.activeJobs,
-                },
-              );
-            }
-            const lastDay = accounts.acceptedLastDay(account);
-            if (lastDay.length >= plan.dailyFuse) {
-              const oldest = new Date(lastDay[0]).getTime();
-              const retryAfter = Math.max(1, Math.ceil((oldest + DAY_MS - clock.now().getTime()) / 1000));
-              throw new VectorizeError(
-                'daily_fuse_tripped',
-                `The account reached its daily fuse of ${plan.dailyFuse} accepted submissions in 24 hours.`,
-                {
-                  daily_fuse: plan.dailyFuse,
-                  retry_after: retryAfter,
-                },
-              );
-            }
-            if (jobs.queueLength >= config.queueMax) {
-              throw new VectorizeError('queue_full', 'The service queue is full; retry later.', { queue_max: config.queueMax });
-            }
-            if (freeBytes < config.minFreeBytes) {
-              throw new VectorizeError('storage_full', 'The service is low on storage; retry later.', {});
-            }
-
-            const charge = accounts.charge(account);
-            accounts.recordAcceptance(account);
-            const folder = parsed.batchId !== null ? folders.admit(account, parsed.batchId, parsed.folderName) : null;
-            const now = clock.now();
-            const retention = clampRetention(parsed.retention, plan.maxRetention);
-            store.jobs.insert({
-              id,
-              // Set below: the number comes from the queue, after every synchronous step.
-              seq: 0,
-              account_id: account.id,
-              status: 'queued',
-              created_at: now.toISOString(),
-              started_at: null,
-              completed_at: null,
-              expires_at: null,
-              ended_at: null,
-              retention,
-              requested_retention: parsed.retention,
-              megapixels: probe.megapixels,
-              width: probe.width,
-              height: probe.height,
-              format: probe.format,
-              mode: options.imageType === 'auto' ? null : options.imageType,
-              options,
-              file_name: cleanFileName(file.filename),
-              upload_path: uploadPath,
-              result_path: null,
-              result_bytes: null,
-              batch_id: parsed.batchId,
-              folder_id: folder?.id ?? null,
-              attempts: 0,
-              error: null,
-              charged: charge.charged,
-              charged_period: charge.period,
-              estimate_ms: jobs.estimateMs(probe.megapixels),
-              downloaded_at: null,
-              source: key.scope,
+        const admission = await store.exclusive(accountId, async (tx) => {
+          // Another node may have accepted this Idempotency-Key since begin() looked.
+          const earlier = idemKey ? idempotency.replayOf(accountId, idemKey, print) : undefined;
+          if (earlier) return { replayOf: earlier };
+          const account = accounts.get(accountId);
+          const plan = accounts.limits(account);
+          if (parsed.batchId !== null) folders.assertRoom(account, parsed.batchId, plan.batchGroup);
+          if (probe.megapixels > plan.maxMegapixels) {
+            throw new VectorizeError(
+              'megapixels_exceeded',
+              `The image has ${probe.megapixels.toFixed(2)} MP; the ${account.plan} plan takes up to ${plan.maxMegapixels} MP.`,
+              {
+                megapixels: probe.megapixels,
+                max_megapixels: plan.maxMegapixels,
+              },
+            );
+          }
+          const detailGiven = fields.detail !== undefined && fields.detail !== '';
+          if (!plan.highDetail && detailGiven && bucketDetail(fields.detail) === 'high') {
+            throw new VectorizeError('high_detail_not_included', `The ${account.plan} plan does not include detail=high.`, {
+              field: 'detail',
             });
-            if (idemKey) idempotency.remember(account.id, idemKey, print, id);
-            // The awaits come last: what the section read and wrote above stays this node's (the
-            // store keeps pending records from the change feed), whatever lands meanwhile.
-            try {
-              store.jobs.update(id, { seq: await jobs.nextSeq(tx) });
-              // The queue's entry, in the admission's transaction where there is one.
-              await jobs.admit(id, tx);
-            } catch (error) {
-              undo(account.id, charge);
-              throw error;
-            }
-            return { account, charge };
-          })
-          .catch(async (error: unknown) => {
-            await blobs.remove(uploadPath);
-            throw error;
+          }
+          const options: TraceOptions = manualFieldsEffective(account.plan)
+            ? parsed.options
+            : {
+                ...parsed.options,
+                detail: DEFAULT_TRACE_OPTIONS.detail,
+                gradients: DEFAULT_TRACE_OPTIONS.gradients,
+                smoothing: DEFAULT_TRACE_OPTIONS.smoothing,
+                traceStyle: DEFAULT_TRACE_OPTIONS.traceStyle,
+              };
+          if (!plan.highDetail && options.detail === 'high') options.detail = 'medium';
+
+          // Quota before rate limits: a spent allowance is the lasting answer, a 429 a passing one.
+          accounts.assertConversionLeft(account);
+          const active = store.jobs.count((j) => j.account_id === account.id && (j.status === 'queued' || j.status === 'processing'));
+          if (active >= plan.activeJobs) {
+            throw new VectorizeError(
+              'too_many_active_jobs',
+              `The account already has ${active} queued or processing jobs (plan maximum ${plan.activeJobs}).`,
+              {
+                active_jobs: active,
+                max_active_jobs: plan.activeJobs,
+              },
+            );
+          }
+          const lastDay = accounts.acceptedLastDay(account);
+          if (lastDay.length >= plan.dailyFuse) {
+            const oldest = new Date(lastDay[0]).getTime();
+            const retryAfter = Math.max(1, Math.ceil((oldest + DAY_MS - clock.now().getTime()) / 1000));
+            throw new VectorizeError(
+              'daily_fuse_tripped',
+              `The account reached its daily fuse of ${plan.dailyFuse} accepted submissions in 24 hours.`,
+              {
+                daily_fuse: plan.dailyFuse,
+                retry_after: retryAfter,
+              },
+            );
+          }
+          if (jobs.queueLength >= config.queueMax) {
+            throw new VectorizeError('queue_full', 'The service queue is full; retry later.', { queue_max: config.queueMax });
+          }
+          if (freeBytes < config.minFreeBytes) {
+            throw new VectorizeError('storage_full', 'The service is low on storage; retry later.', {});
+          }
+
+          const charge = accounts.charge(account);
+          accounts.recordAcceptance(account);
+          const folder = parsed.batchId !== null ? folders.admit(account, parsed.batchId, parsed.folderName) : null;
+          const now = clock.now();
+          const retention = clampRetention(parsed.retention, plan.maxRetention);
+          store.jobs.insert({
+            id,
+            // Set below: the number comes from the queue, after every synchronous step.
+            seq: 0,
+            account_id: account.id,
+            status: 'queued',
+            created_at: now.toISOString(),
+            started_at: null,
+            completed_at: null,
+            expires_at: null,
+            ended_at: null,
+            retention,
+            requested_retention: parsed.retention,
+            megapixels: probe.megapixels,
+            width: probe.width,
+            height: probe.height,
+            format: probe.format,
+            mode: options.imageType === 'auto' ? null : options.imageType,
+            options,
+            file_name: cleanFileName(file.filename),
+            upload_path: uploadPath,
+            result_path: null,
+            result_bytes: null,
+            batch_id: parsed.batchId,
+            folder_id: folder?.id ?? null,
+            attempts: 0,
+            error: null,
+            charged: charge.charged,
+            charged_period: charge.period,
+            estimate_ms: jobs.estimateMs(probe.megapixels),
+            downloaded_at: null,
+            source: key.scope,
           });
+          if (idemKey) idempotency.remember(account.id, idemKey, print, id);
+          // The awaits come last: what the section read and wrote above stays this node's (the
+          // store keeps pending records from the change feed), whatever lands meanwhile.
+          try {
+            store.jobs.update(id, { seq: await jobs.nextSeq(tx) });
+            // The queue's entry, in the admission's transaction where there is one.
+            await jobs.admit(id, tx);
+          } catch (error) {
+            undo(account.id, charge);
+            throw error;
+          }
+          return { account, charge };
+        });
         // ── end of the admission ──
-        if (admission.replayOf !== undefined) {
-          await blobs.remove(uploadPath);
-          return { job: store.jobs.get(admission.replayOf)!, replay: true };
-        }
+        if (admission.replayOf !== undefined) return { job: store.jobs.get(admission.replayOf)!, replay: true };
         const { account, charge } = admission;
         try {
           // The 202 is a promise: the job is on disk before the client hears of it.
           await store.flush();
         } catch (error) {
           // A full disk (or any failed write) refuses the whole submission: no job, no charge,
-          // no upload left for the sweeper, and the key is free for the retry.
+          // and the key is free for the retry (the upload goes in `finally`). Outside the
+          // admission, so the refund takes the account's lock itself.
           store.jobs.delete(id);
           await accounts.refund(account.id, charge.charged, charge.period);
           if (idemKey) idempotency.forget(account.id, idemKey);
-          await blobs.remove(uploadPath);
           throw error;
         }
+        uploadKept = true;
         jobs.enqueue(id);
         return { job: store.jobs.get(id)!, replay: false };
       } finally {
+        if (!uploadKept) await blobs.remove(uploadPath);
         if (idemKey) idempotency.release(accountId, idemKey);
       }
     },

@@ -52,6 +52,11 @@ interface WebhookServiceDeps {
   random?: () => number;
   /** Deliveries sent at once. */
   concurrency?: number;
+  /**
+   * Whether this node sends the due deliveries; absent: it does. Where nodes share the records,
+   * one node at a time holds the lease, or every node would send every delivery.
+   */
+  dispatches?: () => Promise<boolean>;
 }
 
 /** Records written before secrets were sealed carry the plain `secret`. */
@@ -181,6 +186,7 @@ export function webhookService(deps: WebhookServiceDeps) {
   }
 
   async function pump(): Promise<void> {
+    if (deps.dispatches && !(await deps.dispatches())) return;
     for (;;) {
       const now = clock.now().getTime();
       const due = store.deliveries

@@ -152,3 +152,16 @@ t.test('a claim whose node went silent is handed out again', { skip: missing ?? 
   await waitFor(() => seen.length === 1, 'the lost job is handed out again');
   t.same(seen, ['job_lost']);
 });
+
+t.test('a lease is held by one node at a time and passes on when its node stops', { skip: missing ?? false }, async (t) => {
+  const url = await testPostgres().database();
+  const first = await node(t, url);
+  const second = await node(t, url);
+  const LEASE = 424_242;
+  t.equal(await first.queue.holdsLease(LEASE), true, 'the first node to ask takes it');
+  t.equal(await first.queue.holdsLease(LEASE), true, 'and keeps it');
+  t.equal(await second.queue.holdsLease(LEASE), false, 'the other node does not get it');
+  await first.queue.stop();
+  await waitFor(() => second.queue.holdsLease(LEASE), 'the lease passed on');
+  t.pass('the second node holds the lease once the first stopped');
+});
