@@ -154,5 +154,10 @@ t.test('VECTORIZE_ROLE splits API and workers only where PostgreSQL shares the q
   refuses(t, { VECTORIZE_ROLE: 'api' }, 'VECTORIZE_ROLE', /"api" needs VECTORIZE_DATABASE_URL/);
   refuses(t, { VECTORIZE_ROLE: 'worker' }, 'VECTORIZE_ROLE', /"worker" needs VECTORIZE_DATABASE_URL/);
   refuses(t, { ...database, VECTORIZE_HEALTH_PORT: '9090' }, 'VECTORIZE_HEALTH_PORT', /is for VECTORIZE_ROLE=worker/);
-  refuses(t, { ...database, VECTORIZE_ROLE: 'worker', VECTORIZE_HEALTH_PORT: '0' }, 'VECTORIZE_HEALTH_PORT', /must be greater than or equal to 1/);
+  refuses(
+    t,
+    { ...database, VECTORIZE_ROLE: 'worker', VECTORIZE_HEALTH_PORT: '0' },
+    'VECTORIZE_HEALTH_PORT',
+    /must be greater than or equal to 1/,
+  );
 });
