@@ -4,18 +4,7 @@
  */
 import t from 'tap';
 import { vectorize } from '../../engine/index.js';
-import { png, raster, render } from './helpers/images.js';
-
-/** Share (8×8 samples) of pixel (x, y) for which `inside` holds: an anti-aliased renderer's coverage. */
-function coverage(x: number, y: number, inside: (x: number, y: number) => boolean): number {
-  let hits = 0;
-  for (let j = 0; j < 8; j++) for (let i = 0; i < 8; i++) if (inside(x + (i + 0.5) / 8, y + (j + 0.5) / 8)) hits++;
-  return hits / 64;
-}
-
-function mix(a: number[], b: number[], share: number): [number, number, number] {
-  return [0, 1, 2].map((c) => Math.round(a[c] * share + b[c] * (1 - share))) as [number, number, number];
-}
+import { coverage, mix, png, raster, render } from './helpers/images.js';
 
 /** End points of every segment of a path's d (absolute), for the commands the writer uses. */
 function segmentEnds(d: string): Array<[number, number, number, number]> {
