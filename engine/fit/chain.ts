@@ -76,7 +76,7 @@ export function fitPolygon(points: Float64Array, closed: boolean, settings: FitS
  * pixel or two). Both walks of the check move forward along the two lines together, so a check
  * costs the piece's length times a small window.
  */
-export function guardedFit(points: Float64Array, closed: boolean, settings: FitSettings, slack: number): FittedPath {
+function guardedFit(points: Float64Array, closed: boolean, settings: FitSettings, slack: number): FittedPath {
   const limit = settings.tolerance + slack;
   const fit = fitChain(points, closed, settings);
   const stray = strayPoint(fit, points, closed, limit);

@@ -15,7 +15,7 @@
  * around it (stackedOrder), so the hole is simply not cut and the later shapes cover it; that closes
  * the seam around it completely and writes its boundary once instead of twice.
  */
-import { FittedChains, crackPolyline, fitPolygon, guardedFit, simplifiedPolyline } from '../fit/chain.js';
+import { crackPolyline, fitPolygon, simplifiedPolyline, type FittedChains } from '../fit/chain.js';
 import { fitGradient, gradientSampleStep, type GradientFill } from '../fit/gradient.js';
 import type { BoundaryGraph, ChainRef } from '../boundary/index.js';
 import type { PreparedImage } from '../prepare/index.js';
@@ -179,9 +179,6 @@ export function composeShapes(
   checkAbort(context);
 
   const underlap = settings.seams.overlapPx;
-  // Where a shape runs under later ones its edge there is hidden, so the chains of such a stretch are
-  // refitted as one curve (line art keeps its own exact-ink fits; smoothing=off keeps polygons).
-  const refitUnder = closeSeams && settings.lineArt === null && settings.fit.smoothing !== 'off';
   const items: SvgItem[] = [];
   let nodes = 0;
   let smallestEarlier = Infinity;
@@ -211,32 +208,16 @@ export function composeShapes(
         for (let j = 0; j < ring.length && allLater; j++) if (!(rank[otherSide(ring[j])] > i)) allLater = false;
         if (allLater) continue;
       }
-      const under = ring.map((ref) => runsUnder(ref) && !hasArc(fitted, ref >> 1));
-      if (refitUnder && ring.length > 1 && under.every(Boolean)) {
-        // wholly under later shapes: one smooth outline, the junctions on it no longer matter
-        appendOffsetChain(fill, refitRun(graph, ring, 0, ring.length, true, settings), 0, false, false, underlap, true);
-        fill.close();
-        continue;
-      }
-      // start after a chain that stays on top, so no run of hidden chains wraps round the start
-      const first = refitUnder ? Math.max(0, under.indexOf(false)) : 0;
-      for (let s = 0; s < ring.length; s++) {
-        const j = (first + s) % ring.length;
+      for (let j = 0; j < ring.length; j++) {
         const ref = ring[j];
         const chain = ref >> 1,
           reversed = (ref & 1) === 1;
-        let end = s;
-        while (refitUnder && end + 1 < ring.length && under[(first + end + 1) % ring.length]) end++;
-        if (under[j] && end > s) {
-          // several chains in a row under later shapes: fitted as one, across their junctions
-          const run = refitRun(graph, ring, first + s, first + end + 1, false, settings);
-          appendOffsetChain(fill, run, 0, false, s > 0, underlap, false);
-          s = end;
-        } else if (under[j]) appendOffsetChain(fill, fitted, chain, reversed, s > 0, underlap, graph.chains[chain].closed);
+        if (runsUnder(ref) && !hasArc(fitted, chain))
+          appendOffsetChain(fill, fitted, chain, reversed, j > 0, underlap, graph.chains[chain].closed);
         else {
           // after an offset piece the pen is off the chain's start: a short line joins them
-          if (s > 0) fill.lineTo(...chainStart(fitted, chain, reversed));
-          append(fill, ref, s > 0);
+          if (j > 0) fill.lineTo(...chainStart(fitted, chain, reversed));
+          append(fill, ref, j > 0);
         }
       }
       fill.close();
@@ -258,47 +239,6 @@ export function composeShapes(
     paths: items.length,
     nodes,
   };
-}
-
-/** How far (px) past the fitting tolerance a refitted hidden run may stray from its points before it is cut there. */
-const REFIT_SLACK = 0.5;
-
-/**
- * Chains ring[from..to) (indices taken round the ring) joined into one polyline, through their
- * shared junctions, and fitted as one path: a closed ring when `closed`, else open with its two end
- * junctions kept exactly.
- */
-function refitRun(
-  graph: BoundaryGraph,
-  ring: ChainRef[],
-  from: number,
-  to: number,
-  closed: boolean,
-  settings: EngineSettings,
-): FittedChains {
-  let total = 0;
-  for (let k = from; k < to; k++) total += graph.chains[ring[k % ring.length] >> 1].points.length;
-  const joined = new Float64Array(total);
-  let m = 0;
-  for (let k = from; k < to; k++) {
-    const ref = ring[k % ring.length];
-    const points = graph.chains[ref >> 1].points;
-    const n = points.length >> 1;
-    for (let q = 0; q < n; q++) {
-      const at = ref & 1 ? n - 1 - q : q;
-      const x = points[2 * at],
-        y = points[2 * at + 1];
-      // a junction ends one chain and starts the next: written once
-      if (m > 0 && joined[m - 2] === x && joined[m - 1] === y) continue;
-      joined[m++] = x;
-      joined[m++] = y;
-    }
-  }
-  if (closed && m > 2 && joined[0] === joined[m - 2] && joined[1] === joined[m - 1]) m -= 2;
-  const run = new FittedChains(1, 64);
-  // guarded: a corner the fit would push out past its junction could poke through a thin shape on top
-  run.set(0, guardedFit(joined.subarray(0, m), closed, settings.fit, REFIT_SLACK));
-  return run;
 }
 
 /** Paint order by area, largest first (ties by label); transparent regions are not painted. */
