@@ -3,7 +3,7 @@
  * from the chains fitted once each (engine/parallel/chain-fits.ts).
  *
  * Paint order is by area, largest first (ties by label): backgrounds and enclosing shapes go under,
- * details on top.
+ * details on top; with stacked holes (below) a region inside another's hole also comes after it.
  *
  * Seams (close_seams=true): two anti-aliased edges that meet exactly still let the white page show
  * through as a faint light line. So each fill runs `overlapPx` under every neighbour painted after
@@ -11,11 +11,9 @@
  * copy of the fitted chain, moved that far towards the neighbour, which then covers it up to its
  * exact edge. The shape on top never moves, and fill mode writes no stroke (docs/api.md, "Submitting": close_seams).
  * With close_seams=false the shapes are an exact partition: both sides use the same fitted chain.
- * A hole whose inside is smaller than the region itself, and whose rim touches only regions painted
- * later, holds nothing painted earlier (a region inside that does not touch the rim lies wholly
- * inside, so it is smaller too), so when nothing in the image is transparent the hole is simply not
- * cut and the later shapes cover it; that closes the seam around it completely and writes its
- * boundary once instead of twice.
+ * When nothing in the image is transparent, every region inside a hole is painted after the region
+ * around it (stackedOrder), so the hole is simply not cut and the later shapes cover it; that closes
+ * the seam around it completely and writes its boundary once instead of twice.
  */
 import { crackPolyline, fitPolygon, simplifiedPolyline, type FittedChains } from '../fit/chain.js';
 import { fitGradient, gradientSampleStep, type GradientFill } from '../fit/gradient.js';
@@ -115,9 +113,11 @@ export function composeShapes(
   const { regionCount, area, transparent } = segmentation;
   const { paint, gradients } = paints;
 
-  const order: number[] = [];
-  for (let r = 0; r < regionCount; r++) if (!transparent[r]) order.push(r);
-  order.sort((a, b) => area[b] - area[a] || a - b);
+  const closeSeams = settings.seams.close;
+  const stackHoles = closeSeams && !image.hasTransparency;
+  // holes known to hold only regions painted after their own (so they need no cutting)
+  const stackedHoles = new Set<ChainRef[]>();
+  const order = stackHoles ? stackedOrder(graph, area, transparent, stackedHoles) : byArea(regionCount, area, transparent);
   const rank = new Int32Array(regionCount).fill(-1);
   order.forEach((r, i) => (rank[r] = i));
 
@@ -178,17 +178,17 @@ export function composeShapes(
   }
   checkAbort(context);
 
-  const closeSeams = settings.seams.close;
-  const stackHoles = closeSeams && !image.hasTransparency;
   const underlap = settings.seams.overlapPx;
   const items: SvgItem[] = [];
   let nodes = 0;
+  let smallestEarlier = Infinity;
   for (let i = 0; i < order.length; i++) {
     if ((i & 255) === 0) {
       checkAbort(context);
       context.progress(0.8 + 0.2 * (i / order.length));
     }
     const r = order[i];
+    if (i > 0) smallestEarlier = Math.min(smallestEarlier, area[order[i - 1]]);
     const outline = graph.outlines[r];
     const fill = new PathWriter();
     // The chain's neighbour is painted on top of this shape: with close_seams this shape runs on
@@ -201,7 +201,9 @@ export function composeShapes(
     for (let k = 0; k < outline.rings.length; k++) {
       const ring = outline.rings[k];
       const ringArea = outline.ringArea[k];
-      if (stackHoles && ringArea < 0 && -ringArea < area[r]) {
+      // A hole stackedOrder checked, or one that only regions at most its size can fill when every
+      // shape painted so far is larger (then the rim says whether all of them come later).
+      if (stackHoles && ringArea < 0 && (stackedHoles.has(ring) || -ringArea < smallestEarlier)) {
         let allLater = true;
         for (let j = 0; j < ring.length && allLater; j++) if (!(rank[otherSide(ring[j])] > i)) allLater = false;
         if (allLater) continue;
@@ -237,6 +239,111 @@ export function composeShapes(
     paths: items.length,
     nodes,
   };
+}
+
+/** Paint order by area, largest first (ties by label); transparent regions are not painted. */
+function byArea(regionCount: number, area: Int32Array, transparent: Uint8Array): number[] {
+  const order: number[] = [];
+  for (let r = 0; r < regionCount; r++) if (!transparent[r]) order.push(r);
+  return order.sort((a, b) => area[b] - area[a] || a - b);
+}
+
+/**
+ * Paint order for stacked shapes: by area, largest first, except that every region lying inside a
+ * hole of another comes after it, so that hole never needs cutting (a thin outline ring is smaller
+ * than the cloud it encloses, yet goes under it, as the artist drew it). The regions inside a hole
+ * are those reached from its rim without crossing its region; when they do not add up to the
+ * hole's own area (a label in two pieces, one inside and one out) the hole is left out and cut.
+ * Each region waits for its tightest container (the smallest hole holding it), which waits for its
+ * own, so one pass over the area order places everything.
+ */
+function stackedOrder(graph: BoundaryGraph, area: Int32Array, transparent: Uint8Array, stackedHoles: Set<ChainRef[]>): number[] {
+  const regionCount = graph.outlines.length;
+  const byAreaOrder = byArea(regionCount, area, transparent);
+  // region adjacency from the chains (each pair once per chain; repeats only cost a visit)
+  const degree = new Int32Array(regionCount + 1);
+  for (const chain of graph.chains) {
+    if (chain.right < 0 || chain.left < 0 || chain.right === chain.left) continue;
+    degree[chain.right + 1]++;
+    degree[chain.left + 1]++;
+  }
+  for (let r = 0; r < regionCount; r++) degree[r + 1] += degree[r];
+  const neighbours = new Int32Array(degree[regionCount]);
+  const fill = degree.slice(0, regionCount);
+  for (const chain of graph.chains) {
+    if (chain.right < 0 || chain.left < 0 || chain.right === chain.left) continue;
+    neighbours[fill[chain.right]++] = chain.left;
+    neighbours[fill[chain.left]++] = chain.right;
+  }
+  const container = new Int32Array(regionCount).fill(-1);
+  const containerHole = new Float64Array(regionCount).fill(Infinity);
+  const seen = new Int32Array(regionCount).fill(-1);
+  const queue = new Int32Array(regionCount);
+  let visit = 0;
+  for (let r = 0; r < regionCount; r++) {
+    const outline = graph.outlines[r];
+    for (let k = 0; k < outline.rings.length; k++) {
+      const hole = -outline.ringArea[k];
+      if (hole <= 0) continue;
+      visit++;
+      seen[r] = visit;
+      let head = 0,
+        tail = 0,
+        inside = 0;
+      for (const ref of outline.rings[k]) {
+        const chain = graph.chains[ref >> 1];
+        const other = ref & 1 ? chain.right : chain.left;
+        if (other < 0 || seen[other] === visit) continue;
+        seen[other] = visit;
+        queue[tail++] = other;
+      }
+      while (head < tail && inside <= hole) {
+        const q = queue[head++];
+        inside += area[q];
+        for (let i = degree[q]; i < degree[q + 1]; i++) {
+          const n = neighbours[i];
+          if (seen[n] === visit) continue;
+          seen[n] = visit;
+          queue[tail++] = n;
+        }
+      }
+      if (head < tail || inside !== hole) continue;
+      stackedHoles.add(outline.rings[k]);
+      for (let i = 0; i < tail; i++) {
+        const q = queue[i];
+        if (hole < containerHole[q]) {
+          containerHole[q] = hole;
+          container[q] = r;
+        }
+      }
+    }
+  }
+  const order: number[] = [];
+  const placed = new Uint8Array(regionCount);
+  const waiting = new Map<number, number[]>();
+  // a region, then whatever waited for it, depth first (nesting can run deep: a stack, not recursion)
+  const place = (r: number): void => {
+    const stack = [r];
+    while (stack.length > 0) {
+      const q = stack.pop()!;
+      placed[q] = 1;
+      order.push(q);
+      const children = waiting.get(q);
+      if (!children) continue;
+      waiting.delete(q);
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+    }
+  };
+  for (const r of byAreaOrder) {
+    const c = container[r];
+    if (c < 0 || placed[c] || transparent[c]) place(r);
+    else {
+      const list = waiting.get(c);
+      if (list) list.push(r);
+      else waiting.set(c, [r]);
+    }
+  }
+  return order;
 }
 
 /**

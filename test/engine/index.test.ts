@@ -1,7 +1,7 @@
 import t from 'tap';
 import { vectorize } from '../../engine/index.js';
 import type { Progress } from '../../engine/types.js';
-import { countMatches, mismatch, png, raster, render, testCard } from './helpers/images.js';
+import { countMatches, coverage, mismatch, mix, png, raster, render, testCard } from './helpers/images.js';
 
 t.test('close_seams=false paints an exact partition: the flat test card comes back almost pixel for pixel', async (t) => {
   const card = testCard();
@@ -15,17 +15,6 @@ t.test('close_seams=false paints an exact partition: the flat test card comes ba
   t.equal(result.stats.paths, countMatches(result.svg, /<(path|circle|ellipse) /g));
   t.ok(result.stats.nodes > 0);
 });
-
-/** Share of pixel (x, y) inside a shape, from 8×8 samples: what an anti-aliasing renderer paints. */
-function coverage(x: number, y: number, inside: (x: number, y: number) => boolean): number {
-  let hits = 0;
-  for (let j = 0; j < 8; j++) for (let i = 0; i < 8; i++) if (inside(x + (i + 0.5) / 8, y + (j + 0.5) / 8)) hits++;
-  return hits / 64;
-}
-
-function mix(a: number[], b: number[], share: number): [number, number, number] {
-  return [0, 1, 2].map((c) => Math.round(a[c] * share + b[c] * (1 - share))) as [number, number, number];
-}
 
 /** Each shape of the SVG rendered alone, in black on nothing, at `zoom`: its coverage of every output pixel (0..255). */
 function shapeCoverages(svg: string, width: number, zoom: number): Uint8Array[] {

@@ -82,3 +82,15 @@ function onWhite(data: Uint8Array, pixel: number, channel: number): number {
 export function countMatches(text: string, pattern: RegExp): number {
   return (text.match(pattern) ?? []).length;
 }
+
+/** Share (8×8 samples) of pixel (x, y) for which `inside` holds: an anti-aliased renderer's coverage. */
+export function coverage(x: number, y: number, inside: (x: number, y: number) => boolean): number {
+  let hits = 0;
+  for (let j = 0; j < 8; j++) for (let i = 0; i < 8; i++) if (inside(x + (i + 0.5) / 8, y + (j + 0.5) / 8)) hits++;
+  return hits / 64;
+}
+
+/** `share` of colour a over colour b, per channel. */
+export function mix(a: number[], b: number[], share: number): [number, number, number] {
+  return [0, 1, 2].map((c) => Math.round(a[c] * share + b[c] * (1 - share))) as [number, number, number];
+}
