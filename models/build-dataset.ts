@@ -227,7 +227,7 @@ export function mergeDatasets(
   return { rows, thumbnails: Buffer.concat(merged.map((m) => m.bytes)) };
 }
 
-function readDataset(path = DATASET_PATH, thumbsPath = THUMBS_PATH): Dataset {
+export function readDataset(path = DATASET_PATH, thumbsPath = THUMBS_PATH): Dataset {
   return { rows: (JSON.parse(readFileSync(path, 'utf8')) as { rows: DatasetRow[] }).rows, thumbnails: readFileSync(thumbsPath) };
 }
 

@@ -23,7 +23,7 @@ const { values: args } = parseArgs({ options: { model: { type: 'string', default
 const dir = sourceCacheDir();
 const heldOutSources = sources().filter((s) => s.split === 'heldout');
 const dataset = concatDatasets(heldOutSources.map((s) => readDataset(join(dir, `${s.id}.json`), join(dir, `${s.id}.bin`))));
-const session = await onnxRuntimeSessionFactory(args.model, 'cpu');
+const session = await onnxRuntimeSessionFactory(args.model ?? MODEL_PATH, 'cpu');
 
 const matrix = IMAGE_CLASSES.map(() => IMAGE_CLASSES.map(() => 0));
 const bySource = new Map<string, { correct: number; total: number; misses: Map<string, number> }>();

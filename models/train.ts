@@ -22,7 +22,7 @@ import { mergeMlps, mlpToOnnx, predict, trainMlp, type Mlp, type TrainOptions } 
 import { syntheticLogo, syntheticPage, syntheticPhoto } from './lib/synthetic.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-const MODEL_PATH = join(HERE, 'classifier.onnx');
+export const MODEL_PATH = join(HERE, 'classifier.onnx');
 const METRICS_PATH = join(HERE, 'metrics.json');
 const REFERENCE_PATH = join(HERE, '..', 'test', 'fixtures', 'classify', 'reference.json');
 
