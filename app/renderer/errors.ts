@@ -30,6 +30,7 @@ const PLAIN_WORDS: Record<string, string> = {
   daily_fuse_tripped: 'Your daily limit of conversions is reached; try again tomorrow.',
   queue_full: 'The server is busy; try again in a few minutes.',
   storage_full: 'The server is out of disk space.',
+  unavailable: 'The server cannot reach its database or storage right now; try again shortly.',
   invalid_parameter: 'A setting had a value the server does not accept.',
   canceled: 'The conversion was canceled.',
   internal_error: 'Something went wrong on the server.',

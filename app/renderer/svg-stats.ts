@@ -1,7 +1,9 @@
 /**
  * Size and node counts of an SVG as a designer reads them: bytes on disk, number of shapes, and
- * nodes = path segments (lines and curves), the same count the engine's TraceStats and the
- * benchmark use, so the numbers in the app match the numbers in reports.
+ * nodes counted as the benchmark (`measure.mjs`, `clean.cjs`) and the engine's TraceStats count
+ * them: every path command's segment (a moveto and a close included), a polygon's points, a line
+ * one, any other shape element (circle, ellipse, rect) four. So the numbers in the app, the API's
+ * stats and the published benchmark agree.
  */
 export interface SvgStats {
   bytes: number;
@@ -14,18 +16,16 @@ const ARITY: Record<string, number> = { m: 2, l: 2, h: 1, v: 1, c: 6, s: 4, q: 4
 
 const TOKEN = /([MmLlHhVvCcSsQqTtAaZz])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)/g;
 
-/** Counts segments in one path `d`: every drawn piece counts once, moves do not. */
+/** Counts segments in one path `d`: the moveto and every drawn piece count once. */
 export function countPathSegments(d: string): number {
   let segments = 0;
   let command = '';
   let pending = 0;
-  let firstPairOfMove = false;
   for (const match of d.matchAll(TOKEN)) {
     if (match[1]) {
       command = match[1].toLowerCase();
       pending = 0;
       if (command === 'z') segments += 1;
-      firstPairOfMove = command === 'm';
       continue;
     }
     const arity = ARITY[command];
@@ -33,9 +33,7 @@ export function countPathSegments(d: string): number {
     pending += 1;
     if (pending === arity) {
       pending = 0;
-      // Pairs after the first one of a moveto are implicit linetos (SVG 1.1 §8.3.2).
-      if (command === 'm' && firstPairOfMove) firstPairOfMove = false;
-      else segments += 1;
+      segments += 1;
     }
   }
   return segments;
@@ -53,11 +51,13 @@ export function svgStats(svg: string): SvgStats {
       .trim()
       .split(/[\s,]+/)
       .filter(Boolean).length;
-    const points = Math.floor(numbers / 2);
-    nodes += match[1] === 'polygon' ? points : Math.max(0, points - 1);
+    nodes += Math.floor(numbers / 2);
   }
-  const paths = [...svg.matchAll(SHAPE)].length;
-  return { bytes: new TextEncoder().encode(svg).length, paths, nodes };
+  const shapes = [...svg.matchAll(SHAPE)];
+  for (const [, tag] of shapes)
+    if (tag === 'line') nodes += 1;
+    else if (tag !== 'path' && tag !== 'polygon' && tag !== 'polyline') nodes += 4;
+  return { bytes: new TextEncoder().encode(svg).length, paths: shapes.length, nodes };
 }
 
 /** Binary units, named as such: the upload limit is 50 MiB, so a file's size reads in the same unit. */

@@ -62,8 +62,9 @@ function number(v: number, digits = 2): string {
 }
 
 /**
- * Builds one path's `d` text from fitted chains. Counts segments the way the benchmark does
- * (each line, curve and close is one).
+ * Builds one path's `d` text from fitted chains. Counts segments the way the benchmark and an
+ * editor's node count do (each moveto, line, curve, arc and close is one), so the reported
+ * stats match the SVG.
  */
 export class PathWriter {
   private parts: string[] = [];
@@ -137,6 +138,7 @@ export class PathWriter {
     const tx = Math.round(x * SCALE),
       ty = Math.round(y * SCALE);
     this.subpathParts = this.parts.length;
+    this.segments++;
     if (!this.started) {
       this.emit2('M', tx, ty);
       this.started = true;

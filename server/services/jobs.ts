@@ -195,7 +195,10 @@ export function jobService(deps: JobDeps) {
     const t0 = performance.now();
     return engineRun.done.then(
       async (outcome) => {
-        finishRun(jobId);
+        // The entry stays until the job is completed: a poll in between still reads its progress
+        // (not the 0 of a job this node no longer knows), so progress never goes backwards.
+        const entry = running.get(jobId);
+        if (entry) clearTimeout(entry.watchdog);
         const took = performance.now() - t0;
         if (outcome.megapixels > 0)
           msPerMegapixel = 0.8 * msPerMegapixel + 0.2 * Math.max(50, (took - BASE_MS) / Math.max(outcome.megapixels, 0.05));
@@ -203,6 +206,8 @@ export function jobService(deps: JobDeps) {
           await complete(started, outcome);
         } catch (error) {
           fail(jobId, 'internal_error', (error as Error).message);
+        } finally {
+          finishRun(jobId);
         }
         return settled();
       },

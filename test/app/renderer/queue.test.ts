@@ -78,7 +78,7 @@ t.test('keeps at most maxActive jobs on the server; the rest wait with a place i
   await tick();
   t.equal(items[0].state, 'completed');
   t.equal(items[0].mode, 'clipart');
-  t.same(items[0].stats, { bytes: svg.length, paths: 1, nodes: 3 });
+  t.same(items[0].stats, { bytes: svg.length, paths: 1, nodes: 4 });
   t.equal(client.submitted.length, 3, 'a finished job frees a slot for the next file');
   t.equal(items[3].queuePosition, 4);
 });
@@ -137,7 +137,7 @@ t.test('jobs listed by the server come back after a reload: results fetched, run
   await tick();
   const [done, running] = restored;
   t.equal(done.state, 'completed');
-  t.equal(done.stats?.nodes, 2);
+  t.equal(done.stats?.nodes, 3);
   t.same([done.width, done.height], [64, 32]);
   t.equal(done.settings.smoothing, 'off', "the job's own settings");
   t.equal(running.state, 'processing');
