@@ -294,6 +294,21 @@ export async function harness(
   return h;
 }
 
+/** Polls `probe` until it gives a value (errors count as "not yet"), for real processes that take their time. */
+export async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, ms = 90_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch {
+      /* not yet */
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Waits (up to 5 s) until the condition holds: file-system steps are not bound to ticks. */
 export async function waitFor(condition: () => boolean | Promise<boolean>, what = 'condition'): Promise<void> {
   const deadline = Date.now() + 5000;

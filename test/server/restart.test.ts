@@ -10,7 +10,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openAdminAccess } from '../../server/admin-access.js';
-import { pngBytes } from './helpers.js';
+import { pngBytes, until } from './helpers.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -32,20 +32,6 @@ function startServer(dataDir: string): ChildProcess {
     },
     stdio: ['ignore', 'ignore', 'ignore'],
   });
-}
-
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch {
-      /* not yet */
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 async function serverUrl(dataDir: string, pid: number): Promise<string> {

@@ -14,7 +14,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openAdminAccess } from '../../server/admin-access.js';
-import { pngBytes, plansFile } from './helpers.js';
+import { pngBytes, plansFile, until } from './helpers.js';
 import { postgresMissing, testPostgres } from './postgres.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -50,20 +50,6 @@ function serve(env: Record<string, string>, logs?: Array<Record<string, unknown>
     for (const line of lines) if (line.startsWith('{')) logs!.push(JSON.parse(line) as Record<string, unknown>);
   });
   return child;
-}
-
-async function until<T>(probe: () => Promise<T | undefined>, what: string, ms = 90_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch {
-      /* not yet */
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 async function healthy(url: string): Promise<{ processing?: number } | undefined> {
