@@ -19,7 +19,7 @@ t.test('paths are written relative, on a 0.1 px grid, with h/v for axis-aligned 
   );
   w.close();
   t.equal(w.toString(), 'M10 20h5v-8l-4.5-2c-1.5-1-2.5-1-3.2 0z');
-  t.equal(w.segments, 5);
+  t.equal(w.segments, 6, 'the move, four drawn pieces and the close');
 });
 
 t.test('a last line back to the start is left to z; a curve back to it is not', async (t) => {
@@ -50,7 +50,7 @@ t.test('a last line back to the start is left to z; a curve back to it is not', 
   );
   square.close();
   t.equal(square.toString(), 'M0 0h4v3h-4zm6 0h2v2z');
-  t.equal(square.segments, 7, 'the lines written and the two closes');
+  t.equal(square.segments, 9, 'the two moves, the lines written and the two closes');
   const rounded = new PathWriter();
   rounded.append(
     {
