@@ -195,6 +195,9 @@ export function jobService(deps: JobDeps) {
     const t0 = performance.now();
     return engineRun.done.then(
       async (outcome) => {
+        // The trace is over: from here this node changes the row itself, and a watch that saw the
+        // row leave 'processing' would take its own completion for a cancel and delete the result.
+        clearInterval(cancelWatch);
         // The entry stays until the job is completed: a poll in between still reads its progress
         // (not the 0 of a job this node no longer knows), so progress never goes backwards.
         const entry = running.get(jobId);
@@ -212,6 +215,7 @@ export function jobService(deps: JobDeps) {
         return settled();
       },
       (error: VectorizeError) => {
+        clearInterval(cancelWatch);
         finishRun(jobId);
         // canceled: the canceller already moved the job (or stop() put it back).
         if (error.code !== 'canceled') {

@@ -15,9 +15,11 @@ import { TEST_STORE, testPostgres } from './postgres.js';
 import { ManualClock } from '../../server/adapters/clock.js';
 import { engineProber, type EngineOutcome, type EnginePool, type EngineProgress, type EngineTask } from '../../server/adapters/engine.js';
 import type { DiskProbe } from '../../server/adapters/disk.js';
+import { diskBlobs, type Blobs } from '../../server/adapters/blobs.js';
 import { VectorizeError } from '../../engine/errors.js';
 import type { PlanName } from '../../server/plans.js';
-import type { KeyScope } from '../../server/adapters/store.js';
+import type { KeyScope, Store } from '../../server/adapters/store.js';
+import type { JobQueue } from '../../server/adapters/job-queue.js';
 import type { Logger } from '../../server/log.js';
 import { handMadePng } from '../engine/helpers/hand-made-png.js';
 
@@ -200,6 +202,10 @@ export async function harness(
     dataDir?: string;
     disk?: DiskProbe;
     databaseUrl?: string;
+    /** Wraps the real disk blobs (e.g. to slow one call down). */
+    blobs?: (real: Blobs) => Blobs;
+    /** The job queue over the harness's store (default: the app's own choice, the embedded queue). */
+    queue?: (store: Store) => JobQueue;
   } = {},
 ): Promise<Harness> {
   const dir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'vectorize-server-'));
@@ -233,6 +239,8 @@ export async function harness(
     prober,
     clock,
     disk: options.disk ?? disk,
+    blobs: options.blobs?.(diskBlobs(dir)),
+    queue: options.queue?.(store),
     adminToken: options.adminToken ?? null,
     log: options.log,
     classifier: async () => ({ provider: 'fake' }),
