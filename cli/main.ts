@@ -24,6 +24,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run: Com
     load: () => import('./commands/accounts.js'),
   },
   keys: { summary: 'manage API keys: keys create --account ID [--name N] | list | revoke ID', load: () => import('./commands/keys.js') },
+  'migrate-db': {
+    summary: 'move a lowdb data dir into PostgreSQL: migrate-db [--from DIR] [--to postgres://…]',
+    load: () => import('./commands/migrate-db.js'),
+  },
   tui: { summary: 'open the admin terminal UI against the running server', load: () => import('./commands/tui.js') },
 };
 
