@@ -4,12 +4,13 @@
  * clean shutdown on SIGINT/SIGTERM.
  */
 import { randomBytes } from 'node:crypto';
-import { writeFileSync, rmSync, chmodSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import cron from 'node-cron';
 import type { Config } from './config.js';
 import { acquireLock } from './adapters/lock.js';
 import { secureDataDir } from './adapters/data-dir.js';
+import { adminTokenPath, publishAdminToken, publishServerInfo } from './adapters/node-files.js';
 import { openLowdbStore } from './adapters/lowdb-store.js';
 import { openPostgresStore } from './adapters/postgres-store.js';
 import { openPgBossQueue, WEBHOOK_LEASE, type PgBossQueue } from './adapters/pg-boss-queue.js';
@@ -21,20 +22,7 @@ import { createApp, type App } from './app.js';
 import { jsonLogger, type Logger } from './log.js';
 import { installProcessGuard } from './process-guard.js';
 
-export interface ServerInfoFile {
-  pid: number;
-  host: string;
-  port: number;
-  url: string;
-  started_at: string;
-}
-
-export function serverInfoPath(dataDir: string): string {
-  return join(dataDir, 'server.json');
-}
-export function adminTokenPath(dataDir: string): string {
-  return join(dataDir, 'admin.token');
-}
+export { adminTokenPath, serverInfoPath, type ServerInfoFile } from './adapters/node-files.js';
 function dbPath(dataDir: string): string {
   return join(dataDir, 'db.json');
 }
@@ -74,25 +62,20 @@ export async function startServer(config: Readonly<Config>, out: NodeJS.Writable
       store = await openStore(config);
     }
     const pool = workerPool({ size: config.workers, engineModule: config.engineModule, device: config.device });
-    const adminToken = randomBytes(32).toString('base64url');
-    if (serves) {
-      writeFileSync(adminTokenPath(config.dataDir), `${adminToken}\n`, { mode: 0o600 });
-      chmodSync(adminTokenPath(config.dataDir), 0o600);
-    }
+    // Every API node of a shared data dir accepts the one token the TUI on its machine reads.
+    const shared = config.databaseUrl !== null;
+    const adminToken = serves ? publishAdminToken(config.dataDir, shared) : randomBytes(32).toString('base64url');
     const webhookLease = queue ? () => queue!.holdsLease(WEBHOOK_LEASE) : undefined;
     app = await createApp({ config, store, pool, queue, webhookLease, prober: await engineProber(), log, adminToken });
     await app.start();
     const url = serves ? app.server.info.uri.replace('0.0.0.0', '127.0.0.1') : '';
-    if (serves) {
-      const info: ServerInfoFile = {
-        pid: process.pid,
-        host: config.host,
-        port: app.server.info.port as number,
-        url,
-        started_at: new Date().toISOString(),
-      };
-      writeFileSync(serverInfoPath(config.dataDir), `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
-    }
+    const unpublish = serves
+      ? publishServerInfo(
+          config.dataDir,
+          { pid: process.pid, host: config.host, port: app.server.info.port as number, url, started_at: new Date().toISOString() },
+          shared,
+        )
+      : undefined;
     if (config.healthPort !== null) health = await healthServer(config.host, config.healthPort, app);
     const retention = app.services.retention;
     const sweep = () => retention.sweep().catch((error: Error) => log.error('sweep failed', { err: error.message }));
@@ -129,10 +112,9 @@ export async function startServer(config: Readonly<Config>, out: NodeJS.Writable
           await app!.stop();
           // PostgreSQL's pool and change feed would keep the process alive.
           await store.close();
-          if (serves) {
-            rmSync(serverInfoPath(config.dataDir), { force: true });
-            rmSync(adminTokenPath(config.dataDir), { force: true });
-          }
+          unpublish?.();
+          // A shared token stays: the other nodes still accept it.
+          if (serves && !shared) rmSync(adminTokenPath(config.dataDir), { force: true });
           lock?.release();
           removeGuard();
         })();

@@ -4,7 +4,8 @@
  * The TUI never opens the database itself: with no server running it says how to start one
  * (docs/operations.md, "Single writer": only one process ever writes the database file).
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 
 interface AdminConnection {
@@ -49,13 +50,58 @@ async function readIfExists(file: string): Promise<string | undefined> {
   }
 }
 
+function running(pid: unknown): boolean {
+  if (typeof pid !== 'number') return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * With PostgreSQL each API node sharing the data dir writes `nodes/<host>.<pid>.<port>.json`
+ * (server/adapters/node-files.ts). The admin API answers on loopback only, so the TUI takes the
+ * newest live node of this machine; finding only other machines' nodes, it says where to run.
+ */
+async function clusterNodeInfo(dataDir: string): Promise<string | undefined> {
+  let names: string[];
+  try {
+    names = (await readdir(path.join(dataDir, 'nodes'))).filter((name) => name.endsWith('.json'));
+  } catch {
+    return undefined;
+  }
+  const here: Array<{ raw: string; startedAt: string }> = [];
+  const elsewhere = new Set<string>();
+  for (const name of names) {
+    const raw = await readIfExists(path.join(dataDir, 'nodes', name));
+    let info: { hostname?: unknown; pid?: unknown; started_at?: unknown };
+    try {
+      info = JSON.parse(raw ?? '') as typeof info;
+    } catch {
+      continue;
+    }
+    if (info.hostname !== hostname()) elsewhere.add(String(info.hostname));
+    else if (running(info.pid)) here.push({ raw: raw!, startedAt: String(info.started_at) });
+  }
+  if (here.length === 0 && elsewhere.size > 0) {
+    const hosts = [...elsewhere].sort().join(', ');
+    throw new NoServerError(
+      `No API node of ${dataDir} runs on this machine, and the admin API answers on loopback only: ` +
+        `run the TUI on ${hosts} (or pass --url through an SSH tunnel).`,
+    );
+  }
+  return here.sort((a, b) => b.startedAt.localeCompare(a.startedAt))[0]?.raw;
+}
+
 const START_HINT = 'Start it with `npm start` (or `vectorize serve`) on that data dir, then run `vectorize tui` again.';
 
 export async function resolveAdminConnection(options: { url?: string; dataDir: string }): Promise<AdminConnection> {
   const dataDir = path.resolve(options.dataDir);
   let baseUrl = options.url;
   if (!baseUrl) {
-    const raw = await readIfExists(path.join(dataDir, 'server.json'));
+    const raw = (await readIfExists(path.join(dataDir, 'server.json'))) ?? (await clusterNodeInfo(dataDir));
     if (raw === undefined) throw new NoServerError(`No Vectorize server is running on ${dataDir} (no server.json there). ${START_HINT}`);
     let info: ServerInfo;
     try {

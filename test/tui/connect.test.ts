@@ -1,6 +1,6 @@
 import t from 'tap';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { NoServerError, resolveAdminConnection, serverUrlFromInfo } from '../../tui/connect.js';
 
@@ -34,4 +34,19 @@ t.test('no server running: says how to start one instead of opening the database
   await t.rejects(resolveAdminConnection({ dataDir: noToken }), { message: /admin\.token/ });
   const broken = dataDir(t, { 'server.json': '{', 'admin.token': 'x' });
   await t.rejects(resolveAdminConnection({ dataDir: broken }), { message: /not valid JSON/ });
+});
+
+t.test('API nodes sharing a data dir: the newest live node of this machine, else where to run', async (t) => {
+  const node = (name: string, port: number, at: string, pid = process.pid) =>
+    JSON.stringify({ pid, hostname: name, host: '0.0.0.0', port, url: `http://127.0.0.1:${port}`, started_at: at });
+  const dir = dataDir(t, { 'admin.token': 'shared-token\n' });
+  mkdirSync(path.join(dir, 'nodes'));
+  const write = (file: string, content: string) => writeFileSync(path.join(dir, 'nodes', file), content);
+  write('gpu-box.1.8080.json', node('gpu-box', 8080, '2026-01-03T00:00:00Z'));
+  await t.rejects(resolveAdminConnection({ dataDir: dir }), { message: /run the TUI on gpu-box/ }, 'only another machine’s node');
+  write(`${hostname()}.${process.pid}.9001.json`, node(hostname(), 9001, '2026-01-01T00:00:00Z'));
+  write(`${hostname()}.${process.pid}.9002.json`, node(hostname(), 9002, '2026-01-02T00:00:00Z'));
+  // A node of this machine that died without removing its file (no process has this pid).
+  write(`${hostname()}.4206000.9003.json`, node(hostname(), 9003, '2026-01-04T00:00:00Z', 4_206_000));
+  t.same(await resolveAdminConnection({ dataDir: dir }), { baseUrl: 'http://127.0.0.1:9002', adminToken: 'shared-token', dataDir: dir });
 });
