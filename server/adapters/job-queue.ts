@@ -36,8 +36,13 @@ export interface JobQueue {
   remove(jobId: string): void;
   /** 1 = the next job to start; undefined when the job is not waiting. */
   position(jobId: string): number | undefined;
-  /** Jobs waiting to start, across every node that shares the queue. */
+  /** Jobs waiting to start, across every node that shares the queue, as the records say (admission's queue_full). */
   readonly length: number;
+  /**
+   * Jobs waiting for a worker, as the queue itself says: with a durable queue, its entries across
+   * the cluster (a dead worker's job handed out again counts, though its row still says processing).
+   */
+  waiting(): Promise<number>;
   /** Hands jobs to `run`, at most `concurrency` at once; `run` settles once the job has ended. */
   consume(concurrency: number, run: (jobId: string) => Promise<RunEnd>): Promise<void>;
   /** Stops handing out jobs; a durable queue puts back what this node had not finished. */
@@ -86,6 +91,7 @@ export function embeddedQueue(store: Store): JobQueue {
     get length() {
       return waiting.length;
     },
+    waiting: () => Promise.resolve(waiting.length),
     consume(concurrency, run) {
       runner = { concurrency, run };
       setImmediate(pump);

@@ -136,6 +136,16 @@ export async function openPgBossQueue(options: PgBossQueueOptions): Promise<PgBo
     get length() {
       return waiting.length;
     },
+    async waiting() {
+      // Entries not yet handed out (pg-boss's created and retry states) whose job still wants a
+      // trace: a canceled job's entry waits until a worker takes it and lets it go, and is no work.
+      const { rows } = await pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pgboss.job q JOIN jobs j ON j.id = q.data->>'job_id'
+          WHERE q.name = $1 AND q.state < 'active' AND j.status IN ('queued', 'processing')`,
+        [TRACE_QUEUE],
+      );
+      return rows[0]!.n;
+    },
     async consume(concurrency, run) {
       const handle = async ([job]: PgBoss.Job<{ job_id: string }>[]) => {
         if (!job) return;

@@ -385,7 +385,7 @@ export const adminPlugin: Plugin<{ app: AppContext }> = {
           const loop = app.eventLoop();
           const out = {
             version: app.version,
-            queue_length: jobs.queueLength,
+            queue_length: await jobs.waitingCount(),
             processing: jobs.processingCount,
             workers: app.pool.size,
             accounts: app.store.accounts.count(),

@@ -97,7 +97,7 @@ export const healthPlugin: Plugin<{ app: AppContext }> = {
           status: low ? 'low_storage' : 'ok',
           version: app.version,
           workers: app.pool.size,
-          queue_length: app.services.jobs.queueLength,
+          queue_length: await app.services.jobs.waitingCount(),
           processing: app.services.jobs.processingCount,
           classifier: await app.classifier(),
           storage: { free_bytes: freeBytes, min_free_bytes: app.config.minFreeBytes, low },

@@ -70,7 +70,7 @@ export const metricsPlugin: Plugin<{ app: AppContext }> = {
       traceSeconds.observe(job.mode ?? 'unknown', seconds);
     });
 
-    function exposition(): string {
+    async function exposition(): Promise<string> {
       const jobs = app.store.jobs.all();
       const byState = new Map<string, number>(JOB_STATUSES.map((state) => [state, 0]));
       for (const job of jobs) byState.set(job.status, (byState.get(job.status) ?? 0) + 1);
@@ -93,9 +93,12 @@ export const metricsPlugin: Plugin<{ app: AppContext }> = {
       const loop = app.eventLoop();
       return (
         [
-          family('vectorize_queue_depth', 'gauge', "Jobs waiting in this node's queue.", [
-            `vectorize_queue_depth ${app.services.jobs.queueLength}`,
-          ]),
+          family(
+            'vectorize_queue_depth',
+            'gauge',
+            "Jobs waiting for a worker: with PostgreSQL the durable queue's entries across the cluster, else this process's queue.",
+            [`vectorize_queue_depth ${await app.services.jobs.waitingCount()}`],
+          ),
           family('vectorize_processing', 'gauge', 'Jobs this node is tracing now.', [
             `vectorize_processing ${app.services.jobs.processingCount}`,
           ]),
@@ -129,8 +132,8 @@ export const metricsPlugin: Plugin<{ app: AppContext }> = {
         tags: ['api', 'health'],
         description: 'Prometheus metrics: queue depth, jobs by state, trace seconds by class, webhook deliveries, event-loop delay',
       },
-      handler(_request, h) {
-        return h.response(exposition()).type(PROMETHEUS_CONTENT_TYPE);
+      async handler(_request, h) {
+        return h.response(await exposition()).type(PROMETHEUS_CONTENT_TYPE);
       },
     });
   },

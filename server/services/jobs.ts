@@ -239,6 +239,8 @@ export function jobService(deps: JobDeps) {
     get queueLength() {
       return queue.length;
     },
+    /** Jobs waiting for a worker across the cluster, from the queue itself (health, metrics, stats). */
+    waitingCount: () => queue.waiting(),
     get processingCount() {
       return running.size;
     },

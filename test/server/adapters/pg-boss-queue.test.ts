@@ -165,3 +165,38 @@ t.test('a lease is held by one node at a time and passes on when its node stops'
   await waitFor(() => second.queue.holdsLease(LEASE), 'the lease passed on');
   t.pass('the second node holds the lease once the first stopped');
 });
+
+t.test(
+  "the waiting count is the queue's own, cluster-wide: a dead worker's job waits again, a canceled job's entry is no work",
+  { skip: missing ?? false },
+  async (t) => {
+    const url = await testPostgres().database();
+    const api = await node(t, url);
+    // Another node that admitted nothing and traces nothing (no consume): it reads the same count.
+    const watcher = await node(t, url, 1000);
+    for (const id of ['job_a', 'job_b', 'job_c']) await admit(api, id);
+    t.equal(await watcher.queue.waiting(), 3, 'what another node admitted');
+
+    api.store.jobs.update('job_b', { status: 'canceled' });
+    await api.store.flush();
+    t.equal(await watcher.queue.waiting(), 2, "a canceled job's entry is not counted");
+
+    // A worker took job_a and died: the entry is active, the row processing, the claim names a silent node.
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    t.teardown(() => db.end());
+    const { rows } = await db.query<{ id: string }>(
+      "UPDATE pgboss.job SET state = 'active', started_on = now() " +
+        "WHERE name = 'vectorize-trace' AND data->>'job_id' = 'job_a' RETURNING id",
+    );
+    api.store.jobs.update('job_a', { status: 'processing', started_at: new Date().toISOString() });
+    await api.store.flush();
+    await db.query("INSERT INTO queue_workers (id, seen_at) VALUES ('dead-node', now() - interval '1 hour')");
+    await db.query("INSERT INTO queue_claims (queue_job_id, job_id, worker) VALUES ($1, 'job_a', 'dead-node')", [rows[0]!.id]);
+    t.equal(await watcher.queue.waiting(), 1, 'a job being traced is not waiting');
+    // The watcher's heartbeat hands the silent node's entry out again; no worker runs to take it.
+    await waitFor(async () => (await watcher.queue.waiting()) === 2, "the dead worker's job waiting again");
+    await waitFor(() => watcher.store.jobs.get('job_a')?.status === 'processing', 'the row as the change feed brings it');
+    t.equal(watcher.queue.length, 1, 'the records alone still say one job queued: they cannot see the lost trace');
+  },
+);
