@@ -16,6 +16,7 @@
  */
 import type { RgbaImage } from '../types.js';
 import { luma601 } from '../luma.js';
+import { otsuSplitScores } from '../otsu.js';
 
 const THUMB_SIDE = 256;
 
@@ -184,29 +185,21 @@ function gradientHistogram(
 }
 
 function otsu(hist: Float64Array, total: number): { threshold: number; separation: number } {
-  let sumAll = 0;
-  for (let i = 0; i < 256; i++) sumAll += i * hist[i];
-  let wB = 0,
-    sumB = 0,
-    best = -1,
-    threshold = 128,
-    varAll = 0;
-  const mean = sumAll / total;
-  for (let i = 0; i < 256; i++) varAll += hist[i] * (i - mean) * (i - mean);
+  const scores = otsuSplitScores(hist, total);
+  let best = -1,
+    threshold = 128;
+  // the first of equal scores (the feature the model was trained on)
   for (let t = 0; t < 256; t++) {
-    wB += hist[t];
-    if (wB === 0) continue;
-    const wF = total - wB;
-    if (wF === 0) break;
-    sumB += t * hist[t];
-    const mB = sumB / wB,
-      mF = (sumAll - sumB) / wF;
-    const between = wB * wF * (mB - mF) * (mB - mF);
-    if (between > best) {
-      best = between;
+    if (scores[t] > best) {
+      best = scores[t];
       threshold = t;
     }
   }
+  let sumAll = 0;
+  for (let i = 0; i < 256; i++) sumAll += i * hist[i];
+  const mean = sumAll / total;
+  let varAll = 0;
+  for (let i = 0; i < 256; i++) varAll += hist[i] * (i - mean) * (i - mean);
   // Share of the variance explained by the two-class split: 1 for a clean bilevel page.
   const separation = varAll > 0 ? best / total / varAll : 0;
   return { threshold, separation };

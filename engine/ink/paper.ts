@@ -5,6 +5,7 @@
  * on cream paper all come out the same way; a grid of local paper colours follows scanner shading.
  */
 import type { RgbaImage } from '../types.js';
+import { otsuSplitScores } from '../otsu.js';
 
 type Rgb = [number, number, number];
 
@@ -302,27 +303,20 @@ function contrastToBackground(
  * Clamped so a blank page does not turn paper grain into ink.
  */
 function otsuThreshold(hist: Int32Array, total: number): number {
-  let sum = 0;
-  for (let i = 0; i < 256; i++) sum += i * hist[i];
-  let sumB = 0,
-    wB = 0,
-    best = -1,
+  const scores = otsuSplitScores(hist, total);
+  let best = -1,
     first = 128,
     last = 128;
   for (let t = 0; t < 255; t++) {
-    wB += hist[t];
-    sumB += t * hist[t];
-    const wF = total - wB;
-    if (!wB || !wF) continue;
-    const between = wB * wF * (sumB / wB - (sum - sumB) / wF) ** 2;
-    if (between > best * (1 + 1e-9)) {
-      best = between;
+    const score = scores[t];
+    if (score < 0) continue;
+    if (score > best * (1 + 1e-9)) {
+      best = score;
       first = last = t;
-    } else if (between >= best * (1 - 1e-9)) last = t;
+    } else if (score >= best * (1 - 1e-9)) last = t;
   }
   return Math.min(200, Math.max(32, Math.round((first + last) / 2)));
 }
-
 /**
  * Adds the pixels of block column `bx` in row `y` whose squared RGB distance from `colour` is at
  * most `limit` into `near`: their R, G and B sums and their count. The sums are of whole numbers,

@@ -11,18 +11,12 @@
  * A thin region whose colour is no such mix (a one-pixel ink line, a dark outline between light
  * fills) is left alone.
  */
+import { renumberInScanOrder, type RegionLabels } from './renumber.js';
 
 interface BandImage {
   width: number;
   height: number;
   rgb: Uint8Array;
-}
-
-interface BandRegions {
-  labels: Int32Array;
-  regionCount: number;
-  area: Int32Array;
-  transparent: Uint8Array;
 }
 
 /** A region at most this wide on average (2·area ÷ perimeter, px) may be an anti-aliasing band. */
@@ -37,10 +31,9 @@ const OFF_LINE_SHARE = 0.3;
 const MAX_CANDIDATES = 8;
 
 /** Moves band pixels to their sides (labels in place) and returns the regions renumbered in scan order. */
-export function absorbAntialiasBands(image: BandImage, regions: BandRegions): BandRegions {
+export function absorbAntialiasBands(image: BandImage, regions: RegionLabels): RegionLabels {
   const { width, height, rgb } = image;
   const { labels, regionCount, transparent } = regions;
-  const n = width * height;
 
   const perimeter = new Int32Array(regionCount);
   const sums = new Float64Array(3 * regionCount);
@@ -132,20 +125,6 @@ export function absorbAntialiasBands(image: BandImage, regions: BandRegions): Ba
   if (moved.length === 0) return regions;
   for (let k = 0; k < moved.length; k += 2) labels[moved[k]] = moved[k + 1];
 
-  // Renumber in scan order of first appearance (regions emptied by the move disappear).
-  const compact = new Int32Array(regionCount).fill(-1);
-  let count = 0;
-  const area = new Int32Array(regionCount);
-  const clear = new Uint8Array(regionCount);
-  for (let p = 0; p < n; p++) {
-    const old = labels[p];
-    let l = compact[old];
-    if (l < 0) {
-      l = compact[old] = count++;
-      clear[l] = transparent[old];
-    }
-    labels[p] = l;
-    area[l]++;
-  }
-  return { labels, regionCount: count, area: area.slice(0, count), transparent: clear.slice(0, count) };
+  // regions emptied by the move disappear
+  return renumberInScanOrder(labels, regionCount, transparent, null);
 }

@@ -16,6 +16,7 @@
 import { gradientSampleStep, paintResidual } from '../fit/gradient.js';
 import type { RasterImage } from '../types.js';
 import { scratchInt32, scratchSlots } from '../scratch.js';
+import { renumberInScanOrder, type RegionLabels } from './renumber.js';
 
 export interface GradientBandSettings {
   /** Mean RGB distance between the pixels facing each other across a boundary, at most, for it to be soft. */
@@ -32,20 +33,13 @@ export interface GradientBandSettings {
   maxResidual: number;
 }
 
-interface BandSegmentation {
-  labels: Int32Array;
-  regionCount: number;
-  area: Int32Array;
-  transparent: Uint8Array;
-}
-
 /** Regions smaller than this are left to the other stages: a gradient fit needs samples. */
 const MIN_REGION = 16;
 /** The pixels of the group being judged (read only inside its paintResidual call). */
 const JOIN = scratchSlots('gradient bands', Int32Array, ['sample']);
 
 /** Joins soft-bounded regions (labels in place) and returns the regions renumbered in scan order. */
-export function joinGradientBands(image: RasterImage, regions: BandSegmentation, settings: GradientBandSettings): BandSegmentation {
+export function joinGradientBands(image: RasterImage, regions: RegionLabels, settings: GradientBandSettings): RegionLabels {
   const { labels, regionCount, area, transparent } = regions;
   const n = image.width * image.height;
 
@@ -135,22 +129,9 @@ export function joinGradientBands(image: RasterImage, regions: BandSegmentation,
   }
   if (joined === 0) return regions;
 
-  // Renumber in scan order of first appearance.
-  const compact = new Int32Array(regionCount).fill(-1);
-  const newArea = new Int32Array(regionCount);
-  const clear = new Uint8Array(regionCount);
-  let count = 0;
-  for (let p = 0; p < n; p++) {
-    const root = find(labels[p]);
-    let l = compact[root];
-    if (l < 0) {
-      l = compact[root] = count++;
-      clear[l] = transparent[root];
-    }
-    labels[p] = l;
-    newArea[l]++;
-  }
-  return { labels, regionCount: count, area: newArea.slice(0, count), transparent: clear.slice(0, count) };
+  const joinedInto = new Int32Array(regionCount);
+  for (let r = 0; r < regionCount; r++) joinedInto[r] = find(r);
+  return renumberInScanOrder(labels, regionCount, transparent, joinedInto);
 }
 
 /**
@@ -160,7 +141,7 @@ export function joinGradientBands(image: RasterImage, regions: BandSegmentation,
  * Pairs are found through an open-addressing table (typed arrays, no object per pair); each pair's
  * sum is added up in scan order, so it is the same number wherever the pair sits in the table.
  */
-function boundarySteps(image: RasterImage, regions: BandSegmentation, hardStep: number) {
+function boundarySteps(image: RasterImage, regions: RegionLabels, hardStep: number) {
   const { width, height, data } = image;
   const channels = image.channels ?? 4;
   const { labels, area, transparent } = regions;

@@ -262,57 +262,38 @@ function floodRegion(fill: FillState, start: number, label: number, clear: numbe
       sr0 = sr,
       sg0 = sg,
       sb0 = sb;
-    // grow the segment left and right along its row (two loops written out: the running sums
-    // stay in locals, which a shared helper could only reach through an object)
-    while (xl > 0) {
-      const q = row + xl - 1;
-      if (labels[q] !== free) break;
-      const r = rgb[q * 3],
-        g = rgb[q * 3 + 1],
-        b = rgb[q * 3 + 2];
-      if (!clear) {
-        const dr = r - r0,
-          dg = g - g0,
-          db = b - b0;
-        if (dr * dr + dg * dg + db * db > tol2) break;
+    // grow the segment left, then right, along its row (the running sums stay in locals, which
+    // a shared helper could only reach through an object)
+    for (let step = -1; step <= 1; step += 2) {
+      const end = step < 0 ? 0 : width - 1;
+      let x = step < 0 ? xl : xr;
+      while (x !== end) {
+        const q = row + x + step;
+        if (labels[q] !== free) break;
+        const r = rgb[q * 3],
+          g = rgb[q * 3 + 1],
+          b = rgb[q * 3 + 2];
+        if (!clear) {
+          const dr = r - r0,
+            dg = g - g0,
+            db = b - b0;
+          if (dr * dr + dg * dg + db * db > tol2) break;
+        }
+        labels[q] = label;
+        x += step;
+        area++;
+        sumX += x;
+        sumXX += squares[x + 1] - squares[x];
+        sr += r;
+        sg += g;
+        sb += b;
+        srx += r * x;
+        sgx += g * x;
+        sbx += b * x;
+        sq += r * r + g * g + b * b;
       }
-      labels[q] = label;
-      const x = --xl;
-      area++;
-      sumX += x;
-      sumXX += squares[x + 1] - squares[x];
-      sr += r;
-      sg += g;
-      sb += b;
-      srx += r * x;
-      sgx += g * x;
-      sbx += b * x;
-      sq += r * r + g * g + b * b;
-    }
-    while (xr < width - 1) {
-      const q = row + xr + 1;
-      if (labels[q] !== free) break;
-      const r = rgb[q * 3],
-        g = rgb[q * 3 + 1],
-        b = rgb[q * 3 + 2];
-      if (!clear) {
-        const dr = r - r0,
-          dg = g - g0,
-          db = b - b0;
-        if (dr * dr + dg * dg + db * db > tol2) break;
-      }
-      labels[q] = label;
-      const x = ++xr;
-      area++;
-      sumX += x;
-      sumXX += squares[x + 1] - squares[x];
-      sr += r;
-      sg += g;
-      sb += b;
-      srx += r * x;
-      sgx += g * x;
-      sbx += b * x;
-      sq += r * r + g * g + b * b;
+      if (step < 0) xl = x;
+      else xr = x;
     }
     if (area !== area0) {
       sumY += y * (area - area0);
@@ -540,6 +521,67 @@ function foldSinglePixels(
   }
 }
 
+/**
+ * Region pairs from 4-neighbour pixel pairs (opaque regions only), as dense ids. A small
+ * direct-mapped cache of pairs already seen drops nearly all repeats (a long boundary meets the
+ * same pair on every row); what slips through is harmless, a popped pair of already-joined regions
+ * is dropped.
+ */
+function neighbourPairs(
+  labels: Int32Array,
+  width: number,
+  height: number,
+  seedCount: number,
+  regionTransparent: Uint8Array,
+  denseOf: Int32Array,
+): { edgeA: Int32Array; edgeB: Int32Array; pairCount: number } {
+  const pairs: PairList = { edgeA: new Int32Array(1024), edgeB: new Int32Array(1024), pairCount: 0 };
+  const seen = new Float64Array(PAIR_CACHE_SIZE).fill(-1);
+  for (let y = 0, p = 0; y < height; y++) {
+    for (let x = 0; x < width; x++, p++) {
+      const a = labels[p];
+      // right neighbour, then the one below (this order numbers the pairs, which breaks heap ties)
+      if (x + 1 < width) {
+        const b = labels[p + 1];
+        if (a !== b && !regionTransparent[a] && !regionTransparent[b]) notePair(pairs, seen, seedCount, denseOf, a, b);
+      }
+      if (y + 1 < height) {
+        const b = labels[p + width];
+        if (a !== b && !regionTransparent[a] && !regionTransparent[b]) notePair(pairs, seen, seedCount, denseOf, a, b);
+      }
+    }
+  }
+  return pairs;
+}
+
+interface PairList {
+  edgeA: Int32Array;
+  edgeB: Int32Array;
+  pairCount: number;
+}
+
+/** Appends the pair of seeds a ≠ b (as dense ids) unless the cache saw it last in its slot. */
+function notePair(pairs: PairList, seen: Float64Array, seedCount: number, denseOf: Int32Array, a: number, b: number): void {
+  const lo = a < b ? a : b,
+    hi = a < b ? b : a;
+  const key = lo * seedCount + hi;
+  const slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca6b)) >>> (32 - PAIR_CACHE_BITS);
+  if (seen[slot] === key) return;
+  seen[slot] = key;
+  const at = pairs.pairCount;
+  if (at === pairs.edgeA.length) {
+    const biggerA = new Int32Array(2 * at),
+      biggerB = new Int32Array(2 * at);
+    biggerA.set(pairs.edgeA);
+    biggerB.set(pairs.edgeB);
+    pairs.edgeA = biggerA;
+    pairs.edgeB = biggerB;
+  }
+  pairs.edgeA[at] = denseOf[lo];
+  pairs.edgeB[at] = denseOf[hi];
+  pairs.pairCount = at + 1;
+}
+
 function mergeRegions(
   image: PreparedImage,
   labels: Int32Array,
@@ -584,65 +626,7 @@ function mergeRegions(
   }
   for (const chunk of chunks) spareChunks.giveBack(chunk);
 
-  // Region pairs from 4-neighbour pixel pairs. A small direct-mapped cache of pairs already seen
-  // drops nearly all repeats (a long boundary meets the same pair on every row); what slips through
-  // is harmless, a popped pair of already-joined regions is dropped.
-  let pairCount = 0;
-  let edgeA = new Int32Array(1024);
-  let edgeB = new Int32Array(1024);
-  const seen = new Float64Array(PAIR_CACHE_SIZE).fill(-1);
-  for (let y = 0, p = 0; y < height; y++) {
-    for (let x = 0; x < width; x++, p++) {
-      const a = labels[p];
-      // right neighbour, then the one below (this order numbers the pairs, which breaks heap ties)
-      if (x + 1 < width) {
-        const b = labels[p + 1];
-        if (a !== b && !regionTransparent[a] && !regionTransparent[b]) {
-          const lo = a < b ? a : b,
-            hi = a < b ? b : a;
-          const key = lo * count + hi;
-          const slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca6b)) >>> (32 - PAIR_CACHE_BITS);
-          if (seen[slot] !== key) {
-            seen[slot] = key;
-            if (pairCount === edgeA.length) {
-              const biggerA = new Int32Array(2 * pairCount),
-                biggerB = new Int32Array(2 * pairCount);
-              biggerA.set(edgeA);
-              biggerB.set(edgeB);
-              edgeA = biggerA;
-              edgeB = biggerB;
-            }
-            edgeA[pairCount] = denseOf[lo];
-            edgeB[pairCount] = denseOf[hi];
-            pairCount++;
-          }
-        }
-      }
-      if (y + 1 < height) {
-        const b = labels[p + width];
-        if (a !== b && !regionTransparent[a] && !regionTransparent[b]) {
-          const lo = a < b ? a : b,
-            hi = a < b ? b : a;
-          const key = lo * count + hi;
-          const slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca6b)) >>> (32 - PAIR_CACHE_BITS);
-          if (seen[slot] !== key) {
-            seen[slot] = key;
-            if (pairCount === edgeA.length) {
-              const biggerA = new Int32Array(2 * pairCount),
-                biggerB = new Int32Array(2 * pairCount);
-              biggerA.set(edgeA);
-              biggerB.set(edgeB);
-              edgeA = biggerA;
-              edgeB = biggerB;
-            }
-            edgeA[pairCount] = denseOf[lo];
-            edgeB[pairCount] = denseOf[hi];
-            pairCount++;
-          }
-        }
-      }
-    }
-  }
+  const { edgeA, edgeB, pairCount } = neighbourPairs(labels, width, height, count, regionTransparent, denseOf);
   checkAbort(context);
 
   const parent = new Int32Array(live);

@@ -244,6 +244,36 @@ function pdfSource(
   };
 }
 
+/** A package's class, collaboration and include graphs that doxygen laid out with dot. */
+function doxygenGraphs(id: string, pkg: Source['package']): Source {
+  return {
+    id,
+    package: pkg,
+    class: 'blueprint',
+    split: 'train',
+    limit: 150,
+    variants: 1,
+    match: (p) => DOXYGEN_GRAPH.test(p),
+    load: raster,
+    augment: blueprintAugment,
+  };
+}
+
+/** A graphviz front end's example graphs, laid out again per variant (graphvizFile). */
+function graphvizExamples(id: string, pkg: Source['package']): Source {
+  return {
+    id,
+    package: pkg,
+    class: 'blueprint',
+    split: 'train',
+    limit: 60,
+    variants: 8,
+    match: dotExample,
+    svg: graphvizFile,
+    augment: blueprintAugment,
+  };
+}
+
 export function sources(): Source[] {
   const breezeColour = /^usr\/share\/icons\/breeze\/(apps|places|mimetypes|devices)\/(48|64)\/[^/]+\.svg$/;
   return [
@@ -592,62 +622,12 @@ export function sources(): Source[] {
       augment: blueprintAugment,
     },
     // Class, collaboration and include graphs that doxygen laid out with dot: boxes (one grey), arrows, labels.
-    {
-      id: 'cppunit-graphs',
-      package: 'libcppunit-doc',
-      class: 'blueprint',
-      split: 'train',
-      limit: 150,
-      variants: 1,
-      match: (p) => DOXYGEN_GRAPH.test(p),
-      load: raster,
-      augment: blueprintAugment,
-    },
-    {
-      id: 'qwt-graphs',
-      package: 'libqwt-doc',
-      class: 'blueprint',
-      split: 'train',
-      limit: 150,
-      variants: 1,
-      match: (p) => DOXYGEN_GRAPH.test(p),
-      load: raster,
-      augment: blueprintAugment,
-    },
+    doxygenGraphs('cppunit-graphs', 'libcppunit-doc'),
+    doxygenGraphs('qwt-graphs', 'libqwt-doc'),
     // Example graphs of three graphviz front ends, minus near-copies of graphviz-doc's (GRAPHVIZ_DOC_COPIES).
-    {
-      id: 'dot2tex-graphs',
-      package: 'dot2tex',
-      class: 'blueprint',
-      split: 'train',
-      limit: 60,
-      variants: 8,
-      match: dotExample,
-      svg: graphvizFile,
-      augment: blueprintAugment,
-    },
-    {
-      id: 'ruby-graphviz-graphs',
-      package: 'ruby-graphviz',
-      class: 'blueprint',
-      split: 'train',
-      limit: 60,
-      variants: 8,
-      match: dotExample,
-      svg: graphvizFile,
-      augment: blueprintAugment,
-    },
-    {
-      id: 'pygraphviz-graphs',
-      package: 'python-pygraphviz-doc',
-      class: 'blueprint',
-      split: 'train',
-      limit: 60,
-      variants: 8,
-      match: dotExample,
-      svg: graphvizFile,
-      augment: blueprintAugment,
-    },
+    graphvizExamples('dot2tex-graphs', 'dot2tex'),
+    graphvizExamples('ruby-graphviz-graphs', 'ruby-graphviz'),
+    graphvizExamples('pygraphviz-graphs', 'python-pygraphviz-doc'),
     {
       id: 'graphviz-graphs',
       package: 'graphviz-doc',

@@ -3,6 +3,12 @@ import { reversePath, type FittedPath } from '../../../engine/fit/index.js';
 import { FittedChains } from '../../../engine/fit/chain.js';
 import { PathWriter, hexColour, writeSvg } from '../../../engine/svg/index.js';
 
+/** A path of straight lines from the first point through the others. */
+function polyline(...points: [number, number][]): FittedPath {
+  const [[x, y], ...rest] = points;
+  return { start: { x, y }, segments: rest.map(([x, y]) => ({ kind: 'L' as const, x, y })) };
+}
+
 t.test('paths are written relative, on a 0.1 px grid, with h/v for axis-aligned lines', async (t) => {
   const w = new PathWriter();
   w.append(
@@ -24,30 +30,9 @@ t.test('paths are written relative, on a 0.1 px grid, with h/v for axis-aligned 
 
 t.test('a last line back to the start is left to z; a curve back to it is not', async (t) => {
   const square = new PathWriter();
-  square.append(
-    {
-      start: { x: 0, y: 0 },
-      segments: [
-        { kind: 'L', x: 4, y: 0 },
-        { kind: 'L', x: 4, y: 3 },
-        { kind: 'L', x: 0, y: 3 },
-        { kind: 'L', x: 0, y: 0 },
-      ],
-    },
-    false,
-  );
+  square.append(polyline([0, 0], [4, 0], [4, 3], [0, 3], [0, 0]), false);
   square.close();
-  square.append(
-    {
-      start: { x: 6, y: 0 },
-      segments: [
-        { kind: 'L', x: 8, y: 0 },
-        { kind: 'L', x: 8, y: 2 },
-        { kind: 'L', x: 6, y: 0 },
-      ],
-    },
-    false,
-  );
+  square.append(polyline([6, 0], [8, 0], [8, 2], [6, 0]), false);
   square.close();
   t.equal(square.toString(), 'M0 0h4v3h-4zm6 0h2v2z');
   t.equal(square.segments, 9, 'the two moves, the lines written and the two closes');
@@ -65,16 +50,7 @@ t.test('a last line back to the start is left to z; a curve back to it is not', 
   rounded.close();
   t.equal(rounded.toString(), 'M0 0h4c1 2-2 4-4 0z');
   const lone = new PathWriter();
-  lone.append(
-    {
-      start: { x: 0, y: 0 },
-      segments: [
-        { kind: 'L', x: 2, y: 0 },
-        { kind: 'L', x: 0, y: 0 },
-      ],
-    },
-    false,
-  );
+  lone.append(polyline([0, 0], [2, 0], [0, 0]), false);
   lone.close();
   t.equal(lone.toString(), 'M0 0h2z', 'a ring keeps at least one segment of its own');
 });
@@ -121,17 +97,7 @@ t.test('rounding never drifts: deltas come from snapped absolute points', async 
 
 t.test('a repeated command letter is left out and numbers stay separable', async (t) => {
   const w = new PathWriter();
-  w.append(
-    {
-      start: { x: 0, y: 0 },
-      segments: [
-        { kind: 'L', x: 1, y: 1 },
-        { kind: 'L', x: 2, y: 0.5 },
-        { kind: 'L', x: 3.5, y: 1 },
-      ],
-    },
-    false,
-  );
+  w.append(polyline([0, 0], [1, 1], [2, 0.5], [3.5, 1]), false);
   t.equal(w.toString(), 'M0 0l1 1 1-.5 1.5.5');
 });
 

@@ -1,0 +1,22 @@
+import t from 'tap';
+import { renumberInScanOrder } from '../../../engine/segment/renumber.js';
+
+t.test('labels renumbered in scan order of first appearance; emptied regions disappear', async (t) => {
+  // region 1 holds no pixel; 3 appears first, then 0, then 2
+  const labels = Int32Array.of(3, 3, 0, 2, 0, 3);
+  const out = renumberInScanOrder(labels, 4, Uint8Array.of(0, 0, 1, 0), null);
+  t.same([...out.labels], [0, 0, 1, 2, 1, 0]);
+  t.equal(out.labels, labels, 'in place');
+  t.equal(out.regionCount, 3);
+  t.same([...out.area], [3, 2, 1]);
+  t.same([...out.transparent], [0, 0, 1], "the transparent flag follows its region's new number");
+});
+
+t.test('joined regions take the number of the first pixel of the joined whole', async (t) => {
+  const labels = Int32Array.of(2, 1, 0, 1, 2);
+  // 2 joined into 0
+  const out = renumberInScanOrder(labels, 3, new Uint8Array(3), Int32Array.of(0, 1, 0));
+  t.same([...out.labels], [0, 1, 0, 1, 0]);
+  t.equal(out.regionCount, 2);
+  t.same([...out.area], [3, 2]);
+});
