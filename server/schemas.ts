@@ -91,11 +91,17 @@ export const OUTPUT_FIELDS_DOC = {
     .description('color: one <g> per colour, an Inkscape layer each, bottom to top. Manual: Pro and above.'),
   width: Joi.number()
     .positive()
+    .max(100_000)
     .description('The root width in `unit`; the viewBox is unchanged; alone, the height keeps the aspect. Manual.'),
-  height: Joi.number().positive().description('The root height in `unit`; alone, the width keeps the aspect. Manual: Pro and above.'),
+  height: Joi.number()
+    .positive()
+    .max(100_000)
+    .description('The root height in `unit`; alone, the width keeps the aspect. Manual: Pro and above.'),
   unit: Joi.string().valid('px', 'mm', 'cm', 'in', 'pt').default('px').description('Unit of width and height. Manual: Pro and above.'),
   dpi: Joi.number()
-    .positive()
+    .integer()
+    .min(1)
+    .max(10_000)
     .default(96)
     .description('Pixels per inch, turning the image size into a physical one. Manual: Pro and above.'),
   stroke_order: Joi.string()

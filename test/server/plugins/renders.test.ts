@@ -200,3 +200,22 @@ t.test('a JSON body works as well as a form; the palette may be a list', async (
   t.equal(response.statusCode, 202);
   t.match(h.json<Job>(response).options, { palette: ['#ff0000', '#00ff00', '#0000ff'], width: 20, unit: 'cm' });
 });
+
+t.test('the OpenAPI document lists the output controls with their ranges on submit and on the re-render', async (t) => {
+  const h = await harness(t);
+  type Body = { content: Record<string, { schema: { properties: Record<string, Record<string, unknown>> } }> };
+  const doc = JSON.parse((await h.get(null, '/v3/api-docs')).payload) as { paths: Record<string, { post?: { requestBody: Body } }> };
+  for (const path of ['/v1/vectorize', '/v1/jobs/{id}/render']) {
+    const body = doc.paths[path]?.post?.requestBody;
+    t.ok(body, `POST ${path} documented`);
+    const form = Object.values(body?.content ?? {})[0]?.schema.properties ?? {};
+    t.match(form.max_colors, { type: 'integer', minimum: 2, maximum: 256 }, `${path}: max_colors 2–256`);
+    t.match(form.palette, { type: 'string', pattern: /\{0,63\}/ }, `${path}: palette up to 64 colours`);
+    t.match(form.background, { anyOf: [{ enum: ['keep', 'remove'] }, { pattern: '^#[0-9a-fA-F]{6}$' }] });
+    t.match(form.group_by, { enum: ['none', 'color'] });
+    t.match(form.unit, { enum: ['px', 'mm', 'cm', 'in', 'pt'] });
+    t.match(form.stroke_order, { enum: ['none', 'plotter'] });
+    for (const field of ['width', 'height', 'dpi'])
+      t.match(form[field], { type: field === 'dpi' ? 'integer' : 'number' }, `${path}: ${field}`);
+  }
+});
