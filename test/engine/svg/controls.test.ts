@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { renderDocument, vectorize } from '../../../engine/index.js';
 import type { TraceResult } from '../../../engine/types.js';
 import { svgStats } from '../../../app/renderer/svg-stats.js';
@@ -50,7 +50,7 @@ function psnr(svg: string, source: Raster): number {
   return 10 * Math.log10(255 ** 2 / (sum / ((source.data.length / 4) * 3)));
 }
 
-function statsMatch(t: Tap.Test, rendered: { svg: string; stats: { nodes: number; paths: number } }): void {
+function statsMatch(t: Test, rendered: { svg: string; stats: { nodes: number; paths: number } }): void {
   const counted = svgStats(rendered.svg);
   t.equal(rendered.stats.nodes, counted.nodes, 'stats.nodes are the SVG’s');
   t.equal(rendered.stats.paths, counted.paths, 'stats.paths are the SVG’s');
