@@ -8,7 +8,8 @@ import type { VectorDocument } from './document.js';
 import { ELLIPSE_NODES } from './ellipse.js';
 import { writeSvg } from './index.js';
 import { pathOutline } from './path-data.js';
-import { frameFor } from './controls.js';
+import { dropBackground, frameFor, reduceColours, snapToPalette } from './controls.js';
+import { penUpTravel, plotterOrder, writtenOrder } from '../centerline/order.js';
 
 export interface RenderedSvg {
   svg: string;
@@ -19,15 +20,24 @@ export function renderDocument(document: VectorDocument, output: Partial<OutputC
   const started = performance.now();
   const controls: OutputControls = { ...DEFAULT_OUTPUT_CONTROLS, ...output };
   const frame = frameFor(document, controls);
+  // the background goes first, so its colour takes no share of max_colors or the palette
+  let drawn = dropBackground(document, controls.background);
+  if (controls.maxColors !== null) drawn = reduceColours(drawn, controls.maxColors);
+  if (controls.palette !== null) drawn = snapToPalette(drawn, controls.palette);
   let svg: string, paths: number, nodes: number;
-  if (document.style === 'centerline') {
-    ({ svg, paths, nodes } = writeCenterlineSvg(document, frame));
+  const penUp: Pick<TraceStats, 'penUpBefore' | 'penUpAfter'> = {};
+  if (drawn.style === 'centerline') {
+    const before = writtenOrder(drawn.strokes).flat();
+    const strokes = controls.strokeOrder === 'plotter' ? plotterOrder(drawn.strokes) : before;
+    penUp.penUpBefore = Math.round(penUpTravel(before) * 10) / 10;
+    penUp.penUpAfter = Math.round(penUpTravel(strokes) * 10) / 10;
+    ({ svg, paths, nodes } = writeCenterlineSvg({ ...drawn, strokes }, frame));
   } else {
-    svg = writeSvg(document, frame);
-    paths = document.items.length;
+    svg = writeSvg(drawn, frame);
+    paths = drawn.items.length;
     nodes = 0;
-    for (const item of document.items) nodes += item.kind === 'fill' ? pathOutline(item.d).nodes : ELLIPSE_NODES;
+    for (const item of drawn.items) nodes += item.kind === 'fill' ? pathOutline(item.d).nodes : ELLIPSE_NODES;
   }
   const ms = { write: Math.round((performance.now() - started) * 10) / 10 };
-  return { svg, stats: { bytes: Buffer.byteLength(svg), paths, nodes, ms } };
+  return { svg, stats: { bytes: Buffer.byteLength(svg), paths, nodes, ms, ...penUp } };
 }
