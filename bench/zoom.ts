@@ -13,22 +13,14 @@
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Resvg } from '@resvg/resvg-js';
 import { vectorize as vtracer } from '@neplex/vectorizer';
 import sharp from 'sharp';
 import { vectorize } from '../engine/index.js';
 import { parseTraceOptions } from '../engine/options.js';
+import { ROOT, findCorpus, readManifest } from './corpus.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** The shared bench beside this checkout, or beside one of its parents (a git worktree sits deeper). */
-function findCorpus(): string {
-  for (let dir = path.dirname(ROOT); ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, 'shared', 'bench', 'corpus');
-    if (existsSync(candidate) || dir === path.dirname(dir)) return candidate;
-  }
-}
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
@@ -45,9 +37,7 @@ const CORPUS = values.corpus ?? findCorpus();
 const GAP = 8;
 
 const id = positionals[0];
-const manifest = JSON.parse(readFileSync(path.join(CORPUS, 'manifest.json'), 'utf8')) as {
-  images: { id: string; file: string; class: string; width: number; height: number; gt_svg?: string }[];
-};
+const manifest = { images: readManifest(CORPUS) };
 const image = manifest.images.find((m) => m.id === id);
 if (!image) {
   console.error(`usage: npm run bench:zoom -- <id> [--crop x,y,w,h] [--z 4]\nids: ${manifest.images.map((m) => m.id).join(', ')}`);

@@ -37,6 +37,12 @@ export interface Job {
   height?: number;
   /** Present on a failed job: why it failed, in the contract's error vocabulary. */
   error?: JobError;
+  /** The settings applied (below Pro, the defaults that replaced the manual ones). */
+  options?: Record<string, unknown>;
+  /** The key scope that submitted it, or `render` for a re-render. */
+  source?: 'api' | 'app' | 'render';
+  /** A re-render: the job whose geometry it draws. */
+  render_of?: string;
 }
 
 interface JobReport {
@@ -82,8 +88,26 @@ export interface Account {
   };
 }
 
+/**
+ * The output controls (docs/api.md, "Output controls"): fields of `POST /v1/vectorize` and all a
+ * re-render (`POST /v1/jobs/{id}/render`) takes. Manual: below Pro their defaults apply.
+ */
+export interface OutputFields {
+  /** 2–256 distinct fill colours at most. */
+  max_colors?: number;
+  /** Up to 64 `#rrggbb`; a list is sent comma-separated. */
+  palette?: string | string[];
+  background?: 'keep' | 'remove' | `#${string}`;
+  group_by?: 'none' | 'color';
+  width?: number;
+  height?: number;
+  unit?: 'px' | 'mm' | 'cm' | 'in' | 'pt';
+  dpi?: number;
+  stroke_order?: 'none' | 'plotter';
+}
+
 /** The form fields of `POST /v1/vectorize`, spelled as the contract spells them. */
-export interface VectorizeFields {
+export interface VectorizeFields extends OutputFields {
   image_type?: 'auto' | 'clipart' | 'photo' | 'scan' | 'blueprint';
   detail?: 'low' | 'medium' | 'high' | number;
   smoothing?: 'off' | 'light' | 'strong' | 'maximum' | number;
@@ -126,6 +150,15 @@ function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** Fields as form parts; a palette list goes comma-separated, as the form spells it. */
+function formOf(fields: VectorizeFields): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (value !== undefined) form.append(name, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  return form;
+}
+
 export class V1Client {
   readonly http: HttpClient;
 
@@ -135,15 +168,28 @@ export class V1Client {
 
   /** Submits one image; the answer is the queued job (202), conversion has not happened yet. */
   async vectorize(file: Blob, fileName: string, fields: VectorizeFields = {}, options: SubmitOptions = {}): Promise<Job> {
-    const form = new FormData();
-    for (const [name, value] of Object.entries(fields)) {
-      if (value !== undefined) form.append(name, String(value));
-    }
+    const form = formOf(fields);
     // The file goes last so a server that streams the multipart body has every setting before the bytes.
     form.append('file', file, fileName);
     const headers: Record<string, string> = {};
     if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
     return this.http.json<Job>('/v1/vectorize', { method: 'POST', body: form, headers, signal: options.signal });
+  }
+
+  /**
+   * Draws a completed job's kept geometry again with other output controls: a new job (202,
+   * `source: render`), no conversion charged. 409 `not_ready` before the first job completes,
+   * 410 `result_expired` once its result is gone.
+   */
+  render(id: string, fields: OutputFields, options: SubmitOptions = {}): Promise<Job> {
+    const headers: Record<string, string> = {};
+    if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+    return this.http.json<Job>(`/v1/jobs/${encodeURIComponent(id)}/render`, {
+      method: 'POST',
+      body: formOf(fields),
+      headers,
+      signal: options.signal,
+    });
   }
 
   getJob(id: string, signal?: AbortSignal): Promise<Job> {

@@ -68,13 +68,3 @@ export async function withinBusyBudget(
     display,
   };
 }
-
-/** The traced SVG at the original's display size: the root's width and height, not its viewBox. */
-export function atDisplaySize(svg: string, traced: { width: number; height: number }, original: { width: number; height: number }): string {
-  if (traced.width === original.width && traced.height === original.height) return svg;
-  const from = ` width="${traced.width}" height="${traced.height}">`;
-  const root = svg.indexOf('<svg');
-  const at = svg.indexOf(from, root);
-  if (root < 0 || at < 0 || at + from.length - 1 !== svg.indexOf('>', root)) return svg;
-  return `${svg.slice(0, at)} width="${original.width}" height="${original.height}">${svg.slice(at + from.length)}`;
-}

@@ -21,13 +21,15 @@ import { releaseLabels, segmentImage } from './segment/index.js';
 import { segmentLineArt } from './segment/line-art.js';
 import { engineSettingsFor } from './settings.js';
 import { checkAbort, type StageContext } from './stage.js';
-import { atDisplaySize, withinBusyBudget } from './budget.js';
+import { withinBusyBudget } from './budget.js';
 import { startChainFits } from './parallel/chain-fits.js';
 import { startRegionPaints } from './parallel/region-paints.js';
 import { prepareInBands } from './parallel/banded-denoise.js';
 import { composeShapes } from './svg/compose.js';
-import { writeSvg } from './svg/index.js';
+import { VECTOR_DOCUMENT_VERSION, type FillDocument } from './svg/document.js';
+import { renderDocument } from './svg/render.js';
 import {
+  DEFAULT_OUTPUT_CONTROLS,
   DEFAULT_TRACE_OPTIONS,
   ENGINE_MAX_PIXELS,
   type ImageClass,
@@ -39,7 +41,8 @@ import {
 
 export { probeImage, decodeImage, detectFormat } from './decode/index.js';
 export { classifyImage } from './classify/index.js';
-export { parseTraceOptions };
+export { parseTraceOptions, renderDocument };
+export { VECTOR_DOCUMENT_VERSION } from './svg/document.js';
 export { engineSettingsFor } from './settings.js';
 export { fitConcurrency } from './parallel/chain-fits.js';
 
@@ -55,7 +58,8 @@ const STAGE_WEIGHTS: Record<StageName, number> = {
 const STAGE_ORDER: StageName[] = ['decode', 'classify', 'prepare', 'segment', 'fit', 'write'];
 
 export async function vectorize(input: Uint8Array, options: Partial<TraceOptions> = {}, hooks: TraceHooks = {}): Promise<TraceResult> {
-  const opts: TraceOptions = { ...DEFAULT_TRACE_OPTIONS, ...options };
+  // a kept job's options from before the output controls have none: draw it as then
+  const opts: TraceOptions = { ...DEFAULT_TRACE_OPTIONS, ...options, output: { ...DEFAULT_OUTPUT_CONTROLS, ...options.output } };
   const ms: Partial<Record<StageName, number>> = {};
   let reported = 0;
   const stage = (name: StageName): StageContext & { done(): void } => {
@@ -99,12 +103,10 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
     const traced = await traceCenterline(toRgba(image), { signal: hooks.signal, onProgress: (f: number) => step.progress(f) });
     step.done();
     const write = stage('write');
+    const document = { ...traced.document, displayWidth: display.width, displayHeight: display.height };
+    const { svg, stats } = renderDocument(document, opts.output);
     write.done();
-    return {
-      ...base,
-      svg: atDisplaySize(traced.svg, image, display),
-      stats: { bytes: Buffer.byteLength(traced.svg), paths: traced.paths, nodes: traced.nodes, ms },
-    };
+    return { ...base, svg, stats: { ...stats, ms }, document };
   }
 
   const settings = engineSettingsFor(opts, mode, { lossy: image.lossy });
@@ -148,8 +150,18 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
   step.done();
 
   step = stage('write');
-  const svg = atDisplaySize(writeSvg(painted.document), image, display);
+  const document: FillDocument = {
+    version: VECTOR_DOCUMENT_VERSION,
+    style: 'fill',
+    width: image.width,
+    height: image.height,
+    displayWidth: display.width,
+    displayHeight: display.height,
+    gradients: painted.document.gradients,
+    items: painted.document.items,
+  };
+  const { svg, stats } = renderDocument(document, opts.output);
   step.done();
 
-  return { ...base, svg, stats: { bytes: Buffer.byteLength(svg), paths: painted.paths, nodes: painted.nodes, ms } };
+  return { ...base, svg, stats: { ...stats, ms }, document };
 }

@@ -2,6 +2,10 @@
  * Public types of the engine. The server, the CLI, the app and the benchmark code against these;
  * the stages inside engine/ have their own typed inputs and outputs.
  */
+import type { VectorDocument } from './svg/document.js';
+
+export type { VectorDocument };
+
 export const IMAGE_CLASSES = ['clipart', 'photo', 'scan', 'blueprint'] as const;
 export type ImageClass = (typeof IMAGE_CLASSES)[number];
 
@@ -22,6 +26,47 @@ type TraceStyle = (typeof TRACE_STYLES)[number];
 
 export type InputFormat = 'png' | 'jpeg' | 'webp' | 'avif' | 'bmp';
 
+export const BACKGROUND_MODES = ['keep', 'remove'] as const;
+export const GROUPINGS = ['none', 'color'] as const;
+export const SIZE_UNITS = ['px', 'mm', 'cm', 'in', 'pt'] as const;
+export type SizeUnit = (typeof SIZE_UNITS)[number];
+export const STROKE_ORDERS = ['none', 'plotter'] as const;
+
+/**
+ * What is done to the traced geometry on its way to SVG (engine/svg/controls.ts): applied to the
+ * kept VectorDocument, so a job can be drawn again with other controls without tracing again.
+ */
+export interface OutputControls {
+  /** At most this many distinct fill colours (gradient stops count); null: as traced. */
+  maxColors: number | null;
+  /** Every colour snaps to the nearest of these (lower-case #rrggbb); null: as traced. */
+  palette: string[] | null;
+  /** 'remove': the background colour's shapes at the border left out; '#rrggbb': that colour's shapes left out. */
+  background: 'keep' | 'remove' | string;
+  /** 'color': one Inkscape layer per colour. */
+  groupBy: (typeof GROUPINGS)[number];
+  /** The root's width/height in `unit`; null: from the other side (aspect kept), or the pixel size. */
+  width: number | null;
+  height: number | null;
+  unit: SizeUnit;
+  /** Pixels per inch, for converting between px and the physical units. */
+  dpi: number;
+  /** Centerline only: 'plotter' orders, reverses and joins strokes to cut pen-up travel. */
+  strokeOrder: (typeof STROKE_ORDERS)[number];
+}
+
+export const DEFAULT_OUTPUT_CONTROLS: Readonly<OutputControls> = Object.freeze({
+  maxColors: null,
+  palette: null,
+  background: 'keep',
+  groupBy: 'none',
+  width: null,
+  height: null,
+  unit: 'px',
+  dpi: 96,
+  strokeOrder: 'none',
+});
+
 /** The user-facing options, as the contract's form fields name them (already bucketed). */
 export interface TraceOptions {
   imageType: ImageType;
@@ -30,6 +75,7 @@ export interface TraceOptions {
   gradients: Gradients;
   traceStyle: TraceStyle;
   closeSeams: boolean;
+  output: OutputControls;
 }
 
 export const DEFAULT_TRACE_OPTIONS: Readonly<TraceOptions> = Object.freeze({
@@ -39,6 +85,7 @@ export const DEFAULT_TRACE_OPTIONS: Readonly<TraceOptions> = Object.freeze({
   gradients: 'smooth',
   traceStyle: 'fill',
   closeSeams: true,
+  output: DEFAULT_OUTPUT_CONTROLS,
 });
 
 /** Decoded image: 8-bit straight (non-premultiplied) RGBA, row-major, no padding. */
@@ -91,6 +138,9 @@ export interface TraceStats {
   /** Path segments (lines + curves), as the benchmark counts nodes. */
   nodes: number;
   ms: Partial<Record<StageName, number>>;
+  /** Centerline: pen-up travel (px) between the strokes as traced, and as written (stroke_order). */
+  penUpBefore?: number;
+  penUpAfter?: number;
 }
 
 export interface TraceResult {
@@ -102,6 +152,8 @@ export interface TraceResult {
   megapixels: number;
   format: InputFormat;
   stats: TraceStats;
+  /** What was drawn before the output controls: renderDocument(document, controls) draws it again. */
+  document: VectorDocument;
 }
 
 /**

@@ -29,12 +29,14 @@ import { idempotencyService } from './services/idempotency.js';
 import { reportService } from './services/reports.js';
 import { retentionService } from './services/retention.js';
 import { submissionService } from './services/submissions.js';
+import { renderService } from './services/renders.js';
 import { webhookService } from './services/webhooks.js';
 import { openSecretBox, type SecretBox } from './adapters/secret-box.js';
 import { AddressPolicy } from './webhooks/address-policy.js';
 import { WebhookSender, systemResolver, type Resolver } from './webhooks/sender.js';
 import { vectorizePlugin } from './plugins/vectorize.js';
 import { jobsPlugin } from './plugins/jobs.js';
+import { rendersPlugin } from './plugins/renders.js';
 import { foldersPlugin } from './plugins/folders.js';
 import { accountPlugin } from './plugins/account.js';
 import { keysPlugin } from './plugins/keys.js';
@@ -136,8 +138,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
     dispatches: deps.webhookLease,
   });
   const retention = retentionService({ store, blobs, clock, config, idempotency, webhooks, log });
-  const submissions = submissionService({ store, blobs, clock, disk, prober, config, accounts, jobs, folders, idempotency });
-  const services: Services = { accounts, keys, jobs, folders, idempotency, reports, retention, submissions, webhooks };
+  const submissions = submissionService({ store, blobs, clock, disk, prober, accounts, jobs, folders, idempotency });
+  const renders = renderService({ store, blobs, clock, disk, accounts, jobs, retention, idempotency });
+  const services: Services = { accounts, keys, jobs, folders, idempotency, reports, retention, submissions, renders, webhooks };
 
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
@@ -202,6 +205,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     { plugin: metricsPlugin, options },
     { plugin: vectorizePlugin, options },
     { plugin: jobsPlugin, options },
+    { plugin: rendersPlugin, options },
     { plugin: reportsPlugin, options },
     { plugin: foldersPlugin, options },
     { plugin: accountPlugin, options },

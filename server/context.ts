@@ -16,6 +16,7 @@ import type { IdempotencyService } from './services/idempotency.js';
 import type { ReportService } from './services/reports.js';
 import type { RetentionService } from './services/retention.js';
 import type { SubmissionService } from './services/submissions.js';
+import type { RenderService } from './services/renders.js';
 import type { WebhookService } from './services/webhooks.js';
 
 export interface Services {
@@ -27,6 +28,7 @@ export interface Services {
   reports: ReportService;
   retention: RetentionService;
   submissions: SubmissionService;
+  renders: RenderService;
   webhooks: WebhookService;
 }
 

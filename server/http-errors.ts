@@ -148,9 +148,16 @@ export function registerErrorMapping(server: Server, log: Logger): void {
       error = new VectorizeError('storage_full', 'The service ran out of storage; retry later.', {});
     } else {
       error = fromBoom(response);
-      const routeApp = request.route.settings.app as { on415?: ApiErrorCode } | undefined;
+      const routeApp = request.route.settings.app as { on415?: ApiErrorCode; maxFormBytes?: number } | undefined;
       if (response.output.statusCode === 415 && routeApp?.on415) {
         error = new VectorizeError(routeApp.on415, 'The request must be multipart/form-data with a `file` part.', { field: 'file' });
+      }
+      // A route that takes no file: an oversized body is a bad form, not a file too large.
+      if (error.code === 'file_too_large' && routeApp?.maxFormBytes !== undefined) {
+        error = new VectorizeError('invalid_parameter', `The request body is larger than ${routeApp.maxFormBytes} bytes.`, {
+          field: 'request',
+          max_bytes: routeApp.maxFormBytes,
+        });
       }
       if (error.code === 'internal_error') {
         log.error('unhandled error', { request_id: request.info.id, path: request.path, err: response.message, stack: response.stack });

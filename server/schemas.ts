@@ -49,9 +49,66 @@ export const JobSchema = Joi.object({
     smoothing: Joi.string(),
     trace_style: Joi.string(),
     close_seams: Joi.boolean(),
-  }).label('JobOptions'),
+    max_colors: Joi.number().integer().allow(null),
+    palette: Joi.array().items(Joi.string()),
+    background: Joi.string(),
+    group_by: Joi.string(),
+    width: Joi.number().allow(null),
+    height: Joi.number().allow(null),
+    unit: Joi.string(),
+    dpi: Joi.number(),
+    stroke_order: Joi.string(),
+  })
+    .label('JobOptions')
+    .description('The settings applied (below Pro: the defaults that replaced the manual fields).'),
+  source: Joi.string().valid('api', 'app', 'render').description('The key scope that submitted it, or `render` for a re-render.'),
+  render_of: Joi.string().description('A re-render: the job whose kept geometry it draws.'),
   error: Joi.object({ code: Joi.string(), message: Joi.string() }).label('JobError').description('Present on a failed job.'),
 }).label('Job');
+
+const COLOUR = /^#[0-9a-fA-F]{6}$/;
+
+/**
+ * The output controls (docs/api.md, "Output controls"): fields of POST /v1/vectorize and of
+ * POST /v1/jobs/{id}/render. Documentation only; engine/options.ts validates them.
+ */
+export const OUTPUT_FIELDS_DOC = {
+  max_colors: Joi.number()
+    .integer()
+    .min(2)
+    .max(256)
+    .description('At most this many distinct fill colours (gradient stops count), chosen to keep fidelity. Manual: Pro and above.'),
+  palette: Joi.string()
+    .pattern(/^#[0-9a-fA-F]{6}(,#[0-9a-fA-F]{6}){0,63}$/)
+    .description('Up to 64 comma-separated #rrggbb; every colour snaps to the nearest (perceptually). Manual: Pro and above.'),
+  background: Joi.alternatives()
+    .try(Joi.string().valid('keep', 'remove'), Joi.string().pattern(COLOUR))
+    .default('keep')
+    .description('keep | remove (the colour found at the border is left out) | #rrggbb (that colour is left out). Manual: Pro and above.'),
+  group_by: Joi.string()
+    .valid('none', 'color')
+    .default('none')
+    .description('color: one <g> per colour, an Inkscape layer each, bottom to top. Manual: Pro and above.'),
+  width: Joi.number()
+    .positive()
+    .max(100_000)
+    .description('The root width in `unit`; the viewBox is unchanged; alone, the height keeps the aspect. Manual.'),
+  height: Joi.number()
+    .positive()
+    .max(100_000)
+    .description('The root height in `unit`; alone, the width keeps the aspect. Manual: Pro and above.'),
+  unit: Joi.string().valid('px', 'mm', 'cm', 'in', 'pt').default('px').description('Unit of width and height. Manual: Pro and above.'),
+  dpi: Joi.number()
+    .integer()
+    .min(1)
+    .max(10_000)
+    .default(96)
+    .description('Pixels per inch, turning the image size into a physical one. Manual: Pro and above.'),
+  stroke_order: Joi.string()
+    .valid('none', 'plotter')
+    .default('none')
+    .description('Centerline: plotter orders, joins and reverses strokes to cut pen-up travel. Manual: Pro and above.'),
+};
 
 export const JobListSchema = Joi.object({
   jobs: Joi.array().items(JobSchema),

@@ -3,14 +3,34 @@
  * (queue position, progress), downloads the SVG and keeps the result for the compare view. No DOM
  * here, so tests drive it with a fake client.
  */
-import type { Job, V1Client, VectorizeFields } from '../../client/v1.js';
+import type { Job, OutputFields, V1Client, VectorizeFields } from '../../client/v1.js';
 import { toPlainError, plainWords, type PlainError } from './errors.js';
 import { MAX_UPLOAD_BYTES, type PickedFile } from './files.js';
 import { svgStats, type SvgStats } from './svg-stats.js';
 
 type ItemState = 'waiting' | 'uploading' | 'queued' | 'processing' | 'completed' | 'failed' | 'canceled';
 
-export interface Settings {
+/** The output controls the form offers (docs/api.md, "Output controls"); absent: the SVG as traced. */
+export const OUTPUT_SETTINGS = [
+  'max_colors',
+  'palette',
+  'background',
+  'group_by',
+  'width',
+  'height',
+  'unit',
+  'dpi',
+  'stroke_order',
+] as const;
+type OutputSettings = Pick<
+  OutputFields,
+  'max_colors' | 'background' | 'group_by' | 'width' | 'height' | 'unit' | 'dpi' | 'stroke_order'
+> & {
+  /** Comma-separated #rrggbb, as the form field spells it. */
+  palette?: string;
+};
+
+export interface Settings extends OutputSettings {
   image_type: NonNullable<VectorizeFields['image_type']>;
   detail: 'low' | 'medium' | 'high';
   smoothing: 'off' | 'light' | 'strong' | 'maximum';
@@ -54,11 +74,16 @@ export interface QueueItem {
   previous?: { svg: string; stats: SvgStats; settings: Settings };
   /** The settings `svg` was made with (`settings` already holds a running re-run's). */
   resultSettings?: Settings;
+  /** A re-run that changes only the output controls: this completed job's geometry is drawn again, no upload, no conversion. */
+  renderOf?: string;
   runs: number;
 }
 
 /** Codes that say the file itself cannot be converted: the same bytes re-run would fail the same way. */
 const FILE_FAULTS = new Set(['unsupported_format', 'unreadable_file', 'empty_file', 'file_too_large', 'megapixels_exceeded']);
+
+/** A re-render's answers that say the first job can no longer be drawn again. */
+const GEOMETRY_GONE = new Set(['result_expired', 'not_found', 'not_ready']);
 
 /** Re-run needs the file in the page and a failure that new settings could change. */
 export function canRerun(item: QueueItem): boolean {
@@ -76,7 +101,45 @@ export function settingsFrom(read: (name: keyof Settings) => unknown, closeSeams
     gradients: pick('gradients'),
     trace_style: pick('trace_style'),
     close_seams: closeSeams,
+    ...outputSettingsFrom(read),
   };
+}
+
+/** Values that leave the SVG as traced are left out, so a plain run sends exactly what it did before. */
+const AS_TRACED: Readonly<Record<string, string>> = { background: 'keep', group_by: 'none', unit: 'px', dpi: '96', stroke_order: 'none' };
+const NUMERIC_OUTPUT = new Set(['max_colors', 'width', 'height', 'dpi']);
+
+function outputSettingsFrom(read: (name: keyof Settings) => unknown): OutputSettings {
+  const out: Record<string, string | number> = {};
+  for (const name of OUTPUT_SETTINGS) {
+    const raw = read(name);
+    // A job's view spells an unset control null and the palette as a list.
+    const text = Array.isArray(raw) ? raw.join(',') : raw === null || raw === undefined ? '' : String(raw).trim();
+    if (text === '' || AS_TRACED[name] === text) continue;
+    out[name] = NUMERIC_OUTPUT.has(name) ? Number(text) : name === 'palette' ? text.replace(/\s+/g, '') : text;
+  }
+  return out as OutputSettings;
+}
+
+/** True when `next` differs from `drawn` only in the output controls: the kept geometry can be drawn again. */
+export function onlyOutputChanged(drawn: Settings, next: Settings): boolean {
+  const traced = (settings: Settings) =>
+    JSON.stringify([
+      settings.image_type,
+      settings.detail,
+      settings.smoothing,
+      settings.gradients,
+      settings.trace_style,
+      settings.close_seams,
+    ]);
+  return traced(drawn) === traced(next);
+}
+
+/** Every output control for a re-render, an unset one sent empty: the server keeps nothing of the old drawing's. */
+export function renderFieldsOf(settings: Settings): OutputFields {
+  const fields: Record<string, string | number> = {};
+  for (const name of OUTPUT_SETTINGS) fields[name] = settings[name] ?? '';
+  return fields as OutputFields;
 }
 
 function settingsOf(job: Job): Settings {
@@ -84,7 +147,7 @@ function settingsOf(job: Job): Settings {
   return settingsFrom((name) => options[name], options.close_seams !== false);
 }
 
-type QueueClient = Pick<V1Client, 'vectorize' | 'waitForJob' | 'downloadSvg' | 'deleteJob'>;
+type QueueClient = Pick<V1Client, 'vectorize' | 'render' | 'waitForJob' | 'downloadSvg' | 'deleteJob'>;
 
 interface QueueOptions {
   /**
@@ -192,6 +255,8 @@ export class ConversionQueue {
   rerun(item: QueueItem, settings: Settings): void {
     if (!canRerun(item)) return;
     this.stop(item);
+    const drawn = item.state === 'completed' && item.jobId !== undefined && item.resultSettings !== undefined;
+    item.renderOf = drawn && onlyOutputChanged(item.resultSettings!, settings) ? item.jobId : undefined;
     item.settings = { ...settings };
     item.state = 'waiting';
     item.progress = 0;
@@ -272,10 +337,18 @@ export class ConversionQueue {
     this.changed(item);
     let job: Job;
     try {
-      job = await this.client.vectorize(item.file!, item.name, item.settings, { signal });
+      job = item.renderOf
+        ? await this.client.render(item.renderOf, renderFieldsOf(item.settings), { signal })
+        : await this.client.vectorize(item.file!, item.name, item.settings, { signal });
     } catch (error) {
       if (!live()) return;
       const plain = toPlainError(error);
+      if (item.renderOf && item.file && GEOMETRY_GONE.has(plain.code)) {
+        // The first job's result (and its geometry) is gone: trace the file again instead.
+        item.renderOf = undefined;
+        item.runs -= 1;
+        return this.run(item, controller);
+      }
       if (RETRYABLE.has(plain.code)) {
         item.state = 'waiting';
         item.error = { code: plain.code, words: `${plainWords(plain.code)} Waiting to try again.` };
@@ -288,7 +361,8 @@ export class ConversionQueue {
     }
     if (!live()) return;
     item.jobId = job.id;
-    this.options.onSpent?.();
+    // A re-render charges no conversion; the badge need not be read again.
+    if (!item.renderOf) this.options.onSpent?.();
     this.applyJob(item, job);
     await this.follow(item, job, signal);
   }

@@ -19,7 +19,8 @@ import { fillPinholes, removeSpecks } from './ink.js';
 import { separateInk } from '../ink/paper.js';
 import { traceRings } from './outline.js';
 import { thin } from './skeleton.js';
-import { writeSvg, type FilledShape, type Rgb, type StrokePath } from './svg.js';
+import { hex, writeSvg, type Rgb } from './svg.js';
+import { VECTOR_DOCUMENT_VERSION, type CenterlineDocument } from '../svg/document.js';
 import { hypot, hypot3 } from '../hypot.js';
 import { luma601 } from '../luma.js';
 
@@ -27,6 +28,8 @@ interface CenterlineResult {
   svg: string;
   paths: number;
   nodes: number;
+  /** The geometry, for drawing it again with output controls (engine/svg/render.ts). */
+  document: CenterlineDocument;
 }
 
 interface CenterlineHooks {
@@ -100,20 +103,28 @@ export async function traceCenterline(image: RgbaImage, hooks: CenterlineHooks =
   for (const s of strokes) palette.add(s.rgb, strokeLength(s) * s.width);
   for (const f of fills) palette.add(f.rgb, f.area);
   palette.settle();
-  const strokePaths: StrokePath[] = strokes.map((s) => ({
-    chain: fitPolyline(s.points, s.closed, strokeTolerance(s.width)),
-    rgb: palette.colourOf(s.rgb),
-    width: Math.max(1, Math.round(s.width * 2) / 2),
-  }));
-  const fillShapes: FilledShape[] = fills.map((f) => ({
-    chains: f.rings.map((r) => fitPolyline(r, true, OUTLINE_FIT)),
-    rgb: palette.colourOf(f.rgb),
-  }));
   // A dark page (white lines on blueprint blue) is part of the drawing; a light one is just paper.
-  const page = luma(ink.background) < 128 ? ink.background : null;
-  const doc = writeSvg(width, height, page, fillShapes, strokePaths);
+  const document: CenterlineDocument = {
+    version: VECTOR_DOCUMENT_VERSION,
+    style: 'centerline',
+    width,
+    height,
+    displayWidth: width,
+    displayHeight: height,
+    page: luma(ink.background) < 128 ? hex(ink.background) : null,
+    fills: fills.map((f) => ({
+      paint: hex(palette.colourOf(f.rgb)),
+      chains: f.rings.map((r) => fitPolyline(r, true, OUTLINE_FIT)),
+    })),
+    strokes: strokes.map((s) => ({
+      paint: hex(palette.colourOf(s.rgb)),
+      width: Math.max(1, Math.round(s.width * 2) / 2),
+      chain: fitPolyline(s.points, s.closed, strokeTolerance(s.width)),
+    })),
+  };
+  const written = writeSvg(document);
   await step(STAGES.write);
-  return doc;
+  return { ...written, document };
 }
 
 /**

@@ -4,64 +4,53 @@
  * one decimal, measured from the rounded previous point so rounding never drifts.
  */
 import type { FittedChain } from './fit.js';
+import { assembleSvg, plainFrame, type CenterlineDocument, type PaintedXml, type SvgFrame } from '../svg/document.js';
 
 export type Rgb = [number, number, number];
 
-export interface FilledShape {
-  chains: FittedChain[];
-  rgb: Rgb;
-}
-export interface StrokePath {
-  chain: FittedChain;
-  rgb: Rgb;
-  width: number;
-}
-
-interface SvgDocument {
+interface WrittenSvg {
   svg: string;
   paths: number;
   nodes: number;
 }
 
-export function writeSvg(width: number, height: number, page: Rgb | null, fills: FilledShape[], strokes: StrokePath[]): SvgDocument {
-  const parts: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">`];
+/** The document's SVG, at the frame's size (by default its traced size) and with its colour layers. */
+export function writeSvg(doc: CenterlineDocument, frame: SvgFrame = plainFrame(doc.width, doc.height)): WrittenSvg {
+  const { width, height } = doc;
+  const elements: PaintedXml[] = [];
   let paths = 0,
     nodes = 0;
   // Nodes as the benchmark counts the SVG: a shape element is four, a path's moveto one.
-  if (page) {
-    parts.push(`<rect width="${width}" height="${height}" fill="${hex(page)}"/>`);
+  if (doc.page !== null) {
+    elements.push({ paint: doc.page, xml: `<rect width="${width}" height="${height}" fill="${doc.page}"/>` });
     nodes += 4;
   }
-  for (const shape of fills) {
+  for (const shape of doc.fills) {
     let d = '';
     for (const chain of shape.chains) {
       const w = pathData(chain);
       d += w.d;
       nodes += w.nodes;
     }
-    parts.push(`<path fill="${hex(shape.rgb)}" d="${d}"/>`);
+    elements.push({ paint: shape.paint, xml: `<path fill="${shape.paint}" d="${d}"/>` });
     paths++;
   }
-  const groups = new Map<string, StrokePath[]>();
-  for (const s of strokes) {
-    const key = `${hex(s.rgb)} ${num(s.width)}`;
+  const groups = new Map<string, { paint: string; width: string; lines: string[] }>();
+  for (const s of doc.strokes) {
+    const strokeWidth = num(s.width);
+    const key = `${s.paint} ${strokeWidth}`;
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = []));
-    g.push(s);
+    if (!g) groups.set(key, (g = { paint: s.paint, width: strokeWidth, lines: [] }));
+    const pd = pathData(s.chain);
+    g.lines.push(`<path d="${pd.d}"/>`);
+    paths++;
+    nodes += pd.nodes;
   }
-  for (const [key, members] of groups) {
-    const [colour, w] = key.split(' ');
-    parts.push(`<g fill="none" stroke="${colour}" stroke-width="${w}" stroke-linecap="round" stroke-linejoin="round">`);
-    for (const s of members) {
-      const pd = pathData(s.chain);
-      parts.push(`<path d="${pd.d}"/>`);
-      paths++;
-      nodes += pd.nodes;
-    }
-    parts.push('</g>');
+  for (const g of groups.values()) {
+    const open = `<g fill="none" stroke="${g.paint}" stroke-width="${g.width}" stroke-linecap="round" stroke-linejoin="round">`;
+    elements.push({ paint: g.paint, xml: [open, ...g.lines, '</g>'].join('\n') });
   }
-  parts.push('</svg>');
-  return { svg: parts.join('\n') + '\n', paths, nodes };
+  return { svg: assembleSvg(width, height, frame, [], elements).join('\n') + '\n', paths, nodes };
 }
 
 function pathData(chain: FittedChain): { d: string; nodes: number } {
@@ -169,7 +158,7 @@ function endsInFraction(text: string): boolean {
   return i >= 0 && text.charCodeAt(i) === 46;
 }
 
-function hex(c: Rgb): string {
+export function hex(c: Rgb): string {
   const h = (v: number) =>
     Math.max(0, Math.min(255, Math.round(v)))
       .toString(16)

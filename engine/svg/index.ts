@@ -12,6 +12,7 @@ import type { FittedChains } from '../fit/chain.js';
 import type { FittedPath } from '../fit/index.js';
 import type { GradientFill } from '../fit/gradient.js';
 import { ellipseXml, type SvgEllipse } from './ellipse.js';
+import { assembleSvg, plainFrame, type SvgFrame } from './document.js';
 
 interface SvgFill {
   kind: 'fill';
@@ -332,18 +333,12 @@ function gradientXml(id: string, fill: GradientFill): string {
   return `<radialGradient id="${id}" gradientUnits="userSpaceOnUse" ${circle}>${stops}</radialGradient>`;
 }
 
-export function writeSvg(doc: SvgDocument): string {
-  const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${doc.width} ${doc.height}" width="${doc.width}" height="${doc.height}">`);
-  if (doc.gradients.length > 0) {
-    out.push('<defs>');
-    for (const g of doc.gradients) out.push(gradientXml(g.id, g.fill));
-    out.push('</defs>');
-  }
-  for (const item of doc.items) {
-    if (item.kind === 'fill') out.push(`<path fill="${item.paint}" d="${item.d}"/>`);
-    else out.push(ellipseXml(item));
-  }
-  out.push('</svg>');
-  return out.join('\n');
+/** The document's SVG; `frame` sets the root's size and the colour layers (engine/svg/controls.ts). */
+export function writeSvg(doc: SvgDocument, frame: SvgFrame = plainFrame(doc.width, doc.height)): string {
+  const defs = doc.gradients.length > 0 ? ['<defs>', ...doc.gradients.map((g) => gradientXml(g.id, g.fill)), '</defs>'] : [];
+  const elements = doc.items.map((item) => ({
+    paint: item.paint,
+    xml: item.kind === 'fill' ? `<path fill="${item.paint}" d="${item.d}"/>` : ellipseXml(item),
+  }));
+  return assembleSvg(doc.width, doc.height, frame, defs, elements).join('\n');
 }

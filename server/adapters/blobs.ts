@@ -14,6 +14,10 @@ export interface Blobs {
   adoptUpload(tempPath: string, jobId: string): Promise<string>;
   uploadPathFor(jobId: string): string;
   resultPathFor(jobId: string): string;
+  /** The trace's geometry (the engine's VectorDocument as JSON), kept beside the result for re-renders. */
+  documentPathFor(jobId: string): string;
+  /** Copies a kept file to another job's upload path (a re-render's own input); returns that path. */
+  copyToUpload(relative: string, jobId: string): Promise<string>;
   absolute(relative: string): string;
   exists(relative: string): Promise<boolean>;
   size(relative: string): Promise<number>;
@@ -51,6 +55,14 @@ export function diskBlobs(dataDir: string): Blobs {
     uploadPathFor,
     resultPathFor(jobId) {
       return join('results', `${jobId}.svg`);
+    },
+    documentPathFor(jobId) {
+      return join('results', `${jobId}.json`);
+    },
+    async copyToUpload(relative, jobId) {
+      const target = uploadPathFor(jobId);
+      await copyFile(absolute(relative), absolute(target));
+      return target;
     },
     absolute,
     async exists(relative) {

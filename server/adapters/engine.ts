@@ -7,19 +7,27 @@ import { isVectorizeError, VectorizeError } from '../../engine/errors.js';
 
 export interface EngineTask {
   jobId: string;
-  /** Absolute paths: the worker reads the upload and writes the SVG itself. */
+  /**
+   * `trace` (the default): the input is an uploaded image. `render`: the input is a kept geometry
+   * (a VectorDocument as JSON) drawn again with `options.output`, nothing traced.
+   */
+  kind?: 'trace' | 'render';
+  /** Absolute paths: the worker reads the upload and writes the SVG and the geometry itself. */
   inputPath: string;
   outputPath: string;
+  /** Where the geometry is kept for re-renders; without it none is kept. */
+  documentPath?: string;
   options: TraceOptions;
   maxPixels: number;
 }
 
 export interface EngineOutcome {
-  mode: ImageClass;
+  /** null for a render: the class and the format are the first job's. */
+  mode: ImageClass | null;
   width: number;
   height: number;
   megapixels: number;
-  format: InputFormat;
+  format: InputFormat | null;
   bytes: number;
   stats: TraceStats;
 }

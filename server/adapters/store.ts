@@ -67,6 +67,13 @@ export interface JobRecord {
   upload_path: string | null;
   result_path: string | null;
   result_bytes: number | null;
+  /**
+   * The trace's geometry beside the result (re-renders draw from it); removed with the result.
+   * Absent on records written before geometry was kept.
+   */
+  document_path?: string | null;
+  /** A re-render (POST /v1/jobs/{id}/render): the job whose geometry it draws. */
+  render_of?: string;
   batch_id: string | null;
   folder_id: string | null;
   attempts: number;
@@ -76,7 +83,8 @@ export interface JobRecord {
   charged_period: string | null;
   estimate_ms: number;
   downloaded_at: string | null;
-  source: KeyScope;
+  /** The key scope that submitted the upload, or `render` for a re-render of a kept geometry. */
+  source: KeyScope | 'render';
 }
 
 export interface FolderRecord {

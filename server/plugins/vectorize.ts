@@ -5,7 +5,7 @@ import { rm } from 'node:fs/promises';
 import { VectorizeError } from '../http-errors.js';
 import { API_AUTH, credentialsOf } from '../auth.js';
 import type { AppContext } from '../context.js';
-import { AUTH_CODES, JobSchema, responses } from '../schemas.js';
+import { AUTH_CODES, JobSchema, OUTPUT_FIELDS_DOC, responses } from '../schemas.js';
 import { FORM_FIELDS, type UploadedFile } from '../services/submissions.js';
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_TEXT } from '../limits.js';
 import { RETENTIONS } from '../plans.js';
@@ -39,6 +39,7 @@ const formDoc = Joi.object({
     .default('strong'),
   trace_style: Joi.string().valid('fill', 'centerline').default('fill').description('Manual: Pro and above.'),
   close_seams: Joi.string().valid('true', 'false').default('true'),
+  ...OUTPUT_FIELDS_DOC,
 })
   .unknown(true)
   // Documentation only: the submission service validates the form itself, so each field keeps
@@ -102,7 +103,9 @@ export const vectorizePlugin: Plugin<{ app: AppContext }> = {
           'Checks run in this order: 400 form → Idempotency-Key (replay 202 / 409) → 415/400 bytes → 400 batch_limit_exceeded ' +
             '→ 402 → 429 → 503.',
           'Idempotency-Key: remembered 24 h per account; the fingerprint covers the file bytes and every form field.',
-          'Manual fields (detail, gradients, smoothing, trace_style) are replaced by their defaults on Trial and Lite.',
+          'Manual fields (detail, gradients, smoothing, trace_style and the output controls max_colors, palette, background, ' +
+            'group_by, width, height, unit, dpi, stroke_order) are replaced by their defaults on Trial and Lite; ' +
+            "the job's options say what was applied.",
           'A field not listed here answers 400 invalid_parameter with details.field naming it ' +
             '(a misspelt option never falls back to its default silently).',
           "The 202 carries a Location header: the job's URL to poll.",

@@ -10,7 +10,7 @@
  * every job's state.
  */
 import { VectorizeError } from '../http-errors.js';
-import { END_STATES, type JobRecord, type JobStatus, type Store } from '../adapters/store.js';
+import { END_STATES, type AccountRecord, type JobRecord, type JobStatus, type Store } from '../adapters/store.js';
 import type { Blobs } from '../adapters/blobs.js';
 import type { Clock } from '../adapters/clock.js';
 import type { EnginePool, EngineRun } from '../adapters/engine.js';
@@ -19,7 +19,8 @@ import type { StoreTransaction } from '../adapters/store.js';
 import type { Config } from '../config.js';
 import type { EventBus } from '../events.js';
 import type { Logger } from '../log.js';
-import { RETENTION_MS } from '../plans.js';
+import { RETENTION_MS, type PlanLimits } from '../plans.js';
+import { DEFAULT_OUTPUT_CONTROLS, type OutputControls } from '../../engine/types.js';
 import type { AccountService } from './accounts.js';
 
 interface Running {
@@ -79,20 +80,26 @@ export function jobService(deps: JobDeps) {
     const resultPath = blobs.resultPathFor(job.id);
     // docs/api.md, "Jobs and their states": completed only once the result file exists.
     if (!(await blobs.exists(resultPath))) throw new VectorizeError('internal_error', 'The engine reported success but wrote no result.');
+    const documentPath = blobs.documentPathFor(job.id);
     const current = store.jobs.get(job.id);
     if (!current || current.status !== 'processing') {
-      await blobs.remove(resultPath); // canceled or deleted meanwhile
+      // canceled or deleted meanwhile
+      await Promise.all([blobs.remove(resultPath), blobs.remove(documentPath)]);
       return;
     }
+    // An engine that keeps no geometry (a stand-in module) leaves a job that cannot be re-rendered.
+    const documentKept = await blobs.exists(documentPath);
     const at = now();
     const updated = store.jobs.update(job.id, {
       status: 'completed',
-      mode: outcome.mode,
+      // A re-render reports no class: it keeps the first job's.
+      mode: outcome.mode ?? current.mode,
       completed_at: at.toISOString(),
       ended_at: at.toISOString(),
       expires_at: new Date(at.getTime() + RETENTION_MS[current.retention]).toISOString(),
       result_path: resultPath,
       result_bytes: outcome.bytes,
+      document_path: documentKept ? documentPath : null,
       upload_path: null,
       error: null,
     })!;
@@ -118,6 +125,8 @@ export function jobService(deps: JobDeps) {
       upload_path: null,
     })!;
     void blobs.remove(current.upload_path);
+    // A worker stopped by the watchdog may have kept the geometry before its result.
+    void blobs.remove(blobs.documentPathFor(jobId));
     // A failed conversion is not the client's to pay for.
     giveBack(current);
     events.emit('job.failed', updated, at);
@@ -150,8 +159,10 @@ export function jobService(deps: JobDeps) {
     const engineRun = pool.run(
       {
         jobId,
+        kind: job.source === 'render' ? 'render' : 'trace',
         inputPath: blobs.absolute(job.upload_path),
         outputPath: blobs.absolute(blobs.resultPathFor(jobId)),
+        documentPath: blobs.absolute(blobs.documentPathFor(jobId)),
         options: job.options,
         // The plan's own ceiling, the one the submission checked from the header: every plan has
         // one (config fills them all in, at most PLAN_MAX_MEGAPIXELS), so there is no fallback. The
@@ -181,6 +192,7 @@ export function jobService(deps: JobDeps) {
           finishRun(jobId);
           engineRun.cancel();
           void blobs.remove(blobs.resultPathFor(jobId));
+          void blobs.remove(blobs.documentPathFor(jobId));
         }, CANCEL_WATCH_MS)
       : undefined;
     cancelWatch?.unref();
@@ -243,6 +255,26 @@ export function jobService(deps: JobDeps) {
     waitingCount: () => queue.waiting(),
     get processingCount() {
       return running.size;
+    },
+
+    /** 429 too_many_active_jobs when the account has its plan's number of queued and processing jobs. */
+    assertActiveRoom(account: AccountRecord, plan: Readonly<PlanLimits>) {
+      const active = store.jobs.count((j) => j.account_id === account.id && (j.status === 'queued' || j.status === 'processing'));
+      if (active >= plan.activeJobs) {
+        throw new VectorizeError(
+          'too_many_active_jobs',
+          `The account already has ${active} queued or processing jobs (plan maximum ${plan.activeJobs}).`,
+          { active_jobs: active, max_active_jobs: plan.activeJobs },
+        );
+      }
+    },
+
+    /** 503 queue_full / storage_full: the service, not the account, has no room for another job. */
+    assertServiceRoom(freeBytes: number) {
+      if (queue.length >= config.queueMax) {
+        throw new VectorizeError('queue_full', 'The service queue is full; retry later.', { queue_max: config.queueMax });
+      }
+      if (freeBytes < config.minFreeBytes) throw new VectorizeError('storage_full', 'The service is low on storage; retry later.', {});
     },
 
     /** Adds an accepted job (already stored as queued) to the end of the queue. */
@@ -311,6 +343,7 @@ export function jobService(deps: JobDeps) {
       const updated = store.jobs.update(job.id, { status: 'canceled', ended_at: at.toISOString(), upload_path: null })!;
       void blobs.remove(job.upload_path);
       void blobs.remove(blobs.resultPathFor(job.id));
+      void blobs.remove(blobs.documentPathFor(job.id));
       // Nothing was traced for a job canceled before it started: its conversion is given back.
       if (wasQueued) giveBack(job);
       events.emit('job.canceled', updated, at);
@@ -320,7 +353,7 @@ export function jobService(deps: JobDeps) {
     async remove(job: JobRecord): Promise<void> {
       if (!isEndState(job.status)) this.cancel(job);
       store.jobs.delete(job.id);
-      await Promise.all([blobs.remove(job.result_path), blobs.remove(job.upload_path)]);
+      await Promise.all([blobs.remove(job.result_path), blobs.remove(job.document_path ?? null), blobs.remove(job.upload_path)]);
     },
 
     fail,
@@ -404,7 +437,10 @@ export function jobService(deps: JobDeps) {
         smoothing: job.options.smoothing,
         trace_style: job.options.traceStyle,
         close_seams: job.options.closeSeams,
+        ...outputView(job.options.output ?? DEFAULT_OUTPUT_CONTROLS),
       };
+      out.source = job.source;
+      if (job.render_of !== undefined) out.render_of = job.render_of;
       if (job.requested_retention !== job.retention) out.requested_retention = job.requested_retention;
       if (job.error) out.error = job.error;
       return out;
@@ -422,6 +458,21 @@ export function jobService(deps: JobDeps) {
           store.jobs.update(id, { status: 'queued', started_at: null, attempts: Math.max(0, job.attempts - 1) });
       }
     },
+  };
+}
+
+/** The output controls as the form spells them (docs/api.md, "Output controls"). */
+function outputView(output: OutputControls) {
+  return {
+    max_colors: output.maxColors,
+    palette: output.palette,
+    background: output.background,
+    group_by: output.groupBy,
+    width: output.width,
+    height: output.height,
+    unit: output.unit,
+    dpi: output.dpi,
+    stroke_order: output.strokeOrder,
   };
 }
 

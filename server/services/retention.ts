@@ -36,8 +36,13 @@ export function retentionService(deps: {
   const { store, blobs, clock, config, idempotency, webhooks, log } = deps;
 
   async function expire(job: JobRecord, at: Date): Promise<JobRecord> {
-    const updated = store.jobs.update(job.id, { status: 'expired', result_path: null, ended_at: job.ended_at ?? at.toISOString() })!;
-    await blobs.remove(job.result_path);
+    const updated = store.jobs.update(job.id, {
+      status: 'expired',
+      result_path: null,
+      document_path: null,
+      ended_at: job.ended_at ?? at.toISOString(),
+    })!;
+    await Promise.all([blobs.remove(job.result_path), blobs.remove(job.document_path ?? null)]);
     return updated;
   }
 
@@ -47,9 +52,11 @@ export function retentionService(deps: {
     for (const job of store.jobs.all()) {
       if (job.upload_path) owned.add(job.upload_path);
       if (job.result_path) owned.add(job.result_path);
+      if (job.document_path) owned.add(job.document_path);
       if (job.status === 'queued' || job.status === 'processing') {
         const result = blobs.resultPathFor(job.id);
-        owned.add(blobs.uploadPathFor(job.id)).add(result).add(`${result}.partial`);
+        const document = blobs.documentPathFor(job.id);
+        owned.add(blobs.uploadPathFor(job.id)).add(result).add(`${result}.partial`).add(document).add(`${document}.partial`);
       }
     }
     return owned;
@@ -106,13 +113,14 @@ export function retentionService(deps: {
           downloaded_at: now.toISOString(),
           expires_at: now.toISOString(),
           result_path: null,
+          document_path: null,
           ended_at: job.ended_at,
         })!;
         await new Promise<void>((resolve, reject) => {
           stream.once('open', () => resolve());
           stream.once('error', reject);
         });
-        await blobs.remove(path);
+        await Promise.all([blobs.remove(path), blobs.remove(job.document_path ?? null)]);
       } else {
         store.jobs.update(job.id, { downloaded_at: now.toISOString() });
       }

@@ -15,13 +15,12 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { uploadTooLarge, VectorizeError } from '../http-errors.js';
 import { parseTraceOptions, bucketDetail } from '../../engine/options.js';
-import { DEFAULT_TRACE_OPTIONS, type TraceOptions } from '../../engine/types.js';
+import { DEFAULT_OUTPUT_CONTROLS, DEFAULT_TRACE_OPTIONS, type TraceOptions } from '../../engine/types.js';
 import type { AccountRecord, JobRecord, KeyRecord, Store } from '../adapters/store.js';
 import type { Blobs } from '../adapters/blobs.js';
 import type { Clock } from '../adapters/clock.js';
 import type { DiskProbe } from '../adapters/disk.js';
 import type { ImageProber } from '../adapters/engine.js';
-import type { Config } from '../config.js';
 import { newId } from '../ids.js';
 import { RETENTIONS, clampRetention, manualFieldsEffective, type Retention } from '../plans.js';
 import type { AccountService } from './accounts.js';
@@ -42,8 +41,17 @@ export const FORM_FIELDS = [
   'smoothing',
   'trace_style',
   'close_seams',
+  'max_colors',
+  'palette',
+  'background',
+  'group_by',
+  'width',
+  'height',
+  'unit',
+  'dpi',
+  'stroke_order',
 ] as const;
-const MAX_FIELD_LENGTH = 1024;
+export const MAX_FIELD_LENGTH = 1024;
 
 export interface UploadedFile {
   path: string;
@@ -65,7 +73,6 @@ interface SubmissionDeps {
   clock: Clock;
   disk: DiskProbe;
   prober: ImageProber;
-  config: Readonly<Config>;
   accounts: AccountService;
   jobs: JobService;
   folders: FolderService;
@@ -137,7 +144,7 @@ function validateFields(fields: Record<string, string>) {
 }
 
 export function submissionService(deps: SubmissionDeps) {
-  const { store, blobs, clock, disk, prober, config, accounts, jobs, folders, idempotency } = deps;
+  const { store, blobs, clock, disk, prober, accounts, jobs, folders, idempotency } = deps;
 
   return {
     /** Returns the job and whether it is a replay of an earlier request. */
@@ -207,22 +214,13 @@ export function submissionService(deps: SubmissionDeps) {
                 gradients: DEFAULT_TRACE_OPTIONS.gradients,
                 smoothing: DEFAULT_TRACE_OPTIONS.smoothing,
                 traceStyle: DEFAULT_TRACE_OPTIONS.traceStyle,
+                output: { ...DEFAULT_OUTPUT_CONTROLS },
               };
           if (!plan.highDetail && options.detail === 'high') options.detail = 'medium';
 
           // Quota before rate limits: a spent allowance is the lasting answer, a 429 a passing one.
           accounts.assertConversionLeft(account);
-          const active = store.jobs.count((j) => j.account_id === account.id && (j.status === 'queued' || j.status === 'processing'));
-          if (active >= plan.activeJobs) {
-            throw new VectorizeError(
-              'too_many_active_jobs',
-              `The account already has ${active} queued or processing jobs (plan maximum ${plan.activeJobs}).`,
-              {
-                active_jobs: active,
-                max_active_jobs: plan.activeJobs,
-              },
-            );
-          }
+          jobs.assertActiveRoom(account, plan);
           const lastDay = accounts.acceptedLastDay(account);
           if (lastDay.length >= plan.dailyFuse) {
             const oldest = new Date(lastDay[0]).getTime();
@@ -236,12 +234,7 @@ export function submissionService(deps: SubmissionDeps) {
               },
             );
           }
-          if (jobs.queueLength >= config.queueMax) {
-            throw new VectorizeError('queue_full', 'The service queue is full; retry later.', { queue_max: config.queueMax });
-          }
-          if (freeBytes < config.minFreeBytes) {
-            throw new VectorizeError('storage_full', 'The service is low on storage; retry later.', {});
-          }
+          jobs.assertServiceRoom(freeBytes);
 
           const charge = accounts.charge(account);
           accounts.recordAcceptance(account);

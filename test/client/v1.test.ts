@@ -58,6 +58,29 @@ t.test('vectorize posts multipart with the contract field names, the key and the
   t.same([...form.keys()].at(-1), 'file', 'the file goes last');
 });
 
+t.test("render posts the output controls to the job's render route; a palette list goes comma-separated", async (t) => {
+  const { fetch, seen } = fakeFetch(
+    () => new Response(JSON.stringify(job({ id: 'job_render0000000000', source: 'render' })), { status: 202 }),
+  );
+  const client = new V1Client({ baseUrl: 'http://127.0.0.1:9', token: 'service_sk_live_x', fetch });
+  const answer = await client.render(
+    'job_abc/def',
+    { palette: ['#112233', '#ffffff'], group_by: 'color', width: 100, unit: 'mm', max_colors: undefined },
+    { idempotencyKey: 'r-1' },
+  );
+  t.equal(answer.source, 'render');
+  t.equal(seen[0].url, 'http://127.0.0.1:9/v1/jobs/job_abc%2Fdef/render', 'the id is one path segment');
+  t.equal(seen[0].method, 'POST');
+  t.equal(seen[0].headers['idempotency-key'], 'r-1');
+  const form = seen[0].body as FormData;
+  t.equal(form.get('palette'), '#112233,#ffffff');
+  t.equal(form.get('group_by'), 'color');
+  t.equal(form.get('width'), '100');
+  t.equal(form.get('unit'), 'mm');
+  t.equal(form.has('max_colors'), false);
+  t.equal(form.has('file'), false, 'nothing is uploaded');
+});
+
 t.test('errors come back as ApiError with the contract code', async (t) => {
   const { fetch } = fakeFetch(
     () =>

@@ -1,7 +1,7 @@
 /** The busy-pixel budget: which images are traced smaller, by how much, and at what display size. */
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
-import { atDisplaySize, busyPixels, withinBusyBudget } from '../../engine/budget.js';
+import { busyPixels, withinBusyBudget } from '../../engine/budget.js';
 import type { DecodedRaster } from '../../engine/decode/index.js';
 
 function raster(width: number, height: number, data: Uint8Array): DecodedRaster {
@@ -34,13 +34,4 @@ t.test('an image within the budget is traced as it is; a busier one is scaled do
   t.ok(Math.abs(image.width / image.height - 2) < 0.1, 'the aspect ratio is kept');
   t.ok(busyPixels(image) <= 2000, 'the copy fits the budget');
   t.equal(image.data.length, image.width * image.height * 3);
-});
-
-t.test('the SVG keeps the original display size; its viewBox is the traced size', async (t) => {
-  const svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 60 30" width="60" height="30"><path d="M0 0"/></svg>';
-  t.equal(
-    atDisplaySize(svg, { width: 60, height: 30 }, { width: 200, height: 100 }),
-    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 60 30" width="200" height="100"><path d="M0 0"/></svg>',
-  );
-  t.equal(atDisplaySize(svg, { width: 60, height: 30 }, { width: 60, height: 30 }), svg, 'traced at full size: unchanged');
 });

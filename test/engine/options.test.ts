@@ -1,4 +1,5 @@
 import t from 'tap';
+import { DEFAULT_OUTPUT_CONTROLS } from '../../engine/types.js';
 import { bucketDetail, bucketSmoothing, parseTraceOptions } from '../../engine/options.js';
 
 t.test('detail sliders bucket at the boundaries docs/api.md gives', async (t) => {
@@ -54,6 +55,7 @@ t.test('defaults follow the contract', async (t) => {
     gradients: 'smooth',
     traceStyle: 'fill',
     closeSeams: true,
+    output: DEFAULT_OUTPUT_CONTROLS,
   });
   t.equal(parseTraceOptions({ close_seams: 'false' }).closeSeams, false);
 });
@@ -67,4 +69,59 @@ t.test('a named level that does not exist is refused with the numbers the slider
     code: 'invalid_parameter',
     message: 'smoothing must be one of off, light, strong, maximum or a number 0–100; got "silky"',
   });
+});
+
+t.test('output controls: each bad value answers invalid_parameter naming the field and what it allows', async (t) => {
+  const cases: Array<[Record<string, string>, string]> = [
+    [{ max_colors: '1' }, 'max_colors'],
+    [{ max_colors: '257' }, 'max_colors'],
+    [{ max_colors: '4.5' }, 'max_colors'],
+    [{ palette: '#ff0000,red' }, 'palette'],
+    [{ palette: '#f00' }, 'palette'],
+    [{ palette: Array.from({ length: 65 }, (_, i) => `#0000${i.toString(16).padStart(2, '0')}`).join(',') }, 'palette'],
+    [{ background: 'white' }, 'background'],
+    [{ background: '#fff' }, 'background'],
+    [{ group_by: 'layer' }, 'group_by'],
+    [{ width: '0' }, 'width'],
+    [{ width: '-5' }, 'width'],
+    [{ width: '1e3' }, 'width'],
+    [{ height: '100001' }, 'height'],
+    [{ unit: 'ft' }, 'unit'],
+    [{ dpi: '0' }, 'dpi'],
+    [{ dpi: '10001' }, 'dpi'],
+    [{ stroke_order: 'fastest' }, 'stroke_order'],
+  ];
+  for (const [raw, field] of cases) {
+    t.throws(
+      () => parseTraceOptions(raw),
+      { name: 'VectorizeError', code: 'invalid_parameter', details: { field, allowed: String } },
+      `${JSON.stringify(raw).slice(0, 60)} names ${field}`,
+    );
+  }
+});
+
+t.test('output controls: valid values are parsed, colours lower-cased', async (t) => {
+  const { output } = parseTraceOptions({
+    max_colors: '4',
+    palette: '#FF0000, #00ff00,#0000Ff',
+    background: '#FFFFFF',
+    group_by: 'color',
+    width: '100',
+    height: '12.5',
+    unit: 'mm',
+    dpi: '300',
+    stroke_order: 'plotter',
+  });
+  t.same(output, {
+    maxColors: 4,
+    palette: ['#ff0000', '#00ff00', '#0000ff'],
+    background: '#ffffff',
+    groupBy: 'color',
+    width: 100,
+    height: 12.5,
+    unit: 'mm',
+    dpi: 300,
+    strokeOrder: 'plotter',
+  });
+  t.equal(parseTraceOptions({ background: 'remove' }).output.background, 'remove');
 });

@@ -2,7 +2,7 @@
  * Test harness for the server: a real app (real store, blobs, probe, routes) with a fake engine
  * pool the test drives by hand and a manual clock. Nothing here waits on wall time.
  */
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 
@@ -64,12 +64,19 @@ class FakePool implements EnginePool {
     return [...this.runs.keys()];
   }
 
-  /** Writes the SVG where the real worker would and reports success. */
+  /**
+   * Writes the SVG where the real worker would, and the geometry (a trace keeps a stand-in one; a
+   * render keeps the one it read, as the real worker does), and reports success.
+   */
   complete(jobId: string, svg = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>') {
     const run = this.runs.get(jobId);
     if (!run) throw new Error(`no running job ${jobId}`);
     this.runs.delete(jobId);
     mkdirSync(dirname(run.task.outputPath), { recursive: true });
+    if (run.task.documentPath) {
+      const document = run.task.kind === 'render' ? readFileSync(run.task.inputPath, 'utf8') : JSON.stringify({ traced: jobId });
+      writeFileSync(run.task.documentPath, document);
+    }
     writeFileSync(run.task.outputPath, svg);
     run.resolve({
       mode: 'clipart',
@@ -162,6 +169,13 @@ export interface Harness {
     secret: string,
     fields?: Record<string, string | string[]>,
     file?: Partial<FormFile> | null,
+    headers?: Record<string, string>,
+  ): Promise<import('@hapi/hapi').ServerInjectResponse>;
+  /** POST /v1/jobs/{id}/render with the fields as a multipart form. */
+  render(
+    secret: string,
+    jobId: string,
+    fields?: Record<string, string | string[]>,
     headers?: Record<string, string>,
   ): Promise<import('@hapi/hapi').ServerInjectResponse>;
   get(secret: string | null, url: string): Promise<import('@hapi/hapi').ServerInjectResponse>;
@@ -267,6 +281,15 @@ export async function harness(
       return app.server.inject({
         method: 'POST',
         url: '/v1/vectorize',
+        payload: form.payload,
+        headers: { ...form.headers, authorization: `Bearer ${secret}`, ...headers },
+      });
+    },
+    render(secret, jobId, fields = {}, headers = {}) {
+      const form = multipart(fields);
+      return app.server.inject({
+        method: 'POST',
+        url: `/v1/jobs/${jobId}/render`,
         payload: form.payload,
         headers: { ...form.headers, authorization: `Bearer ${secret}`, ...headers },
       });

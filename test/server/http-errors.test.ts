@@ -408,8 +408,27 @@ t.test('trial and lite: manual fields are accepted and replaced by their default
     trace_style: 'centerline',
     image_type: 'photo',
     close_seams: 'false',
+    max_colors: '8',
+    palette: '#FF0000,#00ff00',
+    background: 'remove',
+    group_by: 'color',
+    width: '100',
+    unit: 'mm',
+    dpi: '300',
+    stroke_order: 'plotter',
   };
   const job = h.json<{ options: Record<string, unknown>; mode: string }>(await h.submit(trial.secret, manual));
+  const asTraced = {
+    max_colors: null,
+    palette: null,
+    background: 'keep',
+    group_by: 'none',
+    width: null,
+    height: null,
+    unit: 'px',
+    dpi: 96,
+    stroke_order: 'none',
+  };
   t.same(job.options, {
     image_type: 'photo',
     detail: 'high',
@@ -417,6 +436,7 @@ t.test('trial and lite: manual fields are accepted and replaced by their default
     smoothing: 'strong',
     trace_style: 'fill',
     close_seams: false,
+    ...asTraced,
   });
   const pro = await h.account('pro');
   const proJob = h.json<{ options: Record<string, unknown> }>(await h.submit(pro.secret, manual));
@@ -427,6 +447,15 @@ t.test('trial and lite: manual fields are accepted and replaced by their default
     smoothing: 'off',
     trace_style: 'centerline',
     close_seams: false,
+    max_colors: 8,
+    palette: ['#ff0000', '#00ff00'],
+    background: 'remove',
+    group_by: 'color',
+    width: 100,
+    height: null,
+    unit: 'mm',
+    dpi: 300,
+    stroke_order: 'plotter',
   });
 });
 

@@ -226,6 +226,7 @@ t.test('OpenAPI 3 document validates and lists every route with its error codes'
     ['get', '/v1/jobs/{id}'],
     ['get', '/v1/jobs/{id}/download'],
     ['delete', '/v1/jobs/{id}'],
+    ['post', '/v1/jobs/{id}/render'],
     ['post', '/v1/jobs/{id}/report'],
     ['get', '/v1/folders'],
     ['delete', '/v1/folders/{id}'],

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { ApiError } from '../../../client/http.js';
-import type { Job, VectorizeFields, WaitOptions } from '../../../client/v1.js';
+import type { Job, OutputFields, VectorizeFields, WaitOptions } from '../../../client/v1.js';
 import { ConversionQueue, DEFAULT_SETTINGS, canRerun, describeState, type QueueItem } from '../../../app/renderer/queue.js';
 
 const picked = (name: string) => ({ file: new Blob([name]), name, path: name });
@@ -12,6 +12,7 @@ function job(id: string, over: Partial<Job> = {}): Job {
 /** A fake /v1 client whose jobs the test finishes by hand, to see the queue between steps. */
 class FakeClient {
   submitted: Array<{ name: string; fields: VectorizeFields }> = [];
+  rendered: Array<{ of: string; fields: OutputFields }> = [];
   deleted: string[] = [];
   refuse: ApiError[] = [];
   private waiters = new Map<string, { resolve: (job: Job) => void; options: WaitOptions }>();
@@ -22,6 +23,12 @@ class FakeClient {
     if (refusal) throw refusal;
     this.submitted.push({ name, fields });
     return job(`job_${this.submitted.length}`);
+  }
+  async render(of: string, fields: OutputFields): Promise<Job> {
+    const refusal = this.refuse.shift();
+    if (refusal) throw refusal;
+    this.rendered.push({ of, fields });
+    return job(`render_${this.rendered.length}`, { source: 'render', render_of: of });
   }
   waitForJob(id: string, options: WaitOptions = {}): Promise<Job> {
     return new Promise((resolve, reject) => {
@@ -224,4 +231,70 @@ t.test('removing a file stops its job and frees the slot', async (t) => {
   t.same(client.deleted, ['job_1']);
   t.equal(queue.items.length, 1);
   t.equal(b.state, 'queued');
+});
+
+t.test('a re-run that changes only the output controls draws the job again: no upload, no conversion', async (t) => {
+  const client = new FakeClient();
+  let spent = 0;
+  const queue = new ConversionQueue(client, { onSpent: () => spent++ });
+  const [item] = queue.add([picked('a.png')], { ...DEFAULT_SETTINGS, group_by: 'color' });
+  await tick();
+  t.equal(client.submitted[0].fields.group_by, 'color', 'output controls travel with the upload');
+  t.notOk('unit' in client.submitted[0].fields, 'controls left as traced are not sent');
+  client.finish('job_1', { status: 'completed', progress: 100 }, '<svg/>');
+  await tick();
+  await tick();
+  t.equal(spent, 1);
+
+  queue.rerun(item, { ...DEFAULT_SETTINGS, palette: '#000000,#ffffff', width: 100, unit: 'mm' });
+  await tick();
+  t.equal(client.submitted.length, 1, 'no second upload');
+  t.equal(client.rendered.length, 1);
+  t.equal(client.rendered[0].of, 'job_1');
+  t.same(
+    client.rendered[0].fields,
+    {
+      max_colors: '',
+      palette: '#000000,#ffffff',
+      background: '',
+      group_by: '',
+      width: 100,
+      height: '',
+      unit: 'mm',
+      dpi: '',
+      stroke_order: '',
+    },
+    'every control is sent, the ones left as traced empty, so nothing of the old drawing stays',
+  );
+  t.equal(item.jobId, 'render_1');
+  client.finish('render_1', { status: 'completed', progress: 100 }, '<svg width="100mm"/>');
+  await tick();
+  await tick();
+  t.equal(item.state, 'completed');
+  t.equal(item.previous?.svg, '<svg/>', 'the drawing it replaced is kept to compare');
+  t.equal(spent, 1, 'a re-render spends no conversion');
+
+  queue.rerun(item, { ...DEFAULT_SETTINGS, palette: '#000000,#ffffff', width: 100, unit: 'mm', smoothing: 'off' });
+  await tick();
+  t.equal(client.submitted.length, 2, 'a tracing setting changed: traced again');
+  t.equal(client.rendered.length, 1);
+});
+
+t.test('a re-render the server can no longer draw falls back to tracing the file', async (t) => {
+  const client = new FakeClient();
+  const queue = new ConversionQueue(client);
+  const [item] = queue.add([picked('a.png')], DEFAULT_SETTINGS);
+  await tick();
+  client.finish('job_1', { status: 'completed', progress: 100 }, '<svg/>');
+  await tick();
+  await tick();
+  client.refuse.push(new ApiError(410, { code: 'result_expired', message: 'gone', details: {} }));
+  queue.rerun(item, { ...DEFAULT_SETTINGS, group_by: 'color' });
+  await tick();
+  await tick();
+  t.equal(client.rendered.length, 0);
+  t.equal(client.submitted.length, 2, 'uploaded again');
+  t.equal(client.submitted[1].fields.group_by, 'color');
+  t.equal(item.jobId, 'job_2');
+  t.equal(item.runs, 2);
 });

@@ -27,6 +27,7 @@ t.test('uploads and results no record owns are removed after the grace period, o
   store.jobs.delete(lost.id);
   // A result that outlived its record, and a worker's partial write of a job nobody knows.
   writeFileSync(blobs.absolute('results/job_pruned.svg'), '<svg/>');
+  writeFileSync(blobs.absolute('results/job_pruned.json'), '{}');
   writeFileSync(blobs.absolute('results/job_gone.svg.partial'), '<svg');
 
   const [first] = h.pool.active;
@@ -43,9 +44,10 @@ t.test('uploads and results no record owns are removed after the grace period, o
   // Past the grace for every file written so far, however long the steps above took on a busy box.
   h.clock.set(new Date(Date.now() + ABANDONED_FILE_GRACE_MS + 1000));
   const swept = await h.app.services.retention.sweep();
-  t.equal(swept.unowned, 3, 'the lost upload, the pruned result and the stray partial');
+  t.equal(swept.unowned, 4, 'the lost upload, the pruned result and its geometry, and the stray partial');
   t.notOk(await blobs.exists(`uploads/${lost.id}`));
   t.notOk(await blobs.exists('results/job_pruned.svg'));
+  t.notOk(await blobs.exists('results/job_pruned.json'));
   t.notOk(await blobs.exists('results/job_gone.svg.partial'));
 
   t.same(
@@ -58,7 +60,8 @@ t.test('uploads and results no record owns are removed after the grace period, o
   for (const record of store.jobs.all()) {
     if (record.upload_path) t.ok(await blobs.exists(record.upload_path), `a ${record.status} job keeps its upload`);
     if (record.result_path) t.ok(await blobs.exists(record.result_path), `a ${record.status} job keeps its result`);
+    if (record.document_path) t.ok(await blobs.exists(record.document_path), `a ${record.status} job keeps its geometry`);
   }
   t.ok(await blobs.exists(`results/${stillRunning}.svg.partial`), 'a running job keeps its partial result');
-  t.equal((await blobs.listStored()).length, 4, '2 uploads of running jobs, 1 result, 1 partial');
+  t.equal((await blobs.listStored()).length, 5, '2 uploads of running jobs, 1 result with its geometry, 1 partial');
 });

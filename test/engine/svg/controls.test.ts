@@ -1,0 +1,148 @@
+import t, { type Test } from 'tap';
+import { renderDocument, vectorize } from '../../../engine/index.js';
+import type { TraceResult } from '../../../engine/types.js';
+import { svgStats } from '../../../app/renderer/svg-stats.js';
+import { coverage, mix, png, raster, render, type Raster } from '../helpers/images.js';
+
+// The output controls on real traces of synthetic images: each done-when of issue #17 that the
+// engine answers, checked on what the SVG paints (resvg) and on its text.
+
+/** Forty-odd flat colours: twelve hue sectors in three rings, on white. */
+const wheel = raster(160, 120, (x, y) => {
+  const dx = x - 80,
+    dy = y - 60;
+  const r = Math.hypot(dx, dy);
+  if (r > 50) return [255, 255, 255];
+  const sector = Math.floor(((Math.atan2(dy, dx) + Math.PI) / (2 * Math.PI)) * 12);
+  const ring = Math.floor(r / 17);
+  return [(sector * 21 + ring * 60) % 256, (sector * 53) % 256, (255 - sector * 19 - ring * 40 + 512) % 256];
+});
+/** A ramp the trace writes as a gradient, above a flat band. */
+const ramp = raster(96, 64, (x, y) => (y < 40 ? [40 + x * 2, 90, 200 - x] : [240, 200, 40]));
+/** A logo on white: a red square and an anti-aliased blue disc, no counters. */
+const logo = raster(120, 80, (x, y) => {
+  if (x >= 10 && x < 50 && y >= 20 && y < 60) return [200, 30, 40];
+  return mix(
+    [30, 60, 190],
+    [255, 255, 255],
+    coverage(x, y, (u, v) => (u - 85) ** 2 + (v - 40) ** 2 < 22 ** 2),
+  );
+});
+
+const traces = new Map<Raster, TraceResult>();
+async function traced(image: Raster): Promise<TraceResult> {
+  let result = traces.get(image);
+  if (!result) traces.set(image, (result = await vectorize(await png(image), { imageType: 'clipart' })));
+  return result;
+}
+
+/** Every colour the SVG paints with: fills, strokes and gradient stops, as #rrggbb. */
+function paints(svg: string): Set<string> {
+  const colours = [...svg.matchAll(/(?:fill|stroke|stop-color)="(#[0-9a-f]{3}(?:[0-9a-f]{3})?)"/g)].map((m) => m[1]);
+  return new Set(colours.map((c) => (c.length === 4 ? `#${c[1]}${c[1]}${c[2]}${c[2]}${c[3]}${c[3]}` : c)));
+}
+
+/** RGB PSNR of the SVG rendered on white against the source. */
+function psnr(svg: string, source: Raster): number {
+  const out = render(svg, source.width, 1, 'white');
+  let sum = 0;
+  for (let i = 0; i < source.data.length; i += 4) for (let c = 0; c < 3; c++) sum += (out.data[i + c] - source.data[i + c]) ** 2;
+  return 10 * Math.log10(255 ** 2 / (sum / ((source.data.length / 4) * 3)));
+}
+
+function statsMatch(t: Test, rendered: { svg: string; stats: { nodes: number; paths: number } }): void {
+  const counted = svgStats(rendered.svg);
+  t.equal(rendered.stats.nodes, counted.nodes, 'stats.nodes are the SVG’s');
+  t.equal(rendered.stats.paths, counted.paths, 'stats.paths are the SVG’s');
+}
+
+t.test('max_colors=4 on a many-colour image: at most 4 fills, fidelity falls with fewer colours', async (t) => {
+  const result = await traced(wheel);
+  t.ok(paints(result.svg).size > 30, `traced with ${paints(result.svg).size} colours`);
+  const full = psnr(result.svg, wheel);
+  const byCount = new Map<number, number>();
+  for (const maxColors of [2, 4, 16]) {
+    const rendered = renderDocument(result.document, { maxColors });
+    t.ok(paints(rendered.svg).size <= maxColors, `max_colors=${maxColors}: ${paints(rendered.svg).size} colours`);
+    byCount.set(maxColors, psnr(rendered.svg, wheel));
+    statsMatch(t, rendered);
+  }
+  const db = (n: number) => byCount.get(n)?.toFixed(2);
+  t.comment(`PSNR as traced ${full.toFixed(2)} dB; max_colors 16: ${db(16)}, 4: ${db(4)}, 2: ${db(2)}`);
+  t.ok(byCount.get(2)! < byCount.get(4)! && byCount.get(4)! < byCount.get(16)!, 'more colours keep more fidelity');
+  t.ok(byCount.get(16)! <= full + 0.01, 'no reduction beats the trace');
+});
+
+t.test('max_colors counts gradient stops as colours', async (t) => {
+  const result = await traced(ramp);
+  t.match(result.svg, /<linearGradient|<radialGradient/, 'the ramp is a gradient');
+  const rendered = renderDocument(result.document, { maxColors: 2 });
+  t.ok(paints(rendered.svg).size <= 2, `${[...paints(rendered.svg)].join(' ')}`);
+});
+
+t.test('a palette of 3 gives exactly those 3 colours, stops included', async (t) => {
+  const palette = ['#c81e28', '#1e3cbe', '#ffffff'];
+  const rendered = renderDocument((await traced(logo)).document, { palette });
+  t.same([...paints(rendered.svg)].sort(), [...palette].sort());
+  const stops = renderDocument((await traced(ramp)).document, { palette: ['#000000', '#ffff00', '#ff0000'] });
+  t.ok(
+    [...paints(stops.svg)].every((c) => ['#000000', '#ffff00', '#ff0000'].includes(c)),
+    'gradient stops snap too',
+  );
+  statsMatch(t, rendered);
+});
+
+t.test('background=remove on a logo on white: no white shape, transparent where the white was', async (t) => {
+  const result = await traced(logo);
+  t.ok(
+    [...paints(result.svg)].some((c) => c === '#ffffff'),
+    'the trace has a white shape',
+  );
+  for (const background of ['remove', '#ffffff']) {
+    const rendered = renderDocument(result.document, { background });
+    t.notOk(paints(rendered.svg).has('#ffffff'), `${background}: no white shape`);
+    const out = render(rendered.svg, logo.width);
+    const alpha = (x: number, y: number) => out.data[(y * logo.width + x) * 4 + 3];
+    t.equal(alpha(2, 2), 0, 'a corner is transparent');
+    t.equal(alpha(60, 40), 0, 'between the shapes is transparent');
+    t.equal(alpha(30, 40), 255, 'the square is painted');
+    t.equal(alpha(85, 40), 255, 'the disc is painted');
+    statsMatch(t, rendered);
+  }
+});
+
+t.test('group_by=color: one Inkscape layer per colour, bottom to top as first stacked', async (t) => {
+  const result = await traced(logo);
+  const rendered = renderDocument(result.document, { groupBy: 'color' });
+  const { svg } = rendered;
+  t.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" xmlns:inkscape="http:\/\/www\.inkscape\.org\/namespaces\/inkscape" /);
+  const layers = [...svg.matchAll(/<g id="([^"]+)" inkscape:groupmode="layer" inkscape:label="([^"]+)">([\s\S]*?)<\/g>/g)];
+  const colours = [...svg.matchAll(/<(?:path|circle|ellipse) fill="([^"]+)"/g)].map((m) => m[1]);
+  t.equal(layers.length, new Set(colours).size, 'a layer per colour');
+  t.equal(new Set(layers.map((l) => l[1])).size, layers.length, 'ids are unique');
+  // a colour's layer is named by the colour, a gradient's by its id
+  const labelOf = (paint: string) => paint.replace(/^url\(#(\w+)\)$/, 'gradient $1');
+  for (const [, , label, body] of layers) {
+    const inside = [...body.matchAll(/fill="([^"]+)"/g)].map((m) => labelOf(m[1]));
+    t.ok(inside.length > 0 && inside.every((c) => c === label), `layer ${label} holds its colour only`);
+  }
+  const firstSeen = [...new Set([...result.svg.matchAll(/<(?:path|circle|ellipse) fill="([^"]+)"/g)].map((m) => m[1]))];
+  t.same(
+    layers.map((l) => l[2]),
+    firstSeen.map(labelOf),
+    'layers in stacking order',
+  );
+  t.ok(render(svg, logo.width).width === logo.width, 'resvg reads the namespaced document');
+  statsMatch(t, rendered);
+});
+
+t.test('width=100 unit=mm: the root is 100mm wide, the aspect kept, the viewBox unchanged', async (t) => {
+  const { document } = await traced(logo);
+  const root = (controls: Parameters<typeof renderDocument>[1]) => /^<svg [^>]*>/.exec(renderDocument(document, controls).svg)![0];
+  t.match(root({ width: 100, unit: 'mm' }), / viewBox="0 0 120 80" width="100mm" height="66\.667mm">$/);
+  t.match(root({ height: 2, unit: 'in' }), / width="3in" height="2in">$/);
+  t.match(root({ width: 50, height: 10, unit: 'cm' }), / width="50cm" height="10cm">$/, 'both sides as given');
+  t.match(root({ unit: 'in', dpi: 40 }), / width="3in" height="2in">$/, 'no size: the pixels at dpi');
+  t.match(root({ unit: 'pt' }), / width="90pt" height="60pt">$/, '96 px per inch by default');
+  t.match(root({ width: 240 }), / viewBox="0 0 120 80" width="240" height="160">$/, 'px without a suffix');
+});
