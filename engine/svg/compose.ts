@@ -57,23 +57,46 @@ export function paintRegions(image: PaintImage, segmentation: PaintSegmentation,
   const { data } = image.source;
   const channels = image.source.channels ?? 4;
 
-  // Mean colour of every region, and its spread around it.
+  // Mean colour of every region, and its spread around it, from its inner pixels (all four
+  // neighbours in the region) where it has enough of them: a pixel against another region is an
+  // anti-aliased mix of the two, and counting the mix pulls the colour, and a gradient fitted to it
+  // ramps towards the neighbour (a lighter fringe that reads as an edge moved inwards at any zoom).
+  const inner = innerPixels(labels, image.source.width);
   const sums = new Float64Array(regionCount * 3);
   const squares = new Float64Array(regionCount);
+  const innerSums = new Float64Array(regionCount * 3);
+  const innerSquares = new Float64Array(regionCount);
+  const innerArea = new Int32Array(regionCount);
   for (let p = 0; p < labels.length; p++) {
     const l = labels[p],
       o = l * 3;
     const r = data[p * channels],
       g = data[p * channels + 1],
       b = data[p * channels + 2];
-    sums[o] += r;
-    sums[o + 1] += g;
-    sums[o + 2] += b;
-    squares[l] += r * r + g * g + b * b;
+    const sumsOf = inner[p] ? innerSums : sums,
+      squaresOf = inner[p] ? innerSquares : squares;
+    sumsOf[o] += r;
+    sumsOf[o + 1] += g;
+    sumsOf[o + 2] += b;
+    squaresOf[l] += r * r + g * g + b * b;
+    innerArea[l] += inner[p];
   }
+  // a region with too few inner pixels (a thin stroke, a speck) is measured on all of them
+  const byInner = new Uint8Array(regionCount);
+  for (let r = 0; r < regionCount; r++) {
+    byInner[r] = innerArea[r] >= MIN_INNER_PIXELS ? 1 : 0;
+    if (byInner[r]) {
+      sums.set(innerSums.subarray(3 * r, 3 * r + 3), 3 * r);
+      squares[r] = innerSquares[r];
+    } else {
+      for (let c = 0; c < 3; c++) sums[3 * r + c] += innerSums[3 * r + c];
+      squares[r] += innerSquares[r];
+    }
+  }
+  const counted = (r: number) => Math.max(1, byInner[r] ? innerArea[r] : area[r]);
   const paint: string[] = new Array(regionCount);
   for (let r = 0; r < regionCount; r++) {
-    const n = Math.max(1, area[r]);
+    const n = counted(r);
     paint[r] = hexColour(Math.round(sums[r * 3] / n), Math.round(sums[r * 3 + 1] / n), Math.round(sums[r * 3 + 2] / n));
   }
 
@@ -83,14 +106,14 @@ export function paintRegions(image: PaintImage, segmentation: PaintSegmentation,
     // gain from a gradient (the mean distance is never above the RMS), so the fitter skips it.
     const flatEnough = new Uint8Array(regionCount);
     for (let r = 0; r < regionCount; r++) {
-      const n = Math.max(1, area[r]);
+      const n = counted(r);
       const mr = sums[r * 3] / n,
         mg = sums[r * 3 + 1] / n,
         mb = sums[r * 3 + 2] / n;
       const variance = squares[r] / n - (mr * mr + mg * mg + mb * mb);
       flatEnough[r] = variance <= settings.gradients.maxResidual ** 2 ? 1 : 0;
     }
-    addGradients(image, segmentation, settings, paint, gradients, flatEnough);
+    addGradients(image, segmentation, settings, paint, gradients, flatEnough, { inner, byInner, innerArea });
   }
   return { paint, gradients };
 }
@@ -360,8 +383,10 @@ function addGradients(
   paint: string[],
   gradients: Array<{ id: string; fill: GradientFill }>,
   flatEnough: Uint8Array,
+  innerOnly: { inner: Uint8Array; byInner: Uint8Array; innerArea: Int32Array },
 ): void {
   const { regionCount, area, transparent, labels } = segmentation;
+  const { inner, byInner, innerArea } = innerOnly;
   const minArea = settings.gradients.minArea;
   // per candidate region: its sampling step (0 = not a candidate) and where its samples go
   const step = new Int32Array(regionCount);
@@ -369,8 +394,9 @@ function addGradients(
   for (let r = 0; r < regionCount; r++) {
     let samples = 0;
     if (area[r] >= minArea && !transparent[r] && !flatEnough[r]) {
-      step[r] = gradientSampleStep(area[r]);
-      samples = Math.ceil(area[r] / step[r]);
+      const sampledArea = byInner[r] ? innerArea[r] : area[r];
+      step[r] = gradientSampleStep(sampledArea);
+      samples = Math.ceil(sampledArea / step[r]);
     }
     firstSample[r + 1] = firstSample[r] + samples;
   }
@@ -381,7 +407,7 @@ function addGradients(
   const nextSample = firstSample.slice(0, regionCount);
   for (let p = 0; p < labels.length; p++) {
     const r = labels[p];
-    if (step[r] === 0 || --untilNext[r] !== 0) continue;
+    if (step[r] === 0 || (byInner[r] && !inner[p]) || --untilNext[r] !== 0) continue;
     untilNext[r] = step[r];
     sampled[nextSample[r]++] = p;
   }
@@ -395,6 +421,30 @@ function addGradients(
     gradients.push({ id, fill });
     paint[r] = `url(#${id})`;
   }
+}
+
+/** Fewer inner pixels than this and a region's colour is measured on all its pixels. */
+const MIN_INNER_PIXELS = 16;
+
+/** 1 for each pixel whose four neighbours (inside the image) all carry its label. */
+function innerPixels(labels: Int32Array, width: number): Uint8Array {
+  const inner = new Uint8Array(labels.length);
+  const height = labels.length / width;
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) {
+      const p = row + x,
+        l = labels[p];
+      inner[p] =
+        (x === 0 || labels[p - 1] === l) &&
+        (x + 1 === width || labels[p + 1] === l) &&
+        (y === 0 || labels[p - width] === l) &&
+        (y + 1 === height || labels[p + width] === l)
+          ? 1
+          : 0;
+    }
+  }
+  return inner;
 }
 
 /** Twice the shoelace sum of a chain's points, walked forwards (a closed loop closes itself). */

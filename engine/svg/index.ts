@@ -80,6 +80,12 @@ export class PathWriter {
   private subpathParts = 0;
   /** The writer's state before the last line it wrote: `close` may take that line back. */
   private lineBefore: { parts: number; last: string; lastHadDot: boolean } | null = null;
+  /**
+   * The straight run the last line belongs to: where it started and the points inside it (tenths),
+   * so a line that carries on in the same direction replaces the run's last line instead of adding
+   * a node. Chains meet at junctions, and a straight edge that many regions touch is many chains.
+   */
+  private run: { x: number; y: number; inner: number[]; before: { parts: number; last: string; lastHadDot: boolean } } | null = null;
   segments = 0;
 
   get empty(): boolean {
@@ -149,6 +155,7 @@ export class PathWriter {
     }
     this.cx = this.sx = tx;
     this.cy = this.sy = ty;
+    this.run = null;
   }
 
   lineTo(x: number, y: number): void {
@@ -157,13 +164,57 @@ export class PathWriter {
     const dx = tx - this.cx,
       dy = ty - this.cy;
     if (dx === 0 && dy === 0) return;
-    this.lineBefore = { parts: this.parts.length, last: this.last, lastHadDot: this.lastHadDot };
+    const run = this.run;
+    if (run !== null && run.before.parts === this.parts.length - 1 && this.continuesRun(run, tx, ty)) {
+      // the run's last line is taken back and the whole run written as one line to the new end
+      this.parts.pop();
+      this.last = run.before.last;
+      this.lastHadDot = run.before.lastHadDot;
+      run.inner.push(this.cx, this.cy);
+      this.cx = run.x;
+      this.cy = run.y;
+      this.segments--;
+      this.emitLine(tx, ty, run.before);
+      this.run = run;
+      return;
+    }
+    const start = { x: this.cx, y: this.cy };
+    const before = { parts: this.parts.length, last: this.last, lastHadDot: this.lastHadDot };
+    this.emitLine(tx, ty, before);
+    this.run = { ...start, inner: [], before };
+  }
+
+  private emitLine(tx: number, ty: number, before: { parts: number; last: string; lastHadDot: boolean }): void {
+    const dx = tx - this.cx,
+      dy = ty - this.cy;
+    this.lineBefore = before;
     if (dy === 0) this.emit1('h', dx);
     else if (dx === 0) this.emit1('v', dy);
     else this.emit2('l', dx, dy);
     this.cx = tx;
     this.cy = ty;
     this.segments++;
+  }
+
+  /**
+   * Whether the line from the run's start to (tx, ty) passes within half a tenth of every point
+   * the run went through (the current one included), each further along than the one before: the
+   * points it drops are the same to the 0.1 px grid, so shapes sharing them still meet.
+   */
+  private continuesRun(run: { x: number; y: number; inner: number[] }, tx: number, ty: number): boolean {
+    const ux = tx - run.x,
+      uy = ty - run.y;
+    const length2 = ux * ux + uy * uy;
+    let along = 0;
+    const fits = (px: number, py: number): boolean => {
+      const cross = (px - run.x) * uy - (py - run.y) * ux;
+      const dot = (px - run.x) * ux + (py - run.y) * uy;
+      if (4 * cross * cross > length2 || dot <= along || dot >= length2) return false;
+      along = dot;
+      return true;
+    };
+    for (let i = 0; i < run.inner.length; i += 2) if (!fits(run.inner[i], run.inner[i + 1])) return false;
+    return fits(this.cx, this.cy);
   }
 
   curveTo(x1: number, y1: number, x2: number, y2: number, x: number, y: number): void {
@@ -184,6 +235,7 @@ export class PathWriter {
     this.cx = tx;
     this.cy = ty;
     this.segments++;
+    this.run = null;
   }
 
   /**
@@ -211,6 +263,7 @@ export class PathWriter {
     this.cx = tx;
     this.cy = ty;
     this.segments++;
+    this.run = null;
   }
 
   /** Appends a fitted chain; starts a subpath at its start unless the pen is already there. */
@@ -306,6 +359,7 @@ export class PathWriter {
       this.segments--;
     }
     this.parts.push('z');
+    this.run = null;
     this.last = 'z';
     this.cx = this.sx;
     this.cy = this.sy;

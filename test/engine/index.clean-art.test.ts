@@ -129,3 +129,48 @@ t.test(
     t.ok(psnr >= 32, `PSNR inside the ball ${psnr.toFixed(1)} dB`);
   },
 );
+
+t.test('an anti-aliased rectangle traces with each side within 0.1 px of where it truly lies', async (t) => {
+  const colour = [40, 90, 170];
+  const zoom = 8;
+  for (const [left, top, right, bottom] of [
+    // on the 1/8 px grid of the raster's 8×8 coverage samples, so the pixels say exactly where the edges are
+    [10.375, 12.625, 40.75, 35.25],
+    [11.5, 9.25, 37.125, 41.625],
+    [8.875, 14.375, 44.375, 30.125],
+  ]) {
+    const W = 56,
+      H = 50;
+    const image = raster(W, H, (x, y) =>
+      mix(
+        colour,
+        [255, 255, 255],
+        coverage(x, y, (sx, sy) => sx >= left && sx < right && sy >= top && sy < bottom),
+      ),
+    );
+    const { svg } = await vectorize(await png(image), { imageType: 'clipart' });
+    // Each side where the rendered coverage of the colour, summed along the middle row or column,
+    // says it is: an edge drawn in the wrong place and a fill that fades towards its edge (the
+    // anti-aliased fringe taken for a gradient) both move it.
+    const out = render(svg, W, zoom, 'white');
+    const share = (x: number, y: number) => (255 - out.data[(y * out.width + x) * 4 + 1]) / (255 - colour[1]);
+    const middleX = Math.round(((left + right) / 2) * zoom),
+      middleY = Math.round(((top + bottom) / 2) * zoom);
+    let before = 0,
+      after = 0,
+      above = 0,
+      below = 0;
+    for (let x = 0; x < middleX; x++) before += share(x, middleY);
+    for (let x = middleX; x < out.width; x++) after += share(x, middleY);
+    for (let y = 0; y < middleY; y++) above += share(middleX, y);
+    for (let y = middleY; y < out.height; y++) below += share(middleX, y);
+    const sides = {
+      left: [(middleX - before) / zoom, left],
+      right: [(middleX + after) / zoom, right],
+      top: [(middleY - above) / zoom, top],
+      bottom: [(middleY + below) / zoom, bottom],
+    };
+    for (const [side, [traced, truth]] of Object.entries(sides))
+      t.ok(Math.abs(traced - truth) <= 0.1, `${side} at ${traced.toFixed(3)} for ${truth} (${svg.match(/<path[^>]*\/>\n(<path.*)/)?.[1]})`);
+  }
+});

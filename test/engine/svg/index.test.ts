@@ -228,3 +228,21 @@ t.test('the document has a viewBox at the input size, gradients in defs and fill
   t.match(svg, /<path fill="#123" d="M0 0h40v1z"\/>/);
   t.notMatch(svg, /stroke|<style/, 'no stroke in fill mode');
 });
+
+t.test('lines that carry on in the same direction are written as one, across chains; a bend or a way back is kept', async (t) => {
+  const w = new PathWriter();
+  // a straight edge that three chains share: it meets two junctions on the way
+  w.append({ start: { x: 0, y: 5 }, segments: [{ kind: 'L', x: 4, y: 5 }] }, false);
+  w.append({ start: { x: 4, y: 5 }, segments: [{ kind: 'L', x: 9.5, y: 5 }] }, true);
+  w.append({ start: { x: 9.5, y: 5 }, segments: [{ kind: 'L', x: 12, y: 5 }] }, true);
+  // a diagonal whose middle point is off the line by less than half a tenth on the grid: one line
+  w.lineTo(14, 7);
+  w.lineTo(16, 9.04);
+  // off by a tenth: kept
+  w.lineTo(18, 11.2);
+  // straight back along the same line: kept
+  w.lineTo(17, 11.2);
+  w.close();
+  t.equal(w.toString(), 'M0 5h12l4 4 2 2.2h-1z');
+  t.equal(w.segments, 6, 'the move, four lines and the close');
+});
