@@ -273,12 +273,7 @@ function floodRegion(fill: FillState, start: number, label: number, clear: numbe
         const r = rgb[q * 3],
           g = rgb[q * 3 + 1],
           b = rgb[q * 3 + 2];
-        if (!clear) {
-          const dr = r - r0,
-            dg = g - g0,
-            db = b - b0;
-          if (dr * dr + dg * dg + db * db > tol2) break;
-        }
+        if (!clear && !nearSeedColour(rgb, q, r0, g0, b0, tol2)) break;
         labels[q] = label;
         x += step;
         area++;
@@ -336,14 +331,9 @@ function floodRegion(fill: FillState, start: number, label: number, clear: numbe
           let r = rgb[q * 3],
             g = rgb[q * 3 + 1],
             b = rgb[q * 3 + 2];
-          if (!clear) {
-            const dr = r - r0,
-              dg = g - g0,
-              db = b - b0;
-            if (dr * dr + dg * dg + db * db > tol2) {
-              x++;
-              continue;
-            }
+          if (!clear && !nearSeedColour(rgb, q, r0, g0, b0, tol2)) {
+            x++;
+            continue;
           }
           // a stretch of accepted pixels, labelled up to the first refused one or the scan's end
           const runStart = x;
@@ -363,12 +353,7 @@ function floodRegion(fill: FillState, start: number, label: number, clear: numbe
             r = rgb[q * 3];
             g = rgb[q * 3 + 1];
             b = rgb[q * 3 + 2];
-            if (!clear) {
-              const dr = r - r0,
-                dg = g - g0,
-                db = b - b0;
-              if (dr * dr + dg * dg + db * db > tol2) break;
-            }
+            if (!clear && !nearSeedColour(rgb, q, r0, g0, b0, tol2)) break;
           }
           // the stretch's count, Σx and Σx² in closed form: whole numbers, so the same doubles as
           // adding pixel by pixel
@@ -418,6 +403,14 @@ function floodRegion(fill: FillState, start: number, label: number, clear: numbe
   sums[at + 14] = sby;
   sums[at + 15] = sq;
   return area;
+}
+
+/** Whether pixel q's colour lies within √tol2 of the seed's (r0, g0, b0). */
+function nearSeedColour(rgb: Uint8Array, q: number, r0: number, g0: number, b0: number, tol2: number): boolean {
+  const dr = rgb[q * 3] - r0,
+    dg = rgb[q * 3 + 1] - g0,
+    db = rgb[q * 3 + 2] - b0;
+  return dr * dr + dg * dg + db * db <= tol2;
 }
 
 /**
