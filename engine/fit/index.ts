@@ -70,6 +70,16 @@ export interface FitSettings {
    * their points would stick out of the ink as spikes. Absent means on.
    */
   collapseChamfers?: boolean;
+  /**
+   * Chains of at most `maxSteps` staircase steps (a small glyph, a dash) are covered by polygon
+   * edges whose points stay within `corridor` px of their line instead of POLYGON_CORRIDOR. Line
+   * art sets it: on a glyph a few pixels tall the wide corridor lets one edge run across a 1–2 px
+   * stroke end, and the vertex where two such edges meet is thrown out past the ink as a spike.
+   * Absent means POLYGON_CORRIDOR for every chain.
+   */
+  shortChain?: { maxSteps: number; corridor: number };
+  /** A straight part at least this long (px) is written as its own line; absent means MIN_LINE_RUN. */
+  minLineRun?: number;
 }
 
 export type Segment =
@@ -143,7 +153,8 @@ export function fitChain(points: Float64Array, closed: boolean, settings: FitSet
     };
   }
   const mids = staircaseMidpoints(crack, closed);
-  const poly = buildPolygon(mids, closed);
+  const short = settings.shortChain;
+  const poly = buildPolygon(mids, closed, short && mids.length >> 1 <= short.maxSteps ? short.corridor : POLYGON_CORRIDOR);
   adjustVertices(poly, mids, closed);
   if (!closed) {
     // junctions are shared with other chains: they stay exactly where the caller put them
@@ -155,7 +166,7 @@ export function fitChain(points: Float64Array, closed: boolean, settings: FitSet
   }
   const sharp = settings.collapseChamfers === false ? poly : collapseChamfers(poly, closed, settings);
   const shape = classifyVertices(sharp, closed, settings);
-  const pieces = buildPieces(sharp, shape, closed, ROUNDING[settings.smoothing].roundingReach);
+  const pieces = buildPieces(sharp, shape, closed, ROUNDING[settings.smoothing].roundingReach, settings.minLineRun ?? MIN_LINE_RUN);
   return fitPieces(pieces, closed, settings);
 }
 
@@ -346,12 +357,12 @@ function longestStraight(mx: Float64Array, n: number, sums: RunSums, i: number, 
   return good;
 }
 
-function greedyCover(mx: Float64Array, n: number, sums: RunSums, closed: boolean, start: number): number[] {
+function greedyCover(mx: Float64Array, n: number, sums: RunSums, closed: boolean, start: number, corridor: number): number[] {
   const limit = closed ? start + n : n - 1;
   const at = [start];
   let i = start;
   while (i < limit) {
-    let j = longestStraight(mx, n, sums, i, limit, POLYGON_CORRIDOR);
+    let j = longestStraight(mx, n, sums, i, limit, corridor);
     if (j <= i) j = i + 1;
     if (j < limit) at.push(j);
     i = j;
@@ -376,10 +387,10 @@ function sharpestNear(mx: Float64Array, n: number, around: number, reach: number
   return best;
 }
 
-function buildPolygon(mx: Float64Array, closed: boolean): Polygon {
+function buildPolygon(mx: Float64Array, closed: boolean, corridor: number): Polygon {
   const n = mx.length >> 1;
   const sums = runSums(mx, closed);
-  let at = greedyCover(mx, n, sums, closed, 0);
+  let at = greedyCover(mx, n, sums, closed, 0, corridor);
   if (closed && at.length > 2) {
     // a greedy cover is best when it starts on a true corner: restart at the sharpest vertex found
     let best = 0,
@@ -396,7 +407,7 @@ function buildPolygon(mx: Float64Array, closed: boolean): Polygon {
     }
     // the greedy vertex lies past the corner it found: start the real cover on the corner itself
     const start = n > 12 ? sharpestNear(mx, n, at[best] % n, 3) : at[best] % n;
-    at = greedyCover(mx, n, sums, closed, start);
+    at = greedyCover(mx, n, sums, closed, start, corridor);
   }
   if (!closed) at.push(n - 1);
   const m = at.length;
@@ -696,7 +707,7 @@ interface Pieces {
   count: number;
 }
 
-function buildPieces(poly: Polygon, shape: VertexShape, closed: boolean, roundingReach: number): Pieces {
+function buildPieces(poly: Polygon, shape: VertexShape, closed: boolean, roundingReach: number, minLineRun: number): Pieces {
   const { m, vx, vy } = poly;
   const edges = closed ? m : m - 1;
   // gentle turns reach further (reach / sin(turn/2)), so a circle's rounding spans whole edges
@@ -786,7 +797,7 @@ function buildPieces(poly: Polygon, shape: VertexShape, closed: boolean, roundin
     if (run > 1e-9 || (shape.corner[a] && shape.corner[b])) {
       push(
         0,
-        pendingBreak || run >= MIN_LINE_RUN,
+        pendingBreak || run >= minLineRun,
         sx,
         sy,
         (2 * sx + ex) / 3,
@@ -796,7 +807,7 @@ function buildPieces(poly: Polygon, shape: VertexShape, closed: boolean, roundin
         ex,
         ey,
       );
-      pendingBreak = run >= MIN_LINE_RUN;
+      pendingBreak = run >= minLineRun;
     }
     if (!closed && b === m - 1) break;
     if (shape.corner[b]) {

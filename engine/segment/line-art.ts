@@ -36,6 +36,11 @@ const MAX_INKS = 8;
 const LEVEL_REACH = 1;
 /** Share of Otsu's threshold below which no contrast is ink, however faint the mark around it. */
 const LEVEL_FLOOR = 0.5;
+/**
+ * Share of an ink's stroke centres, furthest from the paper, whose mean is the ink's colour: the
+ * solid core (a JPEG's ringing or a speck of toner darker than the ink is far below a tenth).
+ */
+const CORE_SHARE = 0.25;
 /** A page darker than this (luma) is part of the drawing, painted behind it; a lighter one is paper. */
 const DARK_PAGE_LUMA = 128;
 
@@ -324,8 +329,10 @@ function strokeCentre(contrast: Uint8Array, mask: Uint8Array, p: number, i: numb
 }
 
 /**
- * Each ink's colour: the mean of its stroke centres, so black text is drawn black and not the grey
- * its anti-aliased edges average to (the renderer's own anti-aliasing draws those edges again).
+ * Each ink's colour: the mean of its solid core, the stroke centres among the CORE_SHARE furthest
+ * from the paper. Black text is drawn black, not the grey its anti-aliased edges average to (the
+ * renderer's own anti-aliasing draws those edges again), nor the grey of the centres of small text
+ * whose strokes are thinner than the scanner's blur and never reach the ink's full density.
  */
 function inkColours(
   pixels: Uint8Array,
@@ -337,13 +344,28 @@ function inkColours(
   inkOf: Uint8Array,
   inkCount: number,
 ): Float64Array {
-  const sums = new Float64Array(inkCount * 4);
+  const centre = new Uint8Array(mask.length);
+  const hist = new Int32Array(inkCount * 256);
   for (let p = stride; p < mask.length - stride; p++) {
     if (!mask[p]) continue;
-    const x = (p % stride) - 1,
-      y = ((p / stride) | 0) - 1;
-    const i = y * width + x;
+    const i = (((p / stride) | 0) - 1) * width + (p % stride) - 1;
     if (!strokeCentre(contrast, mask, p, i, stride, width)) continue;
+    centre[p] = 1;
+    hist[inkOf[p] * 256 + contrast[i]]++;
+  }
+  const coreFrom = new Int32Array(inkCount);
+  for (let k = 0; k < inkCount; k++) {
+    let total = 0;
+    for (let v = 0; v < 256; v++) total += hist[k * 256 + v];
+    let v = 255;
+    for (let seen = hist[k * 256 + v]; v > 0 && seen < CORE_SHARE * total;) seen += hist[k * 256 + --v];
+    coreFrom[k] = v;
+  }
+  const sums = new Float64Array(inkCount * 4);
+  for (let p = stride; p < mask.length - stride; p++) {
+    if (!centre[p]) continue;
+    const i = (((p / stride) | 0) - 1) * width + (p % stride) - 1;
+    if (contrast[i] < coreFrom[inkOf[p]]) continue;
     const k = inkOf[p] * 4,
       j = i * bpp;
     sums[k] += pixels[j];

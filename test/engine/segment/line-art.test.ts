@@ -6,7 +6,7 @@ import { engineSettingsFor } from '../../../engine/settings.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
 import { DEFAULT_TRACE_OPTIONS, type Smoothing } from '../../../engine/types.js';
 import { seededRandom } from '../helpers/bmp-writer.js';
-import { countMatches, png, raster, type Raster } from '../helpers/images.js';
+import { countMatches, png, raster, render, type Raster } from '../helpers/images.js';
 
 /** A shape as "is (x, y) inside", sampled 4×4 per pixel for anti-aliased coverage. */
 type Shape = (x: number, y: number) => boolean;
@@ -291,4 +291,101 @@ t.test("a mark's faint tail is ink, as wide as the scan draws it; a smudge as fa
   for (const x of [23, 27, 32]) t.notOk(at(x, 17), `the tail at x=${x} is ink`);
   t.ok(at(27, 16) && at(27, 18), 'the tail is one pixel wide, as drawn');
   for (const x of [47, 52, 58]) t.ok(at(x, 32), `the lone streak at x=${x} is paper`);
+});
+
+/** Distance from (x, y) to the segment (x0, y0)–(x1, y1). */
+function segmentDistance(x: number, y: number, x0: number, y0: number, x1: number, y1: number): number {
+  const dx = x1 - x0,
+    dy = y1 - y0;
+  const s = Math.max(0, Math.min(1, ((x - x0) * dx + (y - y0) * dy) / (dx * dx + dy * dy)));
+  return Math.hypot(x - x0 - s * dx, y - y0 - s * dy);
+}
+
+/** A 3×3 box blur of a coverage field: the scanner's optics spread a thin stroke over its neighbours. */
+function blurred(field: Float64Array, width: number, height: number): Float64Array {
+  const out = new Float64Array(field.length);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      let sum = 0;
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++)
+          sum += field[Math.min(height - 1, Math.max(0, y + dy)) * width + Math.min(width - 1, Math.max(0, x + dx))];
+      out[y * width + x] = sum / 9;
+    }
+  return out;
+}
+
+t.test('small blurred text keeps its shape: an x of 1.5-px strokes 9 px tall is an x, not a star', async (t) => {
+  const width = 120,
+    height = 24;
+  // eight x glyphs, each two diagonal strokes from corner to corner of a 7×9 box
+  const strokes: Array<[number, number, number, number]> = [];
+  for (let k = 0; k < 8; k++) {
+    const left = 6 + k * 14,
+      top = 8;
+    strokes.push([left, top, left + 7, top + 9], [left + 7, top, left, top + 9]);
+  }
+  const stroke = 1.5;
+  const glyphs = union(...strokes.map(([a, b, c, d]) => bar(a, b, c, d, stroke)));
+  const sharp = new Float64Array(width * height);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) sharp[y * width + x] = coverage(glyphs, x, y);
+  const spread = blurred(sharp, width, height);
+  const image = raster(width, height, (x, y) => {
+    const v = Math.round(235 - 210 * Math.min(1, (sharp[y * width + x] + spread[y * width + x]) / 2));
+    return [v, v, v];
+  });
+  const result = await vectorize(await png(image), { imageType: 'scan' });
+  const zoom = 4;
+  const drawn = render(result.svg, width, zoom, '#ffffff');
+  const near = (px: number, py: number, reach: number) => strokes.some(([a, b, c, d]) => segmentDistance(px, py, a, b, c, d) <= reach);
+  let stray = 0,
+    inked = 0;
+  for (let y = 0; y < drawn.height; y++)
+    for (let x = 0; x < drawn.width; x++) {
+      if (drawn.data[(y * drawn.width + x) * 4] > 128) continue;
+      inked++;
+      // half a pixel past the stroke's edge is the blur's reach at the half-way cut: ink further out
+      // fills the notches between the arms (the x drawn as a four-pointed star) or juts out as a spike
+      if (!near((x + 0.5) / zoom, (y + 0.5) / zoom, stroke / 2 + 0.5)) stray++;
+    }
+  t.ok(inked > 0, 'the glyphs are drawn');
+  // the old fit drew stars: 7 % of the ink out there; this one 1.2 %
+  t.ok(stray <= inked * 0.03, `at most 3 % of the ink more than half a pixel past the strokes (${stray} of ${inked} zoomed pixels)`);
+  // every arm reaches its end: ink within a pixel of each stroke's two ends
+  let missing = 0;
+  for (const [a, b, c, d] of strokes)
+    for (const [ex, ey] of [
+      [a + (c - a) * 0.1, b + (d - b) * 0.1],
+      [a + (c - a) * 0.9, b + (d - b) * 0.9],
+    ]) {
+      let found = false;
+      for (let y = Math.floor((ey - 1) * zoom); y <= (ey + 1) * zoom && !found; y++)
+        for (let x = Math.floor((ex - 1) * zoom); x <= (ex + 1) * zoom; x++) if (drawn.data[(y * drawn.width + x) * 4] <= 128) found = true;
+      if (!found) missing++;
+    }
+  t.equal(missing, 0, 'every arm reaches its end');
+});
+
+t.test('the ink is drawn in its solid colour, not the grey of its thinnest strokes', async (t) => {
+  const width = 160,
+    height = 60;
+  const ink = 20;
+  // two thick strokes reach the ink's full density; ten hairlines, blurred, only about half of it
+  const thick = union(bar(8, 8, 8, 52, 5), bar(20, 8, 20, 52, 5));
+  const hairlines: Shape[] = [];
+  for (let k = 0; k < 10; k++) hairlines.push(bar(34 + k * 12, 8, 34 + k * 12, 52, 0.8));
+  const hairline = union(...hairlines);
+  const thin = new Float64Array(width * height);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) thin[y * width + x] = coverage(hairline, x, y);
+  const spread = blurred(thin, width, height);
+  const image = raster(width, height, (x, y) => {
+    const a = Math.min(1, coverage(thick, x, y) + (thin[y * width + x] + spread[y * width + x]) / 2);
+    const v = Math.round(240 * (1 - a) + ink * a);
+    return [v, v, v];
+  });
+  const result = await vectorize(await png(image), { imageType: 'scan' });
+  const colours = fillColours(result.svg);
+  t.equal(colours.length, 1, 'one ink');
+  const red = parseInt(colours[0].slice(1, 3), 16);
+  t.ok(red <= ink + 20, `the fill is the ink's own colour (red channel ${red}, the ink ${ink})`);
 });
