@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { ImageClass, RgbaImage } from '../../engine/types.js';
-import { blueprintAugment, clipartAugment, photoAugment } from './augment.js';
+import { blueprintAugment, calmPhotoAugment, clipartAugment, photoAugment } from './augment.js';
 import { bookScanAugment, cameraPageAugment, scanAugment } from './augment-scan.js';
 import { gradientArtFile } from './gradient-art.js';
 import { HELD_OUT_ONLY, asIs, heldOutBookScan, heldOutCameraPage, heldOutPhoto } from './heldout.js';
@@ -274,9 +274,30 @@ function graphvizExamples(id: string, pkg: Source['package']): Source {
   };
 }
 
+/**
+ * Training photo sources that also give their calmest parts (sky, water, mist, defocused
+ * backgrounds; `calmPhotoAugment`), with this many samples per file: such photos read as
+ * soft-gradient clip art once the generated wallpapers taught that class smooth gradients.
+ */
+const CALM_PHOTO_VARIANTS: Readonly<Record<string, number>> = Object.freeze({
+  opencv: 2,
+  'plasma-photos': 4,
+  'lomiri-16.04': 4,
+  'hugin-photos': 2,
+  'lxqt-photos': 4,
+});
+
+/** Each source, followed by its calm-photo twin where CALM_PHOTO_VARIANTS names one (same files, own seeds). */
+function withCalmPhotos(list: Source[]): Source[] {
+  return list.flatMap((source) => {
+    const variants = CALM_PHOTO_VARIANTS[source.id];
+    return variants ? [source, { ...source, id: `${source.id}-calm`, variants, augment: calmPhotoAugment }] : [source];
+  });
+}
+
 export function sources(): Source[] {
   const breezeColour = /^usr\/share\/icons\/breeze\/(apps|places|mimetypes|devices)\/(48|64)\/[^/]+\.svg$/;
-  return [
+  return withCalmPhotos([
     // clip art
     {
       id: 'openclipart',
@@ -639,7 +660,7 @@ export function sources(): Source[] {
       svg: graphvizFile,
       augment: asIs,
     },
-  ];
+  ]);
 }
 
 /** The words of a graph (node names, labels, attributes) without comments: a copy restyled or re-laid-out keeps most of them. */
