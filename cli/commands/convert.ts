@@ -36,6 +36,15 @@ const OPTIONS = {
   smoothing: { type: 'string' },
   'trace-style': { type: 'string' },
   'close-seams': { type: 'string' },
+  'max-colors': { type: 'string' },
+  palette: { type: 'string' },
+  background: { type: 'string' },
+  'group-by': { type: 'string' },
+  width: { type: 'string' },
+  height: { type: 'string' },
+  unit: { type: 'string' },
+  dpi: { type: 'string' },
+  'stroke-order': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -63,6 +72,17 @@ Options:
   --gradients G            auto | smooth | stepped                          (default smooth)
   --trace-style S          fill | centerline                                (default fill)
   --close-seams BOOL       true | false                                     (default true)
+
+Output controls (docs/engine.md, "Output controls"):
+  --max-colors N           at most N fill colours, 2-256 (gradient stops count)
+  --palette LIST           snap every colour to the nearest of these, e.g. #112233,#ffffff (up to 64)
+  --background B           keep | remove | #rrggbb (leave out the border's or that colour's shapes)
+                                                                             (default keep)
+  --group-by G             none | color (one Inkscape layer per colour)     (default none)
+  --width W, --height H    the SVG's size in UNIT; one side given keeps the aspect
+  --unit U                 px | mm | cm | in | pt                           (default px)
+  --dpi N                  pixels per inch for physical units, 1-10000      (default 96)
+  --stroke-order O         none | plotter (centerline: less pen-up travel)  (default none)
   -h, --help               show this help
 
 A batch prints a progress bar on a terminal, one line per file elsewhere, and then
@@ -90,6 +110,15 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
       gradients: values.gradients,
       trace_style: values['trace-style'],
       close_seams: values['close-seams'],
+      max_colors: values['max-colors'],
+      palette: values.palette,
+      background: values.background,
+      group_by: values['group-by'],
+      width: values.width,
+      height: values.height,
+      unit: values.unit,
+      dpi: values.dpi,
+      stroke_order: values['stroke-order'],
     });
     const jobs = wholeNumber('jobs', values.jobs, availableParallelism(), 1, 256);
     const maxPixels = wholeNumber('max-megapixels', values['max-megapixels'], DEFAULT_MAX_MEGAPIXELS, 1, 1000) * 1e6;

@@ -50,7 +50,7 @@ t.test('output controls: a re-run that changes only the output is drawn again, n
   await page.click('label:has(input[name=trace_style][value=centerline])');
   t.equal(await page.isDisabled('[name=stroke_order]'), false);
   await page.click('label:has(input[name=trace_style][value=fill])');
-  t.equal(await page.isVisible('#background-colour-field'), false);
+  t.equal(await page.isVisible('#background-colour-field'), false, 'no colour picker while the background is kept');
   await page.selectOption('[name=background]', 'colour');
   t.equal(await page.isVisible('#background-colour-field'), true, '"Remove a colour" shows its colour picker');
   await page.selectOption('[name=background]', 'keep');

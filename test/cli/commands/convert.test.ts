@@ -70,6 +70,42 @@ t.test('convert --help lists every option', async (t) => {
   t.equal(r.code, 0);
   for (const flag of ['--output', '--image-type', '--detail', '--gradients', '--smoothing', '--trace-style', '--close-seams'])
     t.match(r.stdout, flag);
+  for (const flag of [
+    '--max-colors',
+    '--palette',
+    '--background',
+    '--group-by',
+    '--width',
+    '--height',
+    '--unit',
+    '--dpi',
+    '--stroke-order',
+  ])
+    t.match(r.stdout, flag);
+});
+
+t.test('convert takes the output controls: palette, background, layers and a physical size', async (t) => {
+  const dir = t.testdir();
+  const input = path.join(dir, 'disc.png');
+  await makePng(input);
+  const r = await cli(
+    ['convert', input, '--image-type', 'clipart', '--palette', '#1E3CA0,#FFFFFF', '--background', 'remove'].concat([
+      '--group-by',
+      'color',
+      '--width',
+      '100',
+      '--unit',
+      'mm',
+    ]),
+  );
+  t.equal(r.code, 0, r.stderr);
+  t.match(r.stdout, /^<svg [^>]*xmlns:inkscape="[^"]+" viewBox="0 0 40 30" width="100mm" height="75mm">/);
+  t.match(r.stdout, /<g id="layer1" inkscape:groupmode="layer" inkscape:label="#1e3ca0">/);
+  const colours = new Set([...r.stdout.matchAll(/fill="([^"]+)"/g)].map((m) => m[1]));
+  t.same([...colours], ['#1e3ca0'], 'the disc in the palette colour, the light background left out');
+  const bad = await cli(['convert', input, '--max-colors', '1']);
+  assertOneLineError(t, bad, 2, 'invalid_parameter');
+  t.match(bad.stderr, 'max_colors must be a whole number 2–256');
 });
 
 t.test('convert writes an SVG at the input size to stdout, or to -o OUT', async (t) => {

@@ -1,7 +1,8 @@
 /**
  * A re-render with the real engine over real HTTP (server/runtime.ts startServer, one worker): the
- * trace keeps its geometry, POST /v1/jobs/{id}/render draws the same shapes again with new output
- * controls, and the allowance read through GET /v1/account does not move.
+ * trace keeps its geometry, POST /v1/jobs/{id}/render draws the same shapes again with a size and
+ * layers, or repaints them with a palette and without the background, and the allowance read
+ * through GET /v1/account does not move.
  */
 import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -82,5 +83,21 @@ t.test('real engine: a re-render draws the kept shapes again with a size and lay
   t.match(svg, /<g id="[^"]+" inkscape:groupmode="layer" inkscape:label="[^"]+">/, 'one Inkscape layer per colour');
   t.same(shapes(svg).sort(), shapes(first).sort(), 'the same geometry: nothing was traced again');
   t.ok(shapes(first).length > 0, 'the logo was traced into shapes');
+
+  // Paint and background from the same geometry, this time as JSON with the palette as a list.
+  const palette = ['#111827', '#e11d48', '#2563eb'];
+  const repaint = await fetch(`${url}/v1/jobs/${traced.id}/render`, {
+    method: 'POST',
+    body: JSON.stringify({ palette, background: 'remove' }),
+    headers: { ...auth, 'content-type': 'application/json' },
+  });
+  t.equal(repaint.status, 202);
+  const repainted = await finished(((await repaint.json()) as JobView).id);
+  t.equal(repainted.status, 'completed', JSON.stringify(repainted.error ?? {}));
+  const painted = await (await fetch(`${url}/v1/jobs/${repainted.id}/download`, { headers: auth })).text();
+  const fills = new Set([...painted.matchAll(/(?:fill|stop-color)="(#[0-9a-fA-F]{6})"/g)].map((m) => m[1].toLowerCase()));
+  t.same([...fills].sort(), [...palette].sort(), `exactly the palette's colours (${[...fills].join(' ')})`);
+  t.notOk(/fill="#fff(?:fff)?"/i.test(painted), 'no white shape left');
+  t.ok(shapes(painted).length < shapes(first).length, 'the white background shape was left out');
   t.equal(await used(), spent, 'no conversion charged (GET /v1/account)');
 });
