@@ -18,8 +18,15 @@ export interface PathOutline {
   area: number;
 }
 
-const TOKEN = /([MmLlHhVvCcSsQqTtAaZz])|(-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)/g;
+const PLUS = 43,
+  MINUS = 45,
+  DOT = 46,
+  ZERO = 48,
+  NINE = 57,
+  LOWER_E = 101,
+  UPPER_E = 69;
 
+/** A char-code scanner, not a regex: a photo's SVG has megabytes of path data and this runs on every draw. */
 export function pathOutline(d: string): PathOutline {
   let nodes = 0;
   let minX = Infinity,
@@ -31,48 +38,74 @@ export function pathOutline(d: string): PathOutline {
     startX = 0,
     startY = 0;
   let signedArea = 0; // twice the shoelace sum
-  let command = '';
-  const args: number[] = [];
+  let command = 0; // lower-case char code
+  let relative = true;
+  let arity = 0;
+  const args = [0, 0, 0, 0, 0, 0, 0];
+  let count = 0;
 
-  const moveTo = (nx: number, ny: number) => {
-    signedArea += x * startY - startX * y; // the open subpath closes back to its start
-    x = startX = nx;
-    y = startY = ny;
-  };
-  const lineTo = (nx: number, ny: number) => {
-    signedArea += x * ny - nx * y;
-    x = nx;
-    y = ny;
-  };
-  const apply = () => {
-    const lower = command.toLowerCase();
-    const relative = command === lower;
+  const finish = () => {
     const ox = relative ? x : 0,
       oy = relative ? y : 0;
+    let nx: number, ny: number;
     nodes++;
-    if (lower === 'm') moveTo(ox + args[0], oy + args[1]);
-    else if (lower === 'h') lineTo(ox + args[0], y);
-    else if (lower === 'v') lineTo(x, oy + args[0]);
-    else if (lower === 'z') lineTo(startX, startY);
-    else lineTo(ox + args[args.length - 2], oy + args[args.length - 1]);
+    if (command === 109 /* m */) {
+      signedArea += x * startY - startX * y; // the open subpath closes back to its start
+      x = startX = ox + args[0];
+      y = startY = oy + args[1];
+      command = 108; // further pairs are linetos
+      arity = 2;
+    } else {
+      if (command === 104 /* h */) [nx, ny] = [ox + args[0], y];
+      else if (command === 118 /* v */) [nx, ny] = [x, oy + args[0]];
+      else if (command === 122 /* z */) [nx, ny] = [startX, startY];
+      else [nx, ny] = [ox + args[arity - 2], oy + args[arity - 1]];
+      signedArea += x * ny - nx * y;
+      x = nx;
+      y = ny;
+    }
     if (x < minX) minX = x;
     if (x > maxX) maxX = x;
     if (y < minY) minY = y;
     if (y > maxY) maxY = y;
-    args.length = 0;
-    // after a moveto, further pairs are linetos
-    if (command === 'm') command = 'l';
-    else if (command === 'M') command = 'L';
+    count = 0;
   };
 
-  for (const match of d.matchAll(TOKEN)) {
-    if (match[1] !== undefined) {
-      command = match[1];
-      if (command === 'z' || command === 'Z') apply();
+  const n = d.length;
+  let i = 0;
+  while (i < n) {
+    const c = d.charCodeAt(i);
+    const isNumber = (c >= ZERO && c <= NINE) || c === DOT || c === MINUS || c === PLUS;
+    if (!isNumber) {
+      const lower = c | 32;
+      if (lower >= 97 && lower <= 122 && ARGUMENTS[String.fromCharCode(lower)] !== undefined) {
+        command = lower;
+        relative = c === lower;
+        arity = ARGUMENTS[String.fromCharCode(lower)];
+        count = 0;
+        if (lower === 122) finish();
+      }
+      i++;
       continue;
     }
-    args.push(Number(match[2]));
-    if (args.length === ARGUMENTS[command.toLowerCase()]) apply();
+    // one number: sign, digits, at most one dot, an exponent
+    const start = i;
+    if (c === MINUS || c === PLUS) i++;
+    let seenDot = false;
+    while (i < n) {
+      const k = d.charCodeAt(i);
+      if (k >= ZERO && k <= NINE) i++;
+      else if (k === DOT && !seenDot) {
+        seenDot = true;
+        i++;
+      } else if ((k === LOWER_E || k === UPPER_E) && i > start) {
+        i++;
+        const sign = d.charCodeAt(i);
+        if (sign === MINUS || sign === PLUS) i++;
+      } else break;
+    }
+    args[count++] = Number(d.slice(start, i));
+    if (count === arity) finish();
   }
   signedArea += x * startY - startX * y;
   if (nodes === 0) return { nodes, minX: 0, minY: 0, maxX: 0, maxY: 0, area: 0 };
