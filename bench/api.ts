@@ -15,40 +15,14 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import sharp from 'sharp';
 import { openAdminAccess } from '../server/admin-access.js';
 import { DEFAULT_TRACE_OPTIONS } from '../engine/types.js';
+import { makeImages, median, percentile, sleep, submit as submitTimed } from './api-load.js';
 
 const root = resolve(import.meta.dirname, '..');
 const CLIENTS = 20;
 const PER_CLIENT = 10;
 const OVERHEAD_JOBS = 12;
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-const median = (values: number[]) => percentile(values, 50);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function makeImages(count: number): Promise<Buffer[]> {
-  const images: Buffer[] = [];
-  for (let i = 0; i < count; i++) {
-    const size = 64 + (i % 5) * 24;
-    const hue = (i * 47) % 360;
-    const shapes = `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}">
-      <circle cx="${size * 0.4}" cy="${size * 0.45}" r="${size * 0.28}" fill="hsl(${hue},70%,45%)"/>
-      <rect x="${size * 0.5}" y="${size * 0.15}" width="${size * 0.35}" height="${size * 0.5}" fill="hsl(${(hue + 120) % 360},60%,35%)"/>
-      <path d="M${size * 0.1} ${size * 0.9} L${size * 0.5} ${size * 0.6} L${size * 0.9} ${size * 0.9} Z" fill="#222"/></svg>`;
-    images.push(
-      await sharp({ create: { width: size, height: size, channels: 3, background: '#fafafa' } })
-        .composite([{ input: Buffer.from(shapes) }])
-        .png()
-        .toBuffer(),
-    );
-  }
-  return images;
-}
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'vectorize-bench-api-'));
@@ -96,16 +70,7 @@ async function main() {
     const stats0 = await adminGet('/stats');
 
     const images = await makeImages(OVERHEAD_JOBS);
-    const submit = async (png: Buffer, name: string) => {
-      const form = new FormData();
-      form.set('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), name);
-      form.set('image_type', 'clipart');
-      const t0 = performance.now();
-      const res = await fetch(`${url}/v1/vectorize`, { method: 'POST', body: form, headers: auth });
-      const ms = performance.now() - t0;
-      const body = (await res.json()) as { id?: string };
-      return { status: res.status, ms, id: body.id };
-    };
+    const submit = (png: Buffer, name: string) => submitTimed(url, secret, png, name);
     const job = async (id: string) =>
       (await (await fetch(`${url}/v1/jobs/${id}`, { headers: auth })).json()) as {
         status: string;
@@ -225,4 +190,6 @@ async function main() {
   }
 }
 
-await main();
+// --stores: lowdb beside PostgreSQL with two API nodes (bench/api-stores.ts).
+if (process.argv.includes('--stores')) await (await import('./api-stores.js')).compareStores(process.argv.slice(2));
+else await main();

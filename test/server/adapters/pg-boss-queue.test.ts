@@ -6,7 +6,7 @@ import type { RunEnd } from '../../../server/adapters/job-queue.js';
 import type { JobRecord } from '../../../server/adapters/store.js';
 import { silentLogger } from '../../../server/log.js';
 import { postgresMissing, testPostgres } from '../postgres.js';
-import { waitFor } from '../helpers.js';
+import { until, waitFor } from '../helpers.js';
 
 const missing = postgresMissing();
 if (missing) t.comment(`pg-boss queue tests skipped: ${missing}`);
@@ -200,3 +200,27 @@ t.test(
     t.equal(watcher.queue.length, 1, 'the records alone still say one job queued: they cannot see the lost trace');
   },
 );
+
+t.test('a slot that just ran a job takes the next at once, not a polling interval later', { skip: missing ?? false }, async (t) => {
+  const url = await testPostgres().database();
+  const store = await openPostgresStore(url, { writeDelayMs: 1 });
+  const POLL_SECONDS = 4;
+  const queue = await openPgBossQueue({ url, store, maxAttempts: 3, log: silentLogger, pollSeconds: POLL_SECONDS });
+  t.teardown(async () => {
+    await queue.stop();
+    await store.close();
+  });
+  const n = { store, queue };
+  for (const id of ['job_1', 'job_2', 'job_3', 'job_4']) await admit(n, id);
+  const seen: string[] = [];
+  const started = performance.now();
+  await queue.consume(1, async (jobId) => {
+    seen.push(jobId);
+    store.jobs.update(jobId, { status: 'completed' });
+    return 'ended';
+  });
+  await until(() => seen.length === 4 || undefined, 'four jobs handed out');
+  const seconds = (performance.now() - started) / 1000;
+  // Waiting out the interval after each job would take at least 3 × 4 s.
+  t.ok(seconds < 2 * POLL_SECONDS, `four jobs on one slot in ${seconds.toFixed(1)} s`);
+});
