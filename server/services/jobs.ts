@@ -103,8 +103,9 @@ export function jobService(deps: JobDeps) {
       upload_path: null,
       error: null,
     })!;
-    await blobs.remove(current.upload_path);
+    // Announced with the state change: a reader who saw 'completed' (a poll, /metrics) sees its event too.
     events.emit('job.completed', updated, at);
+    await blobs.remove(current.upload_path);
   }
 
   /** Refunds in the background: the job's state is already decided; a failed refund is logged, not lost silently. */
