@@ -214,6 +214,8 @@ t.test('402 quota_exhausted: trial 5 then reset_at null; monthly with reset_at',
 
   const pro = await h.account('pro');
   h.app.context.store.accounts.update(pro.id, { trial_used: 5 });
+  // On PostgreSQL the admission re-reads the account inside its transaction: the test's own write must be in.
+  await h.app.context.store.flush();
   for (let i = 0; i < 2; i++) t.equal((await h.submit(pro.secret)).statusCode, 202);
   const monthly = expectError(t, await h.submit(pro.secret), 402, 'quota_exhausted');
   // The account was made on 2025-01-15 (the manual clock): it resets on the 15th.
