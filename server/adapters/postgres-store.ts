@@ -144,17 +144,29 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   // admission would read the account from before the charge. So the background writer takes
   // nothing while a section runs (from its call to its own take); it waits before it asks the
   // pool for a connection, so the waiting holds none, and checks again once it has one.
+  // The other way round too: a background batch takes documents as they are when it is taken; a
+  // section that committed before that batch would be overwritten by the batch's older copy of the
+  // same record (an account before its charge). So a section waits for a batch already taken to
+  // settle before it reads, and counts as running from its call, not from its reads.
   let sectionsRunning = 0;
   let sectionsDone: Array<() => void> = [];
+  let batchInFlight: Promise<void> | null = null;
   const sectionsIdle = async () => {
     while (sectionsRunning > 0) await new Promise<void>((resolve) => sectionsDone.push(resolve));
   };
   const writer = writeBehind(options.writeDelayMs ?? 20, async () => {
     await sectionsIdle();
-    await writeAndSettle(async () => {
-      await sectionsIdle();
-      return { batch: takePending(), result: undefined };
-    });
+    let settled = () => {};
+    try {
+      await writeAndSettle(async () => {
+        await sectionsIdle();
+        batchInFlight = new Promise<void>((resolve) => (settled = resolve));
+        return { batch: takePending(), result: undefined };
+      });
+    } finally {
+      batchInFlight = null;
+      settled();
+    }
   });
 
   for (const name of COLLECTIONS) {
@@ -204,6 +216,43 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   });
   await feed.query(`LISTEN ${CHANGE_CHANNEL}`);
 
+  /** One admission section: the account's lock, fresh reads of its records, the section, its writes, one transaction. */
+  function runSection<T>(accountId: string, section: (tx: StoreTransaction | null) => T | Promise<T>): Promise<T> {
+    return writeAndSettle(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [ACCOUNT_LOCK_NAMESPACE + accountId]);
+      const read = async (name: CollectionName, where: string, parameter: unknown = accountId) =>
+        (await client.query<{ id: string; doc: { id: string } }>(`SELECT id, doc FROM ${name} WHERE ${where}`, [parameter])).rows;
+      // Every read first, then every refresh and the section with no await between them: a change
+      // feed read that started before another node's commit must not land between the refresh and
+      // the section and hand it a stale account (a lost charge).
+      const { rows, sentAt } = await stampedRead(async () => {
+        const account = await read('accounts', 'id = $1');
+        const activeHere = collections.jobs.filter(
+          (job) =>
+            (job as { account_id?: string }).account_id === accountId &&
+            ['queued', 'processing'].includes((job as { status?: string }).status ?? ''),
+        );
+        const jobs = await read('jobs', "account_id = $1 AND status IN ('queued', 'processing')");
+        // Jobs this node thinks active that ended elsewhere are re-read too.
+        const seen = new Set(jobs.map((row) => row.id));
+        const ended = activeHere.filter((job) => !seen.has(job.id)).map((job) => job.id);
+        const endedRows: Array<{ id: string; doc: { id: string } | null }> = [];
+        if (ended.length) {
+          endedRows.push(...(await read('jobs', 'id = ANY($1::text[])', ended)));
+          const found = new Set(endedRows.map((row) => row.id));
+          endedRows.push(...ended.filter((id) => !found.has(id)).map((id) => ({ id, doc: null })));
+        }
+        const idempotency = await read('idempotency', 'account_id = $1');
+        return { account, jobs: [...endedRows, ...jobs], idempotency };
+      });
+      refresh('accounts', rows.account, sentAt);
+      refresh('jobs', rows.jobs, sentAt);
+      refresh('idempotency', rows.idempotency, sentAt);
+      const result = await section(client);
+      return { result, batch: takePending() };
+    });
+  }
+
   let closed = false;
   return {
     ...(collections as unknown as Omit<Store, 'flush' | 'close' | 'exclusive' | 'ping'>),
@@ -220,48 +269,17 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       await pool.query('SELECT 1');
     },
     async exclusive<T>(accountId: string, section: (tx: StoreTransaction | null) => T | Promise<T>): Promise<T> {
-      return writeAndSettle(async (client) => {
-        await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [ACCOUNT_LOCK_NAMESPACE + accountId]);
-        const read = async (name: CollectionName, where: string, parameter: unknown = accountId) =>
-          (await client.query<{ id: string; doc: { id: string } }>(`SELECT id, doc FROM ${name} WHERE ${where}`, [parameter])).rows;
-        // Every read first, then every refresh and the section with no await between them: a change
-        // feed read that started before another node's commit must not land between the refresh and
-        // the section and hand it a stale account (a lost charge).
-        const { rows, sentAt } = await stampedRead(async () => {
-          const account = await read('accounts', 'id = $1');
-          const activeHere = collections.jobs.filter(
-            (job) =>
-              (job as { account_id?: string }).account_id === accountId &&
-              ['queued', 'processing'].includes((job as { status?: string }).status ?? ''),
-          );
-          const jobs = await read('jobs', "account_id = $1 AND status IN ('queued', 'processing')");
-          // Jobs this node thinks active that ended elsewhere are re-read too.
-          const seen = new Set(jobs.map((row) => row.id));
-          const ended = activeHere.filter((job) => !seen.has(job.id)).map((job) => job.id);
-          const endedRows: Array<{ id: string; doc: { id: string } | null }> = [];
-          if (ended.length) {
-            endedRows.push(...(await read('jobs', 'id = ANY($1::text[])', ended)));
-            const found = new Set(endedRows.map((row) => row.id));
-            endedRows.push(...ended.filter((id) => !found.has(id)).map((id) => ({ id, doc: null })));
-          }
-          const idempotency = await read('idempotency', 'account_id = $1');
-          return { account, jobs: [...endedRows, ...jobs], idempotency };
-        });
-        refresh('accounts', rows.account, sentAt);
-        refresh('jobs', rows.jobs, sentAt);
-        refresh('idempotency', rows.idempotency, sentAt);
-        sectionsRunning++;
-        try {
-          const result = await section(client);
-          return { result, batch: takePending() };
-        } finally {
-          if (--sectionsRunning === 0) {
-            const waiting = sectionsDone;
-            sectionsDone = [];
-            for (const wake of waiting) wake();
-          }
+      sectionsRunning++;
+      try {
+        while (batchInFlight) await batchInFlight;
+        return await runSection(accountId, section);
+      } finally {
+        if (--sectionsRunning === 0) {
+          const waiting = sectionsDone;
+          sectionsDone = [];
+          for (const wake of waiting) wake();
         }
-      });
+      }
     },
     async close() {
       if (closed) return;
