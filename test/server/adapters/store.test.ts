@@ -131,3 +131,58 @@ t.test('postgres: two nodes starting at once apply each migration exactly once',
     MIGRATIONS.map((m) => m.version),
   );
 });
+
+// A background batch takes documents when it starts and may commit later; an admission section on the
+// same node that committed in between would be overwritten by the batch's older copy of the account.
+// The batch is held deterministically: it also writes another account whose row a third session
+// locks, listed first, so its one INSERT waits on that row before it reaches the target account.
+t.test(
+  'postgres: a background write taken before an admission section never overwrites its charge',
+  { skip: missing ?? false },
+  async (t) => {
+    const url = await testPostgres().database();
+    const store = await openPostgresStore(url, { writeDelayMs: 1 });
+    t.teardown(() => store.close());
+    store.accounts.insert(account('acct_blocker'));
+    store.accounts.insert(account('acct_target'));
+    await store.flush();
+
+    const blocker = new pg.Client({ connectionString: url });
+    await blocker.connect();
+    t.teardown(() => blocker.end());
+    await blocker.query('BEGIN');
+    await blocker.query("SELECT 1 FROM accounts WHERE id = 'acct_blocker' FOR UPDATE");
+    // pg_stat_activity is read once per transaction, so the wait is watched from a session of its own.
+    const watcher = new pg.Client({ connectionString: url });
+    await watcher.connect();
+    t.teardown(() => watcher.end());
+
+    store.accounts.update('acct_blocker', { name: 'blocked' });
+    store.accounts.update('acct_target', { name: 'renamed' });
+    const flushed = store.flush();
+    await waitFor(async () => {
+      const { rows } = await watcher.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO accounts%'",
+      );
+      return rows[0]!.n === 1;
+    }, 'the background batch waits on the locked row');
+
+    let sectionDone = false;
+    const section = store
+      .exclusive('acct_target', () => {
+        const current = store.accounts.get('acct_target')!;
+        store.accounts.update('acct_target', { trial_used: current.trial_used + 1 });
+      })
+      .then(() => (sectionDone = true));
+    // Time for a section that does not wait for the batch to read, charge and commit.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    t.notOk(sectionDone, 'the section waits for the batch taken before it');
+
+    await blocker.query('COMMIT');
+    await Promise.all([flushed, section]);
+    await store.flush();
+    const { rows } = await blocker.query<{ doc: AccountRecord }>("SELECT doc FROM accounts WHERE id = 'acct_target'");
+    t.match(rows[0]!.doc, { name: 'renamed', trial_used: 1 }, 'the database keeps both the rename and the charge');
+    t.match(store.accounts.get('acct_target'), { name: 'renamed', trial_used: 1 });
+  },
+);
