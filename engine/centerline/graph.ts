@@ -83,14 +83,7 @@ function buildGraph(input: SkeletonInput): Graph {
   const nb = [-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1];
   const count = pixels.length;
   const degree = new Uint8Array(skeleton.length);
-  const n0 = nb[0],
-    n1 = nb[1],
-    n2 = nb[2],
-    n3 = nb[3],
-    n4 = nb[4],
-    n5 = nb[5],
-    n6 = nb[6],
-    n7 = nb[7];
+  const [n0, n1, n2, n3, n4, n5, n6, n7] = nb;
   for (let k = 0; k < count; k++) {
     const p = pixels[k];
     degree[p] =

@@ -64,14 +64,7 @@ export function thin(
   let changed = true;
   while (changed) {
     changed = false;
-    const n0 = nb[0],
-      n1 = nb[1],
-      n2 = nb[2],
-      n3 = nb[3],
-      n4 = nb[4],
-      n5 = nb[5],
-      n6 = nb[6],
-      n7 = nb[7];
+    const [n0, n1, n2, n3, n4, n5, n6, n7] = nb;
     for (let pass = 0; pass < 2; pass++) {
       let nd = 0;
       const base = pass << 8;
