@@ -6,7 +6,7 @@
  * so the engine's own imports resolve, and leave dist/ alone. Returns the compiled engine folder.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,6 +19,9 @@ export function compiledEnginePath(cacheName: string): string {
 
 export function compileEngine(cacheName: string): string {
   const outDir = path.dirname(compiledEnginePath(cacheName));
+  // Fresh files, never rewritten in place: a checkout whose node_modules is hard-linked from
+  // another shares these inodes, and tsc writing through them would swap the other's engine.
+  rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const config = path.join(outDir, 'tsconfig.json');
   writeFileSync(

@@ -5,6 +5,7 @@
  * moments.
  */
 import type { Ellipse } from './ellipse.js';
+import { hypot } from '../hypot.js';
 
 /** Flatter than this (minor over major axis) is a dash or a wedge, not a dot. */
 const MIN_ROUNDNESS = 0.5;
@@ -75,8 +76,8 @@ function deviation(e: Ellipse, points: Float64Array): number {
       dy = points[i + 1] - e.cy;
     const u = dx * cos + dy * sin,
       v = -dx * sin + dy * cos;
-    const r = Math.hypot(u / e.rx, v / e.ry),
-      d = Math.hypot(dx, dy);
+    const r = hypot(u / e.rx, v / e.ry),
+      d = hypot(dx, dy);
     if (r > 1e-9) worst = Math.max(worst, Math.abs(d - d / r));
   }
   return worst;

@@ -11,6 +11,7 @@
  * ellipse (by its first-order geometric distance) for the fit to count.
  */
 import type { FittedPath } from './index.js';
+import { hypot } from '../hypot.js';
 
 export interface Ellipse {
   cx: number;
@@ -96,7 +97,7 @@ export function fitEllipse(points: Float64Array, maxDeviation: number, maxRms: n
     // A circle: its radius is the points' mean distance from the centre, which an algebraic fit
     // would bias towards the flatter side of a digital staircase.
     let sum = 0;
-    for (let i = 0; i < n; i++) sum += Math.hypot(points[2 * i] - cx, points[2 * i + 1] - cy);
+    for (let i = 0; i < n; i++) sum += hypot(points[2 * i] - cx, points[2 * i + 1] - cy);
     rx = ry = sum / n;
     rotation = 0;
   } else if (rotation < 0) rotation += 180;
@@ -121,12 +122,12 @@ function fitsWithin(points: Float64Array, e: Ellipse, maxDeviation: number, maxR
     // first-order (Sampson) distance: the implicit value over its gradient's length, refined by
     // the exact radial distance when the ellipse is a circle
     let d: number;
-    if (e.rx === e.ry) d = Math.abs(Math.hypot(p, q) - e.rx);
+    if (e.rx === e.ry) d = Math.abs(hypot(p, q) - e.rx);
     else {
       const g = p * p * ia + q * q * ib - 1;
       const gx = 2 * p * ia,
         gy = 2 * q * ib;
-      d = Math.abs(g) / (Math.hypot(gx, gy) || 1);
+      d = Math.abs(g) / (hypot(gx, gy) || 1);
     }
     if (d > maxDeviation) return false;
     sum += d * d;

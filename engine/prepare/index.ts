@@ -84,6 +84,7 @@ export function smoothSimilar(
           g0 = rgb[c + 1],
           b0 = rgb[c + 2];
         // the pixel itself always counts; its eight neighbours written out (no loop, no bounds)
+        // (a loop over the offsets ran the pass 1.46× slower, an inlined helper returning packed sums 1.8×)
         let sr = r0,
           sg = g0,
           sb = b0,

@@ -24,6 +24,7 @@ import type { EngineSettings } from '../settings.js';
 import { checkAbort, type StageContext } from '../stage.js';
 import { PathWriter, hexColour, type SvgDocument, type SvgItem } from './index.js';
 import { ELLIPSE_NODES, fittedEllipse } from './ellipse.js';
+import { hypot } from '../hypot.js';
 
 interface ComposedShapes {
   document: SvgDocument;
@@ -597,7 +598,7 @@ function appendOffsetChain(
   const joint = (ax: number, ay: number, bx: number, by: number): [number, number] => {
     let mx = ax + bx,
       my = ay + by;
-    const len = Math.hypot(mx, my);
+    const len = hypot(mx, my);
     if (len < 1e-9) return [ax * distance, ay * distance];
     mx /= len;
     my /= len;
@@ -636,7 +637,7 @@ function leftNormal(xs: Float64Array, ys: Float64Array, from: number, to: number
   for (let q = to; ; q -= step) {
     const dx = (xs[q] - xs[from]) * sign,
       dy = (ys[q] - ys[from]) * sign;
-    const len = Math.hypot(dx, dy);
+    const len = hypot(dx, dy);
     if (len > 1e-9) return [dy / len, -dx / len];
     if (q === from + step) return [0, 0];
   }

@@ -181,7 +181,7 @@ export class PathWriter {
     const start = { x: this.cx, y: this.cy };
     const before = { parts: this.parts.length, last: this.last, lastHadDot: this.lastHadDot };
     this.emitLine(tx, ty, before);
-    this.run = { ...start, inner: [], before };
+    this.run = { x: start.x, y: start.y, inner: [], before };
   }
 
   private emitLine(tx: number, ty: number, before: { parts: number; last: string; lastHadDot: boolean }): void {
