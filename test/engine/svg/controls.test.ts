@@ -2,7 +2,7 @@ import t, { type Test } from 'tap';
 import { renderDocument, vectorize } from '../../../engine/index.js';
 import type { TraceResult } from '../../../engine/types.js';
 import { svgStats } from '../../../app/renderer/svg-stats.js';
-import { coverage, mix, png, raster, render, type Raster } from '../helpers/images.js';
+import { coverage, mismatch, mix, png, raster, render, testCard, type Raster } from '../helpers/images.js';
 
 // The output controls on real traces of synthetic images: each done-when of issue #17 that the
 // engine answers, checked on what the SVG paints (resvg) and on its text.
@@ -28,6 +28,19 @@ const logo = raster(120, 80, (x, y) => {
     coverage(x, y, (u, v) => (u - 85) ** 2 + (v - 40) ** 2 < 22 ** 2),
   );
 });
+/**
+ * Letters with counters on a coloured ground: a white ring whose counter is the ground's blue, a
+ * black ring around a yellow dot. The trace stacks each counter on its letter (the hole is not cut).
+ */
+const BLUE = '#1e50c8';
+const lettered = raster(160, 80, (x, y) => {
+  const from = (cx: number) => Math.hypot(x + 0.5 - cx, y + 0.5 - 40);
+  if (from(40) < 28 && from(40) >= 14) return [255, 255, 255];
+  if (from(110) < 28 && from(110) >= 12) return [10, 10, 10];
+  if (from(110) < 12) return [250, 210, 30];
+  return [30, 80, 200];
+});
+const card = testCard();
 
 const traces = new Map<Raster, TraceResult>();
 async function traced(image: Raster): Promise<TraceResult> {
@@ -134,6 +147,45 @@ t.test('group_by=color: one Inkscape layer per colour, bottom to top as first st
   );
   t.ok(render(svg, logo.width).width === logo.width, 'resvg reads the namespaced document');
   statsMatch(t, rendered);
+});
+
+t.test('group_by=color draws the same picture: a counter stays on top of its letter', async (t) => {
+  for (const [name, image] of [
+    ['test card', card],
+    ['letters', lettered],
+  ] as const) {
+    const result = await traced(image);
+    const grouped = renderDocument(result.document, { groupBy: 'color' });
+    const layers = [...grouped.svg.matchAll(/inkscape:groupmode="layer"/g)].length;
+    t.equal(layers, new Set([...result.svg.matchAll(/fill="([^"]+)"/g)].map((m) => m[1])).size, `${name}: one layer per colour`);
+    // anti-aliased edges drawn as one evenodd path or two shapes may differ by a level or two
+    const wrong = mismatch(render(result.svg, image.width), render(grouped.svg, image.width), 8);
+    t.equal(wrong, 0, `${name}: ${(wrong * 100).toFixed(2)} % of pixels changed`);
+    statsMatch(t, grouped);
+  }
+});
+
+t.test('background=#rrggbb takes a left-out shape’s hole with it: the page shows there', async (t) => {
+  const result = await traced(lettered);
+  const alpha = (out: Raster, x: number, y: number) => out.data[(y * out.width + x) * 4 + 3];
+  const colour = (out: Raster, x: number, y: number) => [...out.data.subarray((y * out.width + x) * 4, (y * out.width + x) * 4 + 3)];
+  const noBlue = render(renderDocument(result.document, { background: BLUE }).svg, lettered.width);
+  t.equal(alpha(noBlue, 2, 2), 0, 'blue: the ground is transparent');
+  t.equal(alpha(noBlue, 40, 40), 0, 'blue: so is the white letter’s counter');
+  t.same(colour(noBlue, 61, 40), [255, 255, 255], 'the white letter stays');
+  t.same(colour(noBlue, 110, 40), [250, 210, 30], 'the yellow dot stays');
+  t.same(colour(noBlue, 131, 40), [10, 10, 10], 'the black letter stays');
+
+  const noWhite = render(renderDocument(result.document, { background: '#ffffff' }).svg, lettered.width);
+  t.equal(alpha(noWhite, 61, 40), 0, 'white: the letter is transparent, not the ground below it');
+  t.equal(alpha(noWhite, 20, 40), 0, 'across its width');
+  t.same(colour(noWhite, 40, 40), [30, 80, 200], 'its counter stays blue');
+  t.same(colour(noWhite, 2, 2), [30, 80, 200], 'so does the ground');
+  t.same(colour(noWhite, 110, 40), [250, 210, 30], 'the other letter is untouched');
+
+  const noYellow = render(renderDocument(result.document, { background: '#fad21e' }).svg, lettered.width);
+  t.equal(alpha(noYellow, 110, 40), 0, 'yellow: the dot leaves a hole in the black letter');
+  t.same(colour(noYellow, 131, 40), [10, 10, 10], 'the ring around it stays');
 });
 
 t.test('width=100 unit=mm: the root is 100mm wide, the aspect kept, the viewBox unchanged', async (t) => {
