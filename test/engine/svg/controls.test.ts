@@ -166,26 +166,51 @@ t.test('group_by=color draws the same picture: a counter stays on top of its let
 });
 
 t.test('background=#rrggbb takes a left-out shape’s hole with it: the page shows there', async (t) => {
-  const result = await traced(lettered);
-  const alpha = (out: Raster, x: number, y: number) => out.data[(y * out.width + x) * 4 + 3];
-  const colour = (out: Raster, x: number, y: number) => [...out.data.subarray((y * out.width + x) * 4, (y * out.width + x) * 4 + 3)];
-  const noBlue = render(renderDocument(result.document, { background: BLUE }).svg, lettered.width);
-  t.equal(alpha(noBlue, 2, 2), 0, 'blue: the ground is transparent');
-  t.equal(alpha(noBlue, 40, 40), 0, 'blue: so is the white letter’s counter');
-  t.same(colour(noBlue, 61, 40), [255, 255, 255], 'the white letter stays');
-  t.same(colour(noBlue, 110, 40), [250, 210, 30], 'the yellow dot stays');
-  t.same(colour(noBlue, 131, 40), [10, 10, 10], 'the black letter stays');
-
-  const noWhite = render(renderDocument(result.document, { background: '#ffffff' }).svg, lettered.width);
-  t.equal(alpha(noWhite, 61, 40), 0, 'white: the letter is transparent, not the ground below it');
-  t.equal(alpha(noWhite, 20, 40), 0, 'across its width');
-  t.same(colour(noWhite, 40, 40), [30, 80, 200], 'its counter stays blue');
-  t.same(colour(noWhite, 2, 2), [30, 80, 200], 'so does the ground');
-  t.same(colour(noWhite, 110, 40), [250, 210, 30], 'the other letter is untouched');
-
-  const noYellow = render(renderDocument(result.document, { background: '#fad21e' }).svg, lettered.width);
-  t.equal(alpha(noYellow, 110, 40), 0, 'yellow: the dot leaves a hole in the black letter');
-  t.same(colour(noYellow, 131, 40), [10, 10, 10], 'the ring around it stays');
+  const { document } = await traced(lettered);
+  const [white, blue, yellow, black] = [
+    [255, 255, 255],
+    [30, 80, 200],
+    [250, 210, 30],
+    [10, 10, 10],
+  ];
+  // per left-out colour: points (x, y) and what must be there, null for transparent
+  const cases: Array<[string, Array<[number, number, number[] | null, string]>]> = [
+    [
+      BLUE,
+      [
+        [2, 2, null, 'the ground'],
+        [40, 40, null, 'the white letter’s counter'],
+        [61, 40, white, 'the white letter'],
+        [110, 40, yellow, 'the yellow dot'],
+        [131, 40, black, 'the black letter'],
+      ],
+    ],
+    [
+      '#ffffff',
+      [
+        [61, 40, null, 'the white letter, not the ground below it'],
+        [20, 40, null, 'the white letter across its width'],
+        [40, 40, blue, 'its counter'],
+        [2, 2, blue, 'the ground'],
+        [110, 40, yellow, 'the other letter’s dot'],
+      ],
+    ],
+    [
+      '#fad21e',
+      [
+        [110, 40, null, 'the dot, a hole in the black letter'],
+        [131, 40, black, 'the ring around it'],
+      ],
+    ],
+  ];
+  for (const [background, points] of cases) {
+    const out = render(renderDocument(document, { background }).svg, lettered.width);
+    for (const [x, y, expected, what] of points) {
+      const i = (y * out.width + x) * 4;
+      const seen = out.data[i + 3] === 0 ? null : [...out.data.subarray(i, i + 4)];
+      t.same(seen, expected === null ? null : [...expected, 255], `${background} left out: ${what}`);
+    }
+  }
 });
 
 t.test('width=100 unit=mm: the root is 100mm wide, the aspect kept, the viewBox unchanged', async (t) => {
