@@ -7,7 +7,7 @@ import type { OutputControls, SizeUnit } from '../types.js';
 import { hexToLab, labDistanceSquared, normalHex, type Lab } from './colour-space.js';
 import type { SvgFrame, VectorDocument } from './document.js';
 import type { SvgItem } from './index.js';
-import { pathOutline } from './path-data.js';
+import { doubleSignedArea, pathOutline } from './path-data.js';
 import { cutStackedHoles } from './stacking.js';
 
 /** CSS units per inch: the root's width and height in mm, cm, in or pt come from px at `dpi`. */
@@ -49,16 +49,6 @@ function pointsOfChain(chain: FittedChain): number[] {
   const points = [chain.startX, chain.startY];
   for (const s of chain.segments) points.push(s.x, s.y);
   return points;
-}
-
-/** Twice the signed area of the polygon through `points` (x, y pairs), closed back to its start. */
-function doubleSignedArea(points: number[]): number {
-  let sum = 0;
-  for (let i = 0; i < points.length; i += 2) {
-    const j = (i + 2) % points.length;
-    sum += points[i] * points[j + 1] - points[j] * points[i + 1];
-  }
-  return sum;
 }
 
 function polylineLength(points: number[]): number {

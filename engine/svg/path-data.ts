@@ -229,6 +229,16 @@ function arcPoints(
   return out;
 }
 
+/** Twice the signed area of the polygon through `points` (x, y pairs), closed back to its start. */
+export function doubleSignedArea(points: number[]): number {
+  let sum = 0;
+  for (let i = 0; i < points.length; i += 2) {
+    const j = (i + 2) % points.length;
+    sum += points[i] * points[j + 1] - points[j] * points[i + 1];
+  }
+  return sum;
+}
+
 /** Nonzero winding of the polygons around (x, y): 0 outside the shape they fill. */
 export function windingAt(polygons: number[][], x: number, y: number): number {
   let winding = 0;

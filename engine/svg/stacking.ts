@@ -12,7 +12,7 @@
  */
 import type { Ellipse } from '../fit/ellipse.js';
 import type { SvgItem } from './index.js';
-import { pathPolygons, windingAt } from './path-data.js';
+import { doubleSignedArea, pathPolygons, windingAt } from './path-data.js';
 
 interface Flattened {
   polygons: number[][];
@@ -39,15 +39,6 @@ function ellipsePolygon(e: Ellipse): number[] {
   return points;
 }
 
-function signedArea(p: number[]): number {
-  let sum = 0;
-  for (let i = 0; i < p.length; i += 2) {
-    const j = (i + 2) % p.length;
-    sum += p[i] * p[j + 1] - p[j] * p[i + 1];
-  }
-  return sum / 2;
-}
-
 function flatten(item: SvgItem): Flattened {
   const polygons = item.kind === 'fill' ? pathPolygons(item.d) : [ellipsePolygon(item)];
   let minX = Infinity,
@@ -61,7 +52,7 @@ function flatten(item: SvgItem): Flattened {
       minY = Math.min(minY, p[i + 1]);
       maxY = Math.max(maxY, p[i + 1]);
     }
-  const areas = polygons.map(signedArea);
+  const areas = polygons.map(doubleSignedArea);
   const outer = areas.reduce((best, a) => (Math.abs(a) > Math.abs(best) ? a : best), 0);
   const holes = polygons.filter((_, k) => areas[k] * outer < 0);
   return { polygons, minX, minY, maxX, maxY, holes };
