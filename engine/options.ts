@@ -17,6 +17,13 @@ import {
   type TraceOptions,
 } from './types.js';
 
+/**
+ * The output controls' form fields, as the API, the CLI and the page spell them (docs/api.md,
+ * "Output controls"): one list, so a new control cannot reach one of them and not the others.
+ */
+export const OUTPUT_FIELDS = ['max_colors', 'palette', 'background', 'group_by', 'width', 'height', 'unit', 'dpi', 'stroke_order'] as const;
+export type OutputField = (typeof OUTPUT_FIELDS)[number];
+
 /** Raw option values as they arrive from a form field or a CLI flag (snake_case keys). */
 export interface RawTraceOptions {
   image_type?: string | undefined;

@@ -7,21 +7,12 @@ import type { Job, OutputFields, V1Client, VectorizeFields } from '../../client/
 import { toPlainError, plainWords, type PlainError } from './errors.js';
 import { MAX_UPLOAD_BYTES, type PickedFile } from './files.js';
 import { svgStats, type SvgStats } from './svg-stats.js';
+import { OUTPUT_FIELDS } from '../../engine/options.js';
 
 type ItemState = 'waiting' | 'uploading' | 'queued' | 'processing' | 'completed' | 'failed' | 'canceled';
 
 /** The output controls the form offers (docs/api.md, "Output controls"); absent: the SVG as traced. */
-export const OUTPUT_SETTINGS = [
-  'max_colors',
-  'palette',
-  'background',
-  'group_by',
-  'width',
-  'height',
-  'unit',
-  'dpi',
-  'stroke_order',
-] as const;
+export const OUTPUT_SETTINGS = OUTPUT_FIELDS;
 type OutputSettings = Pick<
   OutputFields,
   'max_colors' | 'background' | 'group_by' | 'width' | 'height' | 'unit' | 'dpi' | 'stroke_order'

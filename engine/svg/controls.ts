@@ -7,7 +7,8 @@ import type { OutputControls, SizeUnit } from '../types.js';
 import { hexToLab, labDistanceSquared, normalHex, type Lab } from './colour-space.js';
 import type { SvgFrame, VectorDocument } from './document.js';
 import type { SvgItem } from './index.js';
-import { pathOutline } from './path-data.js';
+import { doubleSignedArea, pathOutline } from './path-data.js';
+import { cutStackedHoles } from './stacking.js';
 
 /** CSS units per inch: the root's width and height in mm, cm, in or pt come from px at `dpi`. */
 const PER_INCH: Record<Exclude<SizeUnit, 'px'>, number> = { mm: 25.4, cm: 2.54, in: 1, pt: 72 };
@@ -48,16 +49,6 @@ function pointsOfChain(chain: FittedChain): number[] {
   const points = [chain.startX, chain.startY];
   for (const s of chain.segments) points.push(s.x, s.y);
   return points;
-}
-
-/** Twice the signed area of the polygon through `points` (x, y pairs), closed back to its start. */
-function doubleSignedArea(points: number[]): number {
-  let sum = 0;
-  for (let i = 0; i < points.length; i += 2) {
-    const j = (i + 2) % points.length;
-    sum += points[i] * points[j + 1] - points[j] * points[i + 1];
-  }
-  return sum;
 }
 
 function polylineLength(points: number[]): number {
@@ -198,8 +189,8 @@ function nearColour(hex: string, target: Lab): boolean {
 /**
  * background=remove: the colour of the lowest shape that reaches the border is the background, and
  * the shapes of that colour that reach the border are left out (transparent there). '#rrggbb':
- * every shape of that colour is left out. Shapes painted on top of others (a letter's counter) are
- * drawn over the shape below, so leaving one out shows that shape, not the page.
+ * every shape of that colour is left out. A shape left out that sat in a hole of a shape below it
+ * (a letter's counter) takes that hole with it, so the page shows there, not the letter's colour.
  */
 export function dropBackground(document: VectorDocument, background: string): VectorDocument {
   if (background === 'keep') return document;
@@ -214,22 +205,35 @@ export function dropBackground(document: VectorDocument, background: string): Ve
       strokes: document.strokes.filter((s) => !nearColour(s.paint, target)),
     };
   }
-  let items: SvgItem[];
+  let removed: boolean[];
   if (background === 'remove') {
     const atBorder = document.items.map((item) => reachesBorder(item, document.width, document.height));
     const lowest = atBorder.indexOf(true);
     if (lowest < 0) return document;
     const paint = document.items[lowest].paint;
     const target = paint.startsWith('#') ? hexToLab(paint) : null;
-    items = document.items.filter(
-      (item, i) => !(atBorder[i] && (item.paint === paint || (target !== null && nearColour(item.paint, target)))),
-    );
+    removed = document.items.map((item, i) => atBorder[i] && (item.paint === paint || (target !== null && nearColour(item.paint, target))));
   } else {
     const target = hexToLab(background);
-    items = document.items.filter((item) => !nearColour(item.paint, target));
+    removed = document.items.map((item) => nearColour(item.paint, target));
   }
+  const cut = cutStackedHoles(document.items, (lower, upper) => !removed[lower] && removed[upper]);
+  const items = cut.filter((_, i) => !removed[i]);
   const used = new Set(items.map((item) => item.paint));
   return { ...document, items, gradients: document.gradients.filter((g) => used.has(`url(#${g.id})`)) };
+}
+
+/**
+ * group_by=color: one layer per colour, stacked where the colour is first painted, so a shape can
+ * land under one it was painted over. Where it sat in that shape's hole, the hole is cut: the
+ * picture stays as traced (the seam underlap along shared edges stays on the side it was).
+ */
+export function layerSafe(document: VectorDocument): VectorDocument {
+  if (document.style === 'centerline') return document;
+  const layerOf = new Map<string, number>();
+  for (const item of document.items) if (!layerOf.has(item.paint)) layerOf.set(item.paint, layerOf.size);
+  const layer = document.items.map((item) => layerOf.get(item.paint) as number);
+  return { ...document, items: cutStackedHoles(document.items, (lower, upper) => layer[upper] < layer[lower]) };
 }
 
 /** Within half a pixel of the frame's edge. */

@@ -18,6 +18,8 @@ interface SvgFill {
   kind: 'fill';
   paint: string;
   d: string;
+  /** evenodd where the output controls cut a stacked hole (engine/svg/stacking.ts); the trace writes nonzero. */
+  rule?: 'evenodd';
 }
 
 /** Fill mode writes filled outlines only (contract: no stroke-only element); seams close by geometry (compose.ts). */
@@ -392,7 +394,12 @@ export function writeSvg(doc: SvgDocument, frame: SvgFrame = plainFrame(doc.widt
   const defs = doc.gradients.length > 0 ? ['<defs>', ...doc.gradients.map((g) => gradientXml(g.id, g.fill)), '</defs>'] : [];
   const elements = doc.items.map((item) => ({
     paint: item.paint,
-    xml: item.kind === 'fill' ? `<path fill="${item.paint}" d="${item.d}"/>` : ellipseXml(item),
+    xml:
+      item.kind !== 'fill'
+        ? ellipseXml(item)
+        : item.rule === undefined
+          ? `<path fill="${item.paint}" d="${item.d}"/>`
+          : `<path fill="${item.paint}" fill-rule="${item.rule}" d="${item.d}"/>`,
   }));
   return assembleSvg(doc.width, doc.height, frame, defs, elements).join('\n');
 }

@@ -111,3 +111,145 @@ export function pathOutline(d: string): PathOutline {
   if (nodes === 0) return { nodes, minX: 0, minY: 0, maxX: 0, maxY: 0, area: 0 };
   return { nodes, minX, minY, maxX, maxY, area: Math.abs(signedArea) / 2 };
 }
+
+/** Lines per curve or arc when a path is flattened: a cubic of 100 px bends under 0.1 px from its chords. */
+const CURVE_STEPS = 16;
+
+/**
+ * The path's subpaths as polygons (absolute x, y pairs), its curves and arcs cut into short lines:
+ * enough to say which shapes lie inside which (engine/svg/stacking.ts), never written out.
+ */
+export function pathPolygons(d: string): number[][] {
+  const tokens = d.match(/[a-zA-Z]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/g) ?? [];
+  const polygons: number[][] = [];
+  let points: number[] = [];
+  let x = 0,
+    y = 0,
+    startX = 0,
+    startY = 0;
+  let letter = '';
+  let t = 0;
+  const next = () => Number(tokens[t++]);
+  while (t < tokens.length) {
+    if (/[a-zA-Z]/.test(tokens[t])) letter = tokens[t++];
+    const lower = letter.toLowerCase();
+    const ox = letter === lower ? x : 0,
+      oy = letter === lower ? y : 0;
+    if (lower === 'z') {
+      x = startX;
+      y = startY;
+      continue;
+    }
+    if (ARGUMENTS[lower] === undefined) throw new Error(`path data: unknown command ${letter}`);
+    if (lower === 'm') {
+      if (points.length > 2) polygons.push(points);
+      x = startX = ox + next();
+      y = startY = oy + next();
+      points = [x, y];
+      letter = letter === 'm' ? 'l' : 'L';
+      continue;
+    }
+    let nx: number, ny: number;
+    if (lower === 'h') [nx, ny] = [ox + next(), y];
+    else if (lower === 'v') [nx, ny] = [x, oy + next()];
+    else if (lower === 'c') {
+      const [ax, ay, bx, by] = [ox + next(), oy + next(), ox + next(), oy + next()];
+      [nx, ny] = [ox + next(), oy + next()];
+      for (let k = 1; k < CURVE_STEPS; k++) {
+        const s = k / CURVE_STEPS,
+          r = 1 - s;
+        points.push(
+          r * r * r * x + 3 * r * r * s * ax + 3 * r * s * s * bx + s * s * s * nx,
+          r * r * r * y + 3 * r * r * s * ay + 3 * r * s * s * by + s * s * s * ny,
+        );
+      }
+    } else if (lower === 'a') {
+      const [rx, ry, rotation, large, sweep] = [next(), next(), next(), next(), next()];
+      [nx, ny] = [ox + next(), oy + next()];
+      points.push(...arcPoints(x, y, rx, ry, rotation, large !== 0, sweep !== 0, nx, ny));
+    } else {
+      // l, and the commands this engine never writes (s, q, t) by their end points only
+      for (let k = 0; k < ARGUMENTS[lower] - 2; k++) next();
+      [nx, ny] = [ox + next(), oy + next()];
+    }
+    points.push(nx, ny);
+    x = nx;
+    y = ny;
+  }
+  if (points.length > 2) polygons.push(points);
+  return polygons;
+}
+
+/** The inner points of an SVG arc, from its centre form (SVG 1.1 appendix F.6.5). */
+function arcPoints(
+  x1: number,
+  y1: number,
+  rx: number,
+  ry: number,
+  degrees: number,
+  large: boolean,
+  sweep: boolean,
+  x2: number,
+  y2: number,
+) {
+  rx = Math.abs(rx);
+  ry = Math.abs(ry);
+  if (rx === 0 || ry === 0) return [];
+  const phi = (degrees * Math.PI) / 180,
+    cos = Math.cos(phi),
+    sin = Math.sin(phi);
+  const hx = (x1 - x2) / 2,
+    hy = (y1 - y2) / 2;
+  const px = cos * hx + sin * hy,
+    py = -sin * hx + cos * hy;
+  // radii too small to reach the end point grow until they do
+  const scale = (px * px) / (rx * rx) + (py * py) / (ry * ry);
+  if (scale > 1) {
+    rx *= Math.sqrt(scale);
+    ry *= Math.sqrt(scale);
+  }
+  const numerator = rx * rx * ry * ry - rx * rx * py * py - ry * ry * px * px;
+  const root = Math.sqrt(Math.max(0, numerator / (rx * rx * py * py + ry * ry * px * px))) * (large === sweep ? -1 : 1);
+  const qx = (root * rx * py) / ry,
+    qy = (-root * ry * px) / rx;
+  const cx = cos * qx - sin * qy + (x1 + x2) / 2,
+    cy = sin * qx + cos * qy + (y1 + y2) / 2;
+  const angle = (ux: number, uy: number) => Math.atan2(uy, ux);
+  const start = angle((px - qx) / rx, (py - qy) / ry);
+  let span = angle((-px - qx) / rx, (-py - qy) / ry) - start;
+  if (sweep && span < 0) span += 2 * Math.PI;
+  if (!sweep && span > 0) span -= 2 * Math.PI;
+  const out: number[] = [];
+  for (let k = 1; k < CURVE_STEPS; k++) {
+    const a = start + (span * k) / CURVE_STEPS;
+    const ex = rx * Math.cos(a),
+      ey = ry * Math.sin(a);
+    out.push(cos * ex - sin * ey + cx, sin * ex + cos * ey + cy);
+  }
+  return out;
+}
+
+/** Twice the signed area of the polygon through `points` (x, y pairs), closed back to its start. */
+export function doubleSignedArea(points: number[]): number {
+  let sum = 0;
+  for (let i = 0; i < points.length; i += 2) {
+    const j = (i + 2) % points.length;
+    sum += points[i] * points[j + 1] - points[j] * points[i + 1];
+  }
+  return sum;
+}
+
+/** Nonzero winding of the polygons around (x, y): 0 outside the shape they fill. */
+export function windingAt(polygons: number[][], x: number, y: number): number {
+  let winding = 0;
+  for (const p of polygons) {
+    for (let i = 0; i < p.length; i += 2) {
+      const j = (i + 2) % p.length;
+      const [ax, ay, bx, by] = [p[i], p[i + 1], p[j], p[j + 1]];
+      if (ay <= y) {
+        if (by > y && (bx - ax) * (y - ay) - (x - ax) * (by - ay) > 0) winding++;
+      } else if (by <= y && (bx - ax) * (y - ay) - (x - ax) * (by - ay) < 0) winding--;
+    }
+  }
+  return winding;
+}

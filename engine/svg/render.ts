@@ -8,7 +8,7 @@ import type { VectorDocument } from './document.js';
 import { ELLIPSE_NODES } from './ellipse.js';
 import { writeSvg } from './index.js';
 import { pathOutline } from './path-data.js';
-import { dropBackground, frameFor, reduceColours, snapToPalette } from './controls.js';
+import { dropBackground, frameFor, layerSafe, reduceColours, snapToPalette } from './controls.js';
 import { penUpTravel, plotterOrder, writtenOrder } from '../centerline/order.js';
 
 export interface RenderedSvg {
@@ -24,6 +24,8 @@ export function renderDocument(document: VectorDocument, output: Partial<OutputC
   let drawn = dropBackground(document, controls.background);
   if (controls.maxColors !== null) drawn = reduceColours(drawn, controls.maxColors);
   if (controls.palette !== null) drawn = snapToPalette(drawn, controls.palette);
+  // after the colours are final: the layers are theirs
+  if (controls.groupBy === 'color') drawn = layerSafe(drawn);
   let svg: string, paths: number, nodes: number;
   const penUp: Pick<TraceStats, 'penUpBefore' | 'penUpAfter'> = {};
   if (drawn.style === 'centerline') {

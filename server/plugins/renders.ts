@@ -1,7 +1,7 @@
 /** POST /v1/jobs/{id}/render: a completed job's kept geometry drawn again with other output controls. */
-import type { Plugin, Request } from '@hapi/hapi';
+import type { Lifecycle, Plugin, Request } from '@hapi/hapi';
 import Joi from 'joi';
-import { VectorizeError } from '../http-errors.js';
+import { validationFailAction, VectorizeError } from '../http-errors.js';
 import { API_AUTH, credentialsOf } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { AUTH_CODES, IdParam, JobSchema, OUTPUT_FIELDS_DOC, responses } from '../schemas.js';
@@ -16,6 +16,15 @@ const renderDoc = Joi.object(OUTPUT_FIELDS_DOC)
   // Documentation only: the render service validates the fields itself (invalid_parameter naming the field).
   .prefs({ noDefaults: true })
   .label('RenderForm');
+
+/**
+ * The id is refused like on every other job route (400 invalid_parameter naming `id`); the body's
+ * fields are left to the render service, which names the field it refuses.
+ */
+const idOnlyFailAction: Lifecycle.Method = (request, h, error) => {
+  const failed = error as { output?: { payload?: { validation?: { source?: string } } } } | undefined;
+  return failed?.output?.payload?.validation?.source === 'params' ? validationFailAction(request, h, error) : h.continue;
+};
 
 /**
  * The body as field → text, whichever way it came: a form (multipart or URL-encoded) sends text,
@@ -56,7 +65,8 @@ export const rendersPlugin: Plugin<{ app: AppContext }> = {
             "(form fields or a JSON object). The first job's output controls are kept except those given; the size fields " +
             'replace each other together. Nothing is traced again and no conversion is charged.',
           'The new job has source `render` and render_of naming the first job; poll and download it like any job.',
-          'Checks: 400 fields → 404 job (another account’s answers the same) → 409 not_ready / 410 result_expired → ' +
+          'Checks: 400 id (over 80 characters, as on GET /v1/jobs/{id}) → 400 fields → ' +
+            '404 job (another account’s answers the same) → 409 not_ready / 410 result_expired → ' +
             'Idempotency-Key → 429 too_many_active_jobs → 503 → 202. Below Pro the controls are replaced by their defaults.',
         ].join('\n'),
         payload: {
@@ -70,7 +80,7 @@ export const rendersPlugin: Plugin<{ app: AppContext }> = {
           params: IdParam('job'),
           headers: Joi.object({ 'idempotency-key': Joi.string().description('Optional; a UUID is a good value.') }).unknown(true),
           payload: renderDoc,
-          failAction: 'ignore',
+          failAction: idOnlyFailAction,
         },
         plugins: {
           'hapi-swagger': {

@@ -2,7 +2,7 @@
 import type { Plugin, Request } from '@hapi/hapi';
 import Joi from 'joi';
 import { rm } from 'node:fs/promises';
-import { VectorizeError } from '../http-errors.js';
+import { VectorizeError, type ApiErrorCode } from '../http-errors.js';
 import { API_AUTH, credentialsOf } from '../auth.js';
 import type { AppContext } from '../context.js';
 import { AUTH_CODES, JobSchema, OUTPUT_FIELDS_DOC, responses } from '../schemas.js';
@@ -11,6 +11,29 @@ import { MAX_UPLOAD_BYTES, MAX_UPLOAD_TEXT } from '../limits.js';
 import { RETENTIONS } from '../plans.js';
 
 const optionsSchema = Joi.object({ app: Joi.object().required() });
+
+/** Every code POST /v1/vectorize can answer, in the order its checks run (docs/api.md, "Order of checks"). */
+export const SUBMIT_ERROR_CODES: ApiErrorCode[] = [
+  'missing_file',
+  'unreadable_file',
+  'empty_file',
+  'batch_limit_exceeded',
+  'invalid_batch_id',
+  'invalid_folder_name',
+  'unsupported_output_format',
+  ...AUTH_CODES,
+  'quota_exhausted',
+  'megapixels_exceeded',
+  'high_detail_not_included',
+  'idempotency_key_reuse',
+  'request_in_progress',
+  'file_too_large',
+  'unsupported_format',
+  'too_many_active_jobs',
+  'daily_fuse_tripped',
+  'queue_full',
+  'storage_full',
+];
 
 /** Room for the multipart framing and the small fields around a maximal file. */
 const FORM_OVERHEAD_BYTES = 256 * 1024;
@@ -134,27 +157,7 @@ export const vectorizePlugin: Plugin<{ app: AppContext }> = {
                   schema: JobSchema,
                 },
               },
-              [
-                'missing_file',
-                'unreadable_file',
-                'empty_file',
-                'batch_limit_exceeded',
-                'invalid_batch_id',
-                'invalid_folder_name',
-                'unsupported_output_format',
-                ...AUTH_CODES,
-                'quota_exhausted',
-                'megapixels_exceeded',
-                'high_detail_not_included',
-                'idempotency_key_reuse',
-                'request_in_progress',
-                'file_too_large',
-                'unsupported_format',
-                'too_many_active_jobs',
-                'daily_fuse_tripped',
-                'queue_full',
-                'storage_full',
-              ],
+              SUBMIT_ERROR_CODES,
             ),
           },
         },

@@ -9,7 +9,7 @@
  * afterwards does not take it from a re-render still waiting in the queue.
  */
 import { DEFAULT_OUTPUT_CONTROLS, type OutputControls } from '../../engine/types.js';
-import { parseTraceOptions } from '../../engine/options.js';
+import { parseTraceOptions, type OutputField } from '../../engine/options.js';
 import { VectorizeError } from '../http-errors.js';
 import type { AccountRecord, JobRecord, Store } from '../adapters/store.js';
 import type { Blobs } from '../adapters/blobs.js';
@@ -20,6 +20,7 @@ import { clampRetention, manualFieldsEffective } from '../plans.js';
 import type { AccountService } from './accounts.js';
 import { fingerprint, type IdempotencyService } from './idempotency.js';
 import type { JobService } from './jobs.js';
+import { admissionSteps } from './admission.js';
 import type { RetentionService } from './retention.js';
 import { MAX_FIELD_LENGTH } from './submissions.js';
 
@@ -28,7 +29,7 @@ import { MAX_FIELD_LENGTH } from './submissions.js';
  * a new `width` with the old `height` would stretch the drawing, so any of them replaces all four.
  */
 const SIZE_CONTROLS: (keyof OutputControls)[] = ['width', 'height', 'unit', 'dpi'];
-export const RENDER_FIELDS: Readonly<Record<string, readonly (keyof OutputControls)[]>> = Object.freeze({
+export const RENDER_FIELDS: Readonly<Record<OutputField, readonly (keyof OutputControls)[]>> = Object.freeze({
   max_colors: ['maxColors'],
   palette: ['palette'],
   background: ['background'],
@@ -76,12 +77,13 @@ function requestedControls(fields: Record<string, string>): Partial<OutputContro
     throw new VectorizeError('invalid_parameter', `A re-render needs at least one of ${allowed.join(', ')}.`, { allowed });
   const parsed = parseTraceOptions(fields).output;
   const replaced: Partial<Record<keyof OutputControls, unknown>> = {};
-  for (const name of names) for (const control of RENDER_FIELDS[name]) replaced[control] = parsed[control];
+  for (const name of names as OutputField[]) for (const control of RENDER_FIELDS[name]) replaced[control] = parsed[control];
   return replaced as Partial<OutputControls>;
 }
 
 export function renderService(deps: RenderDeps) {
   const { store, blobs, clock, disk, accounts, jobs, retention, idempotency } = deps;
+  const steps = admissionSteps(deps);
 
   /** The first job, if its geometry can still be drawn: 404, 409 not_ready or 410 result_expired otherwise. */
   async function drawable(jobId: string, accountId: string): Promise<JobRecord & { document_path: string }> {
@@ -124,6 +126,7 @@ export function renderService(deps: RenderDeps) {
       let uploadKept = false;
       try {
         const id = newId('job');
+        const admitted = { id, accountId, idempotency: idemKey ? { key: idemKey, print } : null };
         try {
           uploadPath = await blobs.copyToUpload(first.document_path, id);
         } catch {
@@ -167,28 +170,12 @@ export function renderService(deps: RenderDeps) {
             downloaded_at: null,
             source: 'render',
           });
-          if (idemKey) idempotency.remember(account.id, idemKey, print, id);
-          try {
-            store.jobs.update(id, { seq: await jobs.nextSeq(tx) });
-            await jobs.admit(id, tx);
-          } catch (error) {
-            store.jobs.delete(id);
-            if (idemKey) idempotency.forget(account.id, idemKey);
-            throw error;
-          }
+          await steps.enterQueue(admitted, tx);
           return {};
         });
-        if (admission.replayOf !== undefined) return { job: store.jobs.get(admission.replayOf)!, replay: true };
-        try {
-          await store.flush();
-        } catch (error) {
-          store.jobs.delete(id);
-          if (idemKey) idempotency.forget(accountId, idemKey);
-          throw error;
-        }
-        uploadKept = true;
-        jobs.enqueue(id);
-        return { job: store.jobs.get(id)!, replay: false };
+        const result = await steps.commit(admitted, admission.replayOf);
+        uploadKept = !result.replay;
+        return result;
       } finally {
         if (!uploadKept) await blobs.remove(uploadPath);
         if (idemKey) idempotency.release(accountId, idemKey);

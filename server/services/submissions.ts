@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { uploadTooLarge, VectorizeError } from '../http-errors.js';
-import { parseTraceOptions, bucketDetail } from '../../engine/options.js';
+import { OUTPUT_FIELDS, parseTraceOptions, bucketDetail } from '../../engine/options.js';
 import { DEFAULT_OUTPUT_CONTROLS, DEFAULT_TRACE_OPTIONS, type TraceOptions } from '../../engine/types.js';
 import type { AccountRecord, JobRecord, KeyRecord, Store } from '../adapters/store.js';
 import type { Blobs } from '../adapters/blobs.js';
@@ -28,6 +28,7 @@ import type { FolderService } from './folders.js';
 import { fingerprint, type IdempotencyService } from './idempotency.js';
 import type { JobService } from './jobs.js';
 import { isValidLabel } from './folders.js';
+import { admissionSteps } from './admission.js';
 import { DAY_MS, MAX_UPLOAD_BYTES } from '../limits.js';
 
 export const FORM_FIELDS = [
@@ -41,15 +42,7 @@ export const FORM_FIELDS = [
   'smoothing',
   'trace_style',
   'close_seams',
-  'max_colors',
-  'palette',
-  'background',
-  'group_by',
-  'width',
-  'height',
-  'unit',
-  'dpi',
-  'stroke_order',
+  ...OUTPUT_FIELDS,
 ] as const;
 export const MAX_FIELD_LENGTH = 1024;
 
@@ -145,6 +138,7 @@ function validateFields(fields: Record<string, string>) {
 
 export function submissionService(deps: SubmissionDeps) {
   const { store, blobs, clock, disk, prober, accounts, jobs, folders, idempotency } = deps;
+  const steps = admissionSteps(deps);
 
   return {
     /** Returns the job and whether it is a replay of an earlier request. */
@@ -173,15 +167,9 @@ export function submissionService(deps: SubmissionDeps) {
         const id = newId('job');
         // In place before the admission commits: a worker on another node may take the job at once.
         uploadPath = await blobs.adoptUpload(file.path, id);
-        /**
-         * A full disk (or any failed write) refuses the whole submission: no job, no charge, no
-         * upload left for the sweeper, and the key is free for the retry.
-         */
-        const undo = (owner: string, charge: { charged: JobRecord['charged']; period: string | null }) => {
-          store.jobs.delete(id);
-          accounts.uncharge(owner, charge.charged, charge.period);
-          if (idemKey) idempotency.forget(owner, idemKey);
-        };
+        // A full disk (or any failed write) refuses the whole submission: no job, no charge, no
+        // upload left for the sweeper, and the key is free for the retry.
+        const admitted = { id, accountId, idempotency: idemKey ? { key: idemKey, print } : null };
         // ── the admission: one per account at a time (store.exclusive) ──
         const admission = await store.exclusive(accountId, async (tx) => {
           // Another node may have accepted this Idempotency-Key since begin() looked.
@@ -274,37 +262,18 @@ export function submissionService(deps: SubmissionDeps) {
             downloaded_at: null,
             source: key.scope,
           });
-          if (idemKey) idempotency.remember(account.id, idemKey, print, id);
           // The awaits come last: what the section read and wrote above stays this node's (the
           // store keeps pending records from the change feed), whatever lands meanwhile.
-          try {
-            store.jobs.update(id, { seq: await jobs.nextSeq(tx) });
-            // The queue's entry, in the admission's transaction where there is one.
-            await jobs.admit(id, tx);
-          } catch (error) {
-            undo(account.id, charge);
-            throw error;
-          }
-          return { account, charge };
+          await steps.enterQueue(admitted, tx, () => accounts.uncharge(account.id, charge.charged, charge.period));
+          return { charge };
         });
         // ── end of the admission ──
-        if (admission.replayOf !== undefined) return { job: store.jobs.get(admission.replayOf)!, replay: true };
-        const { account, charge } = admission;
-        try {
-          // The 202 is a promise: the job is on disk before the client hears of it.
-          await store.flush();
-        } catch (error) {
-          // A full disk (or any failed write) refuses the whole submission: no job, no charge,
-          // and the key is free for the retry (the upload goes in `finally`). Outside the
-          // admission, so the refund takes the account's lock itself.
-          store.jobs.delete(id);
-          await accounts.refund(account.id, charge.charged, charge.period);
-          if (idemKey) idempotency.forget(account.id, idemKey);
-          throw error;
-        }
-        uploadKept = true;
-        jobs.enqueue(id);
-        return { job: store.jobs.get(id)!, replay: false };
+        const { charge } = admission;
+        const result = await steps.commit(admitted, admission.replayOf, async () => {
+          if (charge) await accounts.refund(accountId, charge.charged, charge.period);
+        });
+        uploadKept = !result.replay;
+        return result;
       } finally {
         if (!uploadKept) await blobs.remove(uploadPath);
         if (idemKey) idempotency.release(accountId, idemKey);

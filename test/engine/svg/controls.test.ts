@@ -2,7 +2,7 @@ import t, { type Test } from 'tap';
 import { renderDocument, vectorize } from '../../../engine/index.js';
 import type { TraceResult } from '../../../engine/types.js';
 import { svgStats } from '../../../app/renderer/svg-stats.js';
-import { coverage, mix, png, raster, render, type Raster } from '../helpers/images.js';
+import { coverage, mismatch, mix, png, raster, render, testCard, type Raster } from '../helpers/images.js';
 
 // The output controls on real traces of synthetic images: each done-when of issue #17 that the
 // engine answers, checked on what the SVG paints (resvg) and on its text.
@@ -28,6 +28,19 @@ const logo = raster(120, 80, (x, y) => {
     coverage(x, y, (u, v) => (u - 85) ** 2 + (v - 40) ** 2 < 22 ** 2),
   );
 });
+/**
+ * Letters with counters on a coloured ground: a white ring whose counter is the ground's blue, a
+ * black ring around a yellow dot. The trace stacks each counter on its letter (the hole is not cut).
+ */
+const BLUE = '#1e50c8';
+const lettered = raster(160, 80, (x, y) => {
+  const from = (cx: number) => Math.hypot(x + 0.5 - cx, y + 0.5 - 40);
+  if (from(40) < 28 && from(40) >= 14) return [255, 255, 255];
+  if (from(110) < 28 && from(110) >= 12) return [10, 10, 10];
+  if (from(110) < 12) return [250, 210, 30];
+  return [30, 80, 200];
+});
+const card = testCard();
 
 const traces = new Map<Raster, TraceResult>();
 async function traced(image: Raster): Promise<TraceResult> {
@@ -134,6 +147,70 @@ t.test('group_by=color: one Inkscape layer per colour, bottom to top as first st
   );
   t.ok(render(svg, logo.width).width === logo.width, 'resvg reads the namespaced document');
   statsMatch(t, rendered);
+});
+
+t.test('group_by=color draws the same picture: a counter stays on top of its letter', async (t) => {
+  for (const [name, image] of [
+    ['test card', card],
+    ['letters', lettered],
+  ] as const) {
+    const result = await traced(image);
+    const grouped = renderDocument(result.document, { groupBy: 'color' });
+    const layers = [...grouped.svg.matchAll(/inkscape:groupmode="layer"/g)].length;
+    t.equal(layers, new Set([...result.svg.matchAll(/fill="([^"]+)"/g)].map((m) => m[1])).size, `${name}: one layer per colour`);
+    // anti-aliased edges drawn as one evenodd path or two shapes may differ by a level or two
+    const wrong = mismatch(render(result.svg, image.width), render(grouped.svg, image.width), 8);
+    t.equal(wrong, 0, `${name}: ${(wrong * 100).toFixed(2)} % of pixels changed`);
+    statsMatch(t, grouped);
+  }
+});
+
+t.test('background=#rrggbb takes a left-out shape’s hole with it: the page shows there', async (t) => {
+  const { document } = await traced(lettered);
+  const [white, blue, yellow, black] = [
+    [255, 255, 255],
+    [30, 80, 200],
+    [250, 210, 30],
+    [10, 10, 10],
+  ];
+  // per left-out colour: points (x, y) and what must be there, null for transparent
+  const cases: Array<[string, Array<[number, number, number[] | null, string]>]> = [
+    [
+      BLUE,
+      [
+        [2, 2, null, 'the ground'],
+        [40, 40, null, 'the white letter’s counter'],
+        [61, 40, white, 'the white letter'],
+        [110, 40, yellow, 'the yellow dot'],
+        [131, 40, black, 'the black letter'],
+      ],
+    ],
+    [
+      '#ffffff',
+      [
+        [61, 40, null, 'the white letter, not the ground below it'],
+        [20, 40, null, 'the white letter across its width'],
+        [40, 40, blue, 'its counter'],
+        [2, 2, blue, 'the ground'],
+        [110, 40, yellow, 'the other letter’s dot'],
+      ],
+    ],
+    [
+      '#fad21e',
+      [
+        [110, 40, null, 'the dot, a hole in the black letter'],
+        [131, 40, black, 'the ring around it'],
+      ],
+    ],
+  ];
+  for (const [background, points] of cases) {
+    const out = render(renderDocument(document, { background }).svg, lettered.width);
+    for (const [x, y, expected, what] of points) {
+      const i = (y * out.width + x) * 4;
+      const seen = out.data[i + 3] === 0 ? null : [...out.data.subarray(i, i + 4)];
+      t.same(seen, expected === null ? null : [...expected, 255], `${background} left out: ${what}`);
+    }
+  }
 });
 
 t.test('width=100 unit=mm: the root is 100mm wide, the aspect kept, the viewBox unchanged', async (t) => {

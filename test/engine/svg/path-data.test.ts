@@ -1,5 +1,5 @@
 import t from 'tap';
-import { pathOutline } from '../../../engine/svg/path-data.js';
+import { pathOutline, pathPolygons, windingAt } from '../../../engine/svg/path-data.js';
 import { countPathSegments } from '../../../app/renderer/svg-stats.js';
 import { vectorize } from '../../../engine/index.js';
 import { png, testCard } from '../helpers/images.js';
@@ -21,4 +21,19 @@ t.test('nodes as the page and the benchmark count them, on a real trace', async 
   const paths = [...svg.matchAll(/ d="([^"]+)"/g)].map((m) => m[1]);
   t.ok(paths.length > 2);
   for (const d of paths) t.equal(pathOutline(d).nodes, countPathSegments(d));
+});
+
+t.test('flattened polygons follow curves and arcs: what lies inside a shape', async (t) => {
+  // a circle of radius 10 in two clockwise arcs, a square hole wound the other way
+  const ring = pathPolygons('M30 20a10 10 0 0 1-20 0 10 10 0 0 1 20 0zM17 17v6h6v-6z');
+  t.equal(ring.length, 2, 'one polygon per subpath');
+  t.not(windingAt(ring, 20, 12), 0, 'inside the circle, off the hole');
+  t.not(windingAt(ring, 20, 29.6), 0, 'just inside the arc: the arc is followed, not its chord');
+  t.equal(windingAt(ring, 20, 30.4), 0, 'just outside the arc');
+  t.equal(windingAt(ring, 20, 20), 0, 'in the hole');
+  // a cubic bulging to y = -7.5 at its middle
+  const bump = pathPolygons('M0 0c0-10 10-10 10 0z');
+  t.not(windingAt(bump, 5, -7), 0, 'under the curve’s top');
+  t.equal(windingAt(bump, 5, -8), 0, 'above it');
+  t.same(pathPolygons('M1.5.5l1 0 0 1-1 0z'), [[1.5, 0.5, 2.5, 0.5, 2.5, 1.5, 1.5, 1.5]], 'lines as they are');
 });

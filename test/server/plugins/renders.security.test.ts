@@ -48,7 +48,8 @@ t.test('ids shaped like paths never reach a file', async (t) => {
     t.equal(errorOf(response).code, 'not_found');
   }
   const longId = await h.render(secret, 'j'.repeat(500), { group_by: 'color' });
-  t.equal(longId.statusCode, 404, 'a 500-character id is no job');
+  t.equal(longId.statusCode, 400, 'a 500-character id is refused before any lookup');
+  t.match(errorOf(longId), { code: 'invalid_parameter', details: { field: 'id' } });
   t.same(readdirSync(join(h.dir, 'uploads')), [], 'no upload copied');
 });
 

@@ -187,6 +187,22 @@ t.test('400 for an unknown field, no field, or a bad value; 429 past the active-
   t.equal(errorOf(third).code, 'too_many_active_jobs');
 });
 
+t.test('a malformed id answers as GET /v1/jobs/{id} answers it, whatever the body', async (t) => {
+  const h = await harness(t, { workers: 1 });
+  const { secret } = await h.account('pro');
+  for (const id of ['j'.repeat(81), `job_${'a'.repeat(77)}`]) {
+    const read = await h.get(secret, `/v1/jobs/${id}`);
+    t.equal(read.statusCode, 400, `GET: ${id.length} characters`);
+    for (const fields of [{ group_by: 'color' }, { group_by: 'colour' }, {}] as Record<string, string>[]) {
+      const render = await h.render(secret, id, fields);
+      t.equal(render.statusCode, 400, `render ${JSON.stringify(fields)}`);
+      t.same(JSON.parse(render.payload), JSON.parse(read.payload), 'the same body as the read');
+    }
+  }
+  const longest = await h.render(secret, `job_${'a'.repeat(76)}`, { group_by: 'color' });
+  t.equal(longest.statusCode, 404, 'an 80-character id is looked up');
+});
+
 t.test('a JSON body works as well as a form; the palette may be a list', async (t) => {
   const h = await harness(t, { workers: 1 });
   const { secret } = await h.account('pro');
