@@ -89,8 +89,13 @@ export function decodePlainPng(png: PlainPng): Uint8Array | null {
   const expected = height * (stride + 1);
   let filtered: Buffer;
   try {
-    // a stream longer than the rows would be refused anyway: stop inflating there
-    const inflated = inflateSync(compressed, { maxOutputLength: expected + 1, info: true }) as unknown as {
+    // A stream longer than the rows would be refused anyway: stop inflating there. One output
+    // chunk of the whole size: the default 16 KiB ones are gathered and copied again at the end.
+    const inflated = inflateSync(compressed, {
+      chunkSize: Math.max(64, expected + 1),
+      maxOutputLength: expected + 1,
+      info: true,
+    }) as unknown as {
       buffer: Buffer;
       engine: { bytesWritten: number };
     };
