@@ -16,7 +16,7 @@ import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { VectorizeError, isVectorizeError } from '../../engine/errors.js';
 import { parseTraceOptions } from '../../engine/options.js';
-import type { ClassifierInfo } from '../../engine/classify/index.js';
+import type { ClassifierInfo, ClassifierSessionFactory } from '../../engine/classify/index.js';
 import { DEFAULT_PLANS } from '../../server/plans.js';
 import { parseCommandLine } from '../args.js';
 import { readInput, runBatch, systemReason, writeOutput } from '../convert/batch.js';
@@ -124,7 +124,7 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
     const maxPixels = wholeNumber('max-megapixels', values['max-megapixels'], DEFAULT_MAX_MEGAPIXELS, 1, 1000) * 1e6;
     const force = values.force ?? false;
     const classifierUsed = () => sayProvider(io, values.verbose ?? false);
-    if (options.imageType === 'auto') await quietClassifierLog();
+    if (options.imageType === 'auto') await startClassifier();
 
     const single = positionals.length === 1 && !(await isFolder(positionals[0]));
     if (single) {
@@ -169,12 +169,22 @@ export function fail(io: CommandIo, command: string, error: unknown): number {
 export { readInput };
 
 /**
- * The classifier announces its provider on every first use, at length; the CLI says it once, short
- * (sayProvider), so the engine's own line is turned off here.
+ * Opens the classifier's session now, on its own thread (../convert/classifier-thread.ts), while
+ * this thread goes on loading the engine and decoding. A failure here is not reported: the
+ * classify step opens it again and fails with the error. The classifier announces its provider on
+ * every first use, at length; the CLI says it once, short (sayProvider), so the engine's own line
+ * is turned off.
  */
-async function quietClassifierLog(): Promise<void> {
-  const { configureClassifier } = await import('../../engine/classify/index.js');
-  configureClassifier({ log: () => {} });
+let classifierSessions: ClassifierSessionFactory | null = null;
+async function startClassifier(): Promise<void> {
+  const [{ configureClassifier, getClassifierInfo }, { classifierThread }] = await Promise.all([
+    import('../../engine/classify/index.js'),
+    import('../convert/classifier-thread.js'),
+  ]);
+  // one thread for the process: a command run again in it (the tests) opens a new session there
+  classifierSessions ??= classifierThread();
+  configureClassifier({ log: () => {}, sessionFactory: classifierSessions });
+  getClassifierInfo().catch(() => {});
 }
 
 /**

@@ -12,7 +12,7 @@ import type { InputFormat } from '../types.js';
 import { bmpPixelBytesNeeded, type BmpHeader } from './bmp.js';
 import { unreadable as truncated } from './unreadable.js';
 
-function u32be(b: Uint8Array, at: number): number {
+export function u32be(b: Uint8Array, at: number): number {
   return ((b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]) >>> 0;
 }
 

@@ -27,6 +27,7 @@ import { VectorizeError } from '../errors.js';
 import { ENGINE_MAX_PIXELS, type ImageProbe, type InputFormat, type RasterImage, type RgbaImage } from '../types.js';
 import { decodeBmp, MAX_SIDE, readBmpHeader } from './bmp.js';
 import { checkStreamComplete, fourcc, u32le } from './completeness.js';
+import { decodePlainPng, readPlainPng } from './png.js';
 import { sniff } from './sniff.js';
 import { unreadable } from './unreadable.js';
 
@@ -131,7 +132,9 @@ export async function probeImage(bytes: Uint8Array, options: DecodeOptions = {})
   const format = detectFormat(bytes);
   let size: { width: number; height: number };
   const bmpHeader = format === 'bmp' ? readBmpHeader(bytes) : undefined;
+  const plainPng = format === 'png' ? readPlainPng(bytes) : null;
   if (bmpHeader) size = { width: bmpHeader.width, height: bmpHeader.height };
+  else if (plainPng) size = { width: plainPng.width, height: plainPng.height };
   else size = await probeWithSharp(bytes, format as Exclude<InputFormat, 'bmp'>);
   // The plan's limit first: over it, "too many megapixels" is the answer whatever else is wrong.
   if (options.maxPixels !== undefined) checkPixelLimit(size.width, size.height, options.maxPixels);
@@ -157,6 +160,13 @@ export async function decodeRaster(bytes: Uint8Array, options: DecodeOptions = {
     const header = readBmpHeader(bytes);
     checkPixelLimit(header.width, header.height, maxPixels);
     return { format, channels: 4, lossy: false, ...decodeBmp(bytes, header) };
+  }
+  const plainPng = format === 'png' ? readPlainPng(bytes) : null;
+  if (plainPng) {
+    const { width, height, channels } = plainPng;
+    checkPixelLimit(width, height, maxPixels);
+    const data = decodePlainPng(plainPng);
+    if (data) return { format, channels, lossy: false, width, height, data };
   }
 
   // One call to libvips: it checks the pixel limit from the header before it spends any pixel

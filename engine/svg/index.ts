@@ -46,16 +46,16 @@ function tenthsText(v: number): string {
 
 /**
  * Path numbers are mostly small steps between neighbouring points: their text is looked up, not
- * built (formatting numbers was a tenth of composing), with whether it has a '.' beside it.
+ * built (formatting numbers was a tenth of composing), with whether it has a '.' beside it. Each
+ * entry is written on its first use: filling all of them when the module loaded cost a cold
+ * `vectorize convert` about 20 ms, for the few hundred one image uses.
  */
 const TABLE_LIMIT = 8192;
-const TENTHS_TABLE: string[] = [];
-const TENTHS_HAS_DOT = new Uint8Array(2 * TABLE_LIMIT + 1);
-for (let v = -TABLE_LIMIT; v <= TABLE_LIMIT; v++) {
-  const text = tenthsText(v);
-  TENTHS_TABLE.push(text);
-  TENTHS_HAS_DOT[v + TABLE_LIMIT] = text.includes('.') ? 1 : 0;
-}
+const TENTHS_TABLE: string[] = new Array<string>(2 * TABLE_LIMIT + 1).fill('');
+/** Per entry: 0 not written yet, 1 written without a '.', 2 with one. */
+const TENTHS_KIND = new Uint8Array(2 * TABLE_LIMIT + 1);
+const WITHOUT_DOT = 1,
+  WITH_DOT = 2;
 const MINUS = 45,
   DOT = 46;
 
@@ -110,8 +110,15 @@ export class PathWriter {
   private value(v: number, separated: boolean): string {
     let s: string, dot: boolean;
     if (v >= -TABLE_LIMIT && v <= TABLE_LIMIT) {
-      s = TENTHS_TABLE[v + TABLE_LIMIT];
-      dot = TENTHS_HAS_DOT[v + TABLE_LIMIT] === 1;
+      const k = v + TABLE_LIMIT;
+      let kind = TENTHS_KIND[k];
+      if (kind === 0) {
+        const text = tenthsText(v);
+        TENTHS_TABLE[k] = text;
+        kind = TENTHS_KIND[k] = text.includes('.') ? WITH_DOT : WITHOUT_DOT;
+      }
+      s = TENTHS_TABLE[k];
+      dot = kind === WITH_DOT;
     } else {
       s = tenthsText(v);
       dot = s.includes('.');
