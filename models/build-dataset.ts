@@ -20,7 +20,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import sharp from 'sharp';
-import { makeThumbnail } from '../engine/classify/features.js';
+import { featuresOfThumbnail, makeThumbnail } from '../engine/classify/features.js';
+import { textureFeatures } from '../engine/classify/texture.js';
 import type { ImageClass, RgbaImage } from '../engine/types.js';
 import { seededRandom } from './lib/mlp.js';
 import { loadRendered, pdfPageList, renderBatch, type SvgJob } from './dataset/load.js';
@@ -54,6 +55,8 @@ export interface DatasetRow {
   width: number;
   height: number;
   offset: number;
+  /** textureFeatures of the full-resolution image, which the cache does not keep. */
+  texture: number[];
 }
 
 // ---------------------------------------------------------------- main
@@ -116,6 +119,7 @@ async function buildSource(source: Source, log: (line: string) => void): Promise
           width: thumb.width,
           height: thumb.height,
           offset: thumbBytes,
+          texture: textureFeatures(image),
         });
         thumbs.push(thumb.rgb);
         thumbBytes += thumb.rgb.length;
@@ -149,6 +153,7 @@ const BUILD_CODE = [
   'lib/mlp.ts',
   'lib/render-svg.ts',
   '../engine/classify/features.ts',
+  '../engine/classify/texture.ts',
 ];
 
 /**
@@ -225,6 +230,12 @@ export function mergeDatasets(
     offset += bytes.length;
   }
   return { rows, thumbnails: Buffer.concat(merged.map((m) => m.bytes)) };
+}
+
+/** The feature vector of one row, as extractFeatures gives it for the row's full image. */
+export function featuresOfRow(row: DatasetRow, thumbnails: Buffer): Float32Array {
+  const rgb = thumbnails.subarray(row.offset, row.offset + row.width * row.height * 3);
+  return featuresOfThumbnail({ width: row.width, height: row.height, rgb }, row.texture);
 }
 
 export function readDataset(path = DATASET_PATH, thumbsPath = THUMBS_PATH): Dataset {

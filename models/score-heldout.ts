@@ -12,11 +12,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import { featuresOfThumbnail } from '../engine/classify/features.js';
 import { onnxRuntimeSessionFactory } from '../engine/classify/index.js';
 import { IMAGE_CLASSES } from '../engine/types.js';
 import { MODEL_PATH } from './train.js';
-import { concatDatasets, readDataset, sourceCacheDir } from './build-dataset.js';
+import { concatDatasets, featuresOfRow, readDataset, sourceCacheDir } from './build-dataset.js';
 import { sources } from './dataset/sources.js';
 
 const { values: args } = parseArgs({ options: { model: { type: 'string', default: MODEL_PATH }, misses: { type: 'string' } } });
@@ -34,7 +33,7 @@ for (const row of dataset.rows) {
     height: row.height,
     rgb: dataset.thumbnails.subarray(row.offset, row.offset + row.width * row.height * 3),
   };
-  const scores = await session.run(featuresOfThumbnail(thumb), 1);
+  const scores = await session.run(featuresOfRow(row, dataset.thumbnails), 1);
   let best = 0;
   for (let c = 1; c < scores.length; c++) if (scores[c] > scores[best]) best = c;
   const truth = IMAGE_CLASSES.indexOf(row.class);

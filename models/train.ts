@@ -16,7 +16,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FEATURE_COUNT, extractFeatures, featuresOfThumbnail } from '../engine/classify/features.js';
+import { FEATURE_COUNT, extractFeatures } from '../engine/classify/features.js';
 import { IMAGE_CLASSES, type ImageClass, type RgbaImage } from '../engine/types.js';
 import { mergeMlps, mlpToOnnx, predict, trainMlp, type Mlp, type TrainOptions } from './lib/mlp.js';
 import { syntheticLogo, syntheticPage, syntheticPhoto } from './lib/synthetic.js';
@@ -112,7 +112,7 @@ function writeReference(model: Mlp): void {
 type DatasetRow = import('./build-dataset.js').DatasetRow;
 
 async function main(): Promise<void> {
-  const { DATASET_PATH, THUMBS_PATH, buildDataset, writeDataset } = await import('./build-dataset.js');
+  const { DATASET_PATH, THUMBS_PATH, buildDataset, featuresOfRow, writeDataset } = await import('./build-dataset.js');
   const buildStarted = Date.now();
   if (process.argv.includes('--rebuild') || !existsSync(DATASET_PATH) || !existsSync(THUMBS_PATH)) writeDataset(await buildDataset());
   const buildSeconds = (Date.now() - buildStarted) / 1000;
@@ -120,11 +120,7 @@ async function main(): Promise<void> {
   const dataset = {
     rows: (JSON.parse(readFileSync(DATASET_PATH, 'utf8')) as { rows: DatasetRow[] }).rows.map((row) => ({
       ...row,
-      features: featuresOfThumbnail({
-        width: row.width,
-        height: row.height,
-        rgb: thumbnails.subarray(row.offset, row.offset + row.width * row.height * 3),
-      }),
+      features: featuresOfRow(row, thumbnails),
     })),
   };
   const train = dataset.rows.filter((r) => r.split === 'train');

@@ -17,6 +17,7 @@
 import type { RgbaImage } from '../types.js';
 import { luma601 } from '../luma.js';
 import { otsuSplitScores } from '../otsu.js';
+import { TEXTURE_FEATURE_NAMES, textureFeatures } from './texture.js';
 
 const THUMB_SIDE = 256;
 
@@ -73,6 +74,7 @@ export const FEATURE_NAMES: readonly string[] = Object.freeze([
   'light_roughness',
   'flat_share',
   'smooth_share',
+  ...TEXTURE_FEATURE_NAMES,
 ]);
 
 export const FEATURE_COUNT = FEATURE_NAMES.length;
@@ -207,11 +209,14 @@ function otsu(hist: Float64Array, total: number): { threshold: number; separatio
 
 /** The feature vector of one image (length FEATURE_COUNT). */
 export function extractFeatures(image: RgbaImage): Float32Array {
-  return featuresOfThumbnail(makeThumbnail(image));
+  return featuresOfThumbnail(makeThumbnail(image), textureFeatures(image));
 }
 
-/** The second half of extractFeatures: statistics of the thumbnail. */
-export function featuresOfThumbnail(thumb: Thumbnail): Float32Array {
+/**
+ * Statistics of the thumbnail, followed by `texture` (textureFeatures of the full-resolution
+ * image): the trainer keeps both per sample, since it no longer has the full image.
+ */
+export function featuresOfThumbnail(thumb: Thumbnail, texture: readonly number[]): Float32Array {
   const { width, height, rgb } = thumb;
   const n = width * height;
   const luma = new Float32Array(n);
@@ -450,6 +455,7 @@ export function featuresOfThumbnail(thumb: Thumbnail): Float32Array {
 
   localInkFeatures(luma, width, height, f);
   smoothnessFeatures(luma, width, height, f);
+  f.push(...texture);
 
   if (f.length !== FEATURE_COUNT) throw new Error(`feature vector has ${f.length} entries, expected ${FEATURE_COUNT}`);
   return Float32Array.from(f);

@@ -13,6 +13,7 @@ function dataset(entries: Array<[string, number]>) {
     width: 1,
     height: 1,
     offset: i * 3,
+    texture: [],
   }));
   return { rows, thumbnails: Buffer.from(entries.flatMap(([, value]) => [value, value, value])) };
 }
