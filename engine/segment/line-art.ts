@@ -31,6 +31,7 @@ import type { LineArtSettings } from '../settings.js';
 import { checkAbort, type StageContext } from '../stage.js';
 import { takeLabels, type Segmentation } from './index.js';
 import { luma601 } from '../luma.js';
+import { otsuSplitScores } from '../otsu.js';
 
 /** Direction bins per axis (each unit-vector component over -1..1) when looking for the inks. */
 const DIRECTION_BINS = 32;
@@ -52,6 +53,14 @@ const MIN_SOFT_SHARE = 0.1;
  * solid core (a JPEG's ringing or a speck of toner darker than the ink is far below a tenth).
  */
 const CORE_SHARE = 0.25;
+/** A pixel is inside a solid stroke when its four neighbours are at least this share as dense. */
+const PLATEAU = 0.12;
+/** Two densities of one ink are two inks only this many standard deviations apart (splitByDensity)… */
+const DENSITY_SEPARATION = 4;
+/** …each with at least this share of the ink… */
+const MIN_DENSITY_SHARE = 0.05;
+/** …and the light one at most this share of the dark one's contrast. */
+const MAX_LIGHT_SHARE = 0.8;
 /** A page darker than this (luma) is part of the drawing, painted behind it; a lighter one is paper. */
 const DARK_PAGE_LUMA = 128;
 
@@ -124,6 +133,7 @@ function segmentFromMask(image: PreparedImage, ink: InkMask, settings: LineArtSe
 
   const inks = findInks(pixels, bpp, width, contrast, paper, mask, stride, settings);
   const inkOf = assignInks(pixels, bpp, width, paper, mask, stride, inks, speckLimit);
+  if (inks.length === 1 && splitByDensity(contrast, mask, stride, width, inkOf)) inks.push({ ...inks[0], weight: 0 });
   context.progress(0.7);
   checkAbort(context);
 
@@ -432,6 +442,60 @@ function inkColours(
     sums[k + 3]++;
   }
   return sums;
+}
+
+/**
+ * A drawing in black and a designed grey (pins and labels beside a black outline): the same
+ * direction from the paper, so one ink by colour, but two by density. A mark's density is the
+ * peak of its solid inside (pixels whose four neighbours are as dense, within PLATEAU): a stroke
+ * thinner than the scanner's blur has no such inside, its peak says how thin it is, not how dark
+ * its ink is, and it does not vote. The voting marks (weighted by area) split at Otsu's threshold
+ * into a light and a dark class, which are two inks only when they lie far apart for their spread
+ * (DENSITY_SEPARATION standard deviations), both are a real share of the ink, and the light one
+ * is well lighter. Then every mark goes to the class of its peak: a mark is all of one ink, no
+ * glyph comes out grey and black. Sets inkOf to 1 on the light marks; returns whether it split.
+ */
+function splitByDensity(contrast: Uint8Array, mask: Uint8Array, stride: number, width: number, inkOf: Uint8Array): boolean {
+  const parts = labelComponents(mask, stride);
+  const peak = new Uint8Array(parts.count + 1),
+    solidPeak = new Uint8Array(parts.count + 1);
+  for (let p = stride; p < mask.length - stride; p++) {
+    const id = parts.labels[p];
+    if (!id) continue;
+    const i = (((p / stride) | 0) - 1) * width + (p % stride) - 1;
+    const c = contrast[i];
+    if (c > peak[id]) peak[id] = c;
+    if (c <= solidPeak[id] || !mask[p - 1] || !mask[p + 1] || !mask[p - stride] || !mask[p + stride]) continue;
+    const low = c * (1 - PLATEAU);
+    if (contrast[i - 1] >= low && contrast[i + 1] >= low && contrast[i - width] >= low && contrast[i + width] >= low) solidPeak[id] = c;
+  }
+  // only marks with a solid inside vote: a hairline's peak is the blur's, not its ink's
+  const hist = new Float64Array(256);
+  let total = 0;
+  for (let id = 1; id <= parts.count; id++) {
+    if (!solidPeak[id]) continue;
+    hist[solidPeak[id]] += parts.area[id];
+    total += parts.area[id];
+  }
+  if (!total) return false;
+  const scores = otsuSplitScores(hist, total);
+  let split = 0;
+  for (let v = 1; v < 256; v++) if (scores[v] > scores[split]) split = v;
+  const moments = [0, 0, 0, 0, 0, 0]; // weight, sum, squares of the light class, then the dark
+  for (let v = 0; v < 256; v++) {
+    const k = v <= split ? 0 : 3;
+    moments[k] += hist[v];
+    moments[k + 1] += hist[v] * v;
+    moments[k + 2] += hist[v] * v * v;
+  }
+  const [wl, sl, ql, wd, sd, qd] = moments;
+  if (Math.min(wl, wd) < MIN_DENSITY_SHARE * total) return false;
+  const ml = sl / wl,
+    md = sd / wd;
+  const spread = ql / wl - ml * ml + (qd / wd - md * md);
+  if ((md - ml) ** 2 < DENSITY_SEPARATION ** 2 * spread || ml > MAX_LIGHT_SHARE * md) return false;
+  for (let p = stride; p < mask.length - stride; p++) if (parts.labels[p] && peak[parts.labels[p]] <= split) inkOf[p] = 1;
+  return true;
 }
 
 /**

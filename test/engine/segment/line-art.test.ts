@@ -450,3 +450,33 @@ t.test('thin strokes traced at twice the size come back in input pixels, one clo
   t.equal(inkAcross(7), 0, 'nothing above the leg');
   t.equal(inkAcross(25.5), 0, 'nothing below it');
 });
+
+t.test('a drawing in black and a designed grey keeps both inks, each mark in one of them', async (t) => {
+  const width = 120,
+    height = 80;
+  // a black box outline 4 px wide, grey pins 3 px wide beside it, grey and black blocks of "text"
+  const black = union(
+    bar(20, 10, 100, 10, 4),
+    bar(100, 10, 100, 70, 4),
+    bar(100, 70, 20, 70, 4),
+    bar(20, 70, 20, 10, 4),
+    bar(40, 40, 60, 40, 5),
+  );
+  const grey = union(bar(2, 25, 14, 25, 3), bar(2, 55, 14, 55, 3), bar(106, 25, 118, 25, 3), bar(70, 30, 85, 30, 5));
+  const image = raster(width, height, (x, y) => {
+    const b = coverage(black, x, y),
+      g = coverage(grey, x, y) * (1 - b);
+    const v = Math.round(250 * (1 - b - g) + 10 * b + 110 * g);
+    return [v, v, v];
+  });
+  const result = await vectorize(await png(image), { imageType: 'blueprint' });
+  const colours = fillColours(result.svg)
+    .map((c) => parseInt(c.slice(1, 3), 16))
+    .sort((a, b) => a - b);
+  t.equal(colours.length, 2, `two inks (${fillColours(result.svg).join(', ')})`);
+  t.ok(colours[0] <= 30 && colours[1] >= 90 && colours[1] <= 130, `black and the grey (${colours})`);
+  const drawn = render(result.svg, width, 1, '#ffffff');
+  const at = (x: number, y: number) => drawn.data[(y * width + x) * 4];
+  t.ok(at(10, 25) > 80 && at(10, 25) < 150, `a pin is grey (${at(10, 25)})`);
+  t.ok(at(50, 40) < 50, `the black block is black (${at(50, 40)})`);
+});
