@@ -102,6 +102,8 @@ interface InkMask extends InkContrast, EdgeProfile {
   /** Padded (1-pixel paper border): neighbour loops need no bounds checks. */
   mask: Uint8Array;
   lineWidth: number;
+  /** Traced pixels per input pixel. */
+  scale: number;
 }
 
 /** `scale`: how many traced pixels an input pixel spans (the edge levels look that much further). */
@@ -114,7 +116,7 @@ function findInkMask(image: PreparedImage, settings: LineArtSettings, scale: num
   const mask = inkMask(measured.contrast, measured.threshold, levels, image.transparent, width, height);
   fillPinholes(mask, width + 2, settings.pinholeMax);
   const lineWidth = typicalLineWidth(mask, width + 2);
-  return { ...measured, ...profile, pixels, bpp, levels, mask, lineWidth };
+  return { ...measured, ...profile, pixels, bpp, levels, mask, lineWidth, scale };
 }
 
 function segmentFromMask(image: PreparedImage, ink: InkMask, settings: LineArtSettings, context: StageContext): Segmentation {
@@ -133,7 +135,7 @@ function segmentFromMask(image: PreparedImage, ink: InkMask, settings: LineArtSe
 
   const inks = findInks(pixels, bpp, width, contrast, paper, mask, stride, settings);
   const inkOf = assignInks(pixels, bpp, width, paper, mask, stride, inks, speckLimit);
-  if (inks.length === 1 && splitByDensity(contrast, mask, stride, width, inkOf)) inks.push({ ...inks[0], weight: 0 });
+  if (inks.length === 1 && splitByDensity(contrast, mask, stride, width, ink.scale, inkOf)) inks.push({ ...inks[0], weight: 0 });
   context.progress(0.7);
   checkAbort(context);
 
@@ -447,7 +449,8 @@ function inkColours(
 /**
  * A drawing in black and a designed grey (pins and labels beside a black outline): the same
  * direction from the paper, so one ink by colour, but two by density. A mark's density is the
- * peak of its solid inside (pixels whose four neighbours are as dense, within PLATEAU): a stroke
+ * peak of its solid inside (pixels whose four neighbours, an input pixel away, are as dense,
+ * within PLATEAU; contrast alone: a neighbour past a thin stroke's edge is paper): a stroke
  * thinner than the scanner's blur has no such inside, its peak says how thin it is, not how dark
  * its ink is, and it does not vote. The voting marks (weighted by area) split at Otsu's threshold
  * into a light and a dark class, which are two inks only when they lie far apart for their spread
@@ -455,7 +458,7 @@ function inkColours(
  * is well lighter. Then every mark goes to the class of its peak: a mark is all of one ink, no
  * glyph comes out grey and black. Sets inkOf to 1 on the light marks; returns whether it split.
  */
-function splitByDensity(contrast: Uint8Array, mask: Uint8Array, stride: number, width: number, inkOf: Uint8Array): boolean {
+function splitByDensity(contrast: Uint8Array, mask: Uint8Array, stride: number, width: number, scale: number, inkOf: Uint8Array): boolean {
   const parts = labelComponents(mask, stride);
   const peak = new Uint8Array(parts.count + 1),
     solidPeak = new Uint8Array(parts.count + 1);
@@ -465,9 +468,13 @@ function splitByDensity(contrast: Uint8Array, mask: Uint8Array, stride: number, 
     const i = (((p / stride) | 0) - 1) * width + (p % stride) - 1;
     const c = contrast[i];
     if (c > peak[id]) peak[id] = c;
-    if (c <= solidPeak[id] || !mask[p - 1] || !mask[p + 1] || !mask[p - stride] || !mask[p + stride]) continue;
+    // neighbours one input pixel away (`scale` traced pixels), inside the page
+    const x = (p % stride) - 1,
+      r = scale,
+      rw = scale * width;
+    if (c <= solidPeak[id] || x < r || x + r >= width || i < rw || i + rw >= contrast.length) continue;
     const low = c * (1 - PLATEAU);
-    if (contrast[i - 1] >= low && contrast[i + 1] >= low && contrast[i - width] >= low && contrast[i + width] >= low) solidPeak[id] = c;
+    if (contrast[i - r] >= low && contrast[i + r] >= low && contrast[i - rw] >= low && contrast[i + rw] >= low) solidPeak[id] = c;
   }
   // only marks with a solid inside vote: a hairline's peak is the blur's, not its ink's
   const hist = new Float64Array(256);

@@ -394,9 +394,10 @@ t.test('the ink is drawn in its solid colour, not the grey of its thinnest strok
  * Small, low-resolution text: legs 1.3 px wide (an m's at 7 px text height), blurred as a scanner
  * blurs them, on grey paper. `hard`: the same page thresholded to two levels (a 1-bit scan).
  */
-function thinLegs(hard = false): Raster {
+function thinLegs(hard = false, withBlock = false): Raster {
   const legs = [12.5, 22.5, 32.5].map((x) => bar(x, 8, x, 24, 1.3));
-  const ink = union(...legs);
+  // a solid block of the same ink, 3 px wide, whose inside reaches the ink's full density
+  const ink = withBlock ? union(...legs, (x, y) => x >= 40 && x < 43 && y >= 10 && y < 22) : union(...legs);
   const sharp = Array.from({ length: 32 }, (_, y) => Array.from({ length: 48 }, (_, x) => coverage(ink, x, y)));
   const at = (x: number, y: number) => sharp[Math.min(31, Math.max(0, y))][Math.min(47, Math.max(0, x))];
   return raster(48, 32, (x, y) => {
@@ -428,6 +429,11 @@ t.test('thin soft strokes are traced at twice the size; thick or hard-edged ones
   t.equal(thin.image.width, 96, 'the image the segmentation was cut from comes with it');
   t.equal(segmentInkOf(page().image).scale, 1, 'glyph strokes 3 px wide: their own size');
   t.equal(segmentInkOf(thinLegs(true)).scale, 1, 'a 1-bit page: its own size (interpolation would only round its steps)');
+  // at twice the size a thin leg is a ridge two or three pixels wide: its faint peak must not pass
+  // for the solid inside of a second, lighter ink
+  const withBlock = segmentInkOf(thinLegs(false, true));
+  t.equal(withBlock.scale, 2);
+  t.equal([...withBlock.segmentation.transparent].filter((clear) => !clear).length, 1, 'thin legs beside a solid block: one ink');
 });
 
 t.test('thin strokes traced at twice the size come back in input pixels, one closed outline each, at their weight', async (t) => {
