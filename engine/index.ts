@@ -18,7 +18,8 @@ import { buildBoundaryGraph } from './boundary/index.js';
 import { placeSubpixelEdges } from './boundary/subpixel.js';
 import { parseTraceOptions } from './options.js';
 import { releaseLabels, segmentImage } from './segment/index.js';
-import { segmentLineArt } from './segment/line-art.js';
+import { segmentInk } from './segment/line-art.js';
+import { halveGraph } from './ink/upsample.js';
 import { engineSettingsFor } from './settings.js';
 import { checkAbort, type StageContext } from './stage.js';
 import { withinBusyBudget } from './budget.js';
@@ -116,19 +117,27 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
   step.done();
 
   step = stage('segment');
-  // Scans and drawings: ink against paper, one region per ink (engine/segment/line-art.ts).
-  const segmentation = settings.lineArt ? segmentLineArt(prepared, settings.lineArt, step) : segmentImage(prepared, settings.segment, step);
+  // Scans and drawings: ink against paper, one region per ink (engine/segment/line-art.ts), thin
+  // ink traced at twice the size.
+  const {
+    segmentation,
+    image: traced,
+    scale,
+  } = settings.lineArt
+    ? segmentInk(prepared, settings.lineArt, step)
+    : { segmentation: segmentImage(prepared, settings.segment, step), image: prepared, scale: 1 };
   step.done();
 
   step = stage('fit');
   // With a spare core, a worker colours the regions (gradient fits) while this thread traces the
   // boundaries; the chain fits are shared out after that. Without one, everything runs here.
-  const painting = startRegionPaints(prepared, segmentation, settings);
+  const painting = startRegionPaints(traced, segmentation, settings);
   let painted;
   try {
-    const graph = buildBoundaryGraph(segmentation.labels, image.width, image.height, segmentation.regionCount, step);
+    const graph = buildBoundaryGraph(segmentation.labels, traced.width, traced.height, segmentation.regionCount, step);
     // anti-aliased edges move off the pixel cracks to where the coverage crosses one half
-    placeSubpixelEdges(graph, prepared, segmentation);
+    placeSubpixelEdges(graph, traced, segmentation);
+    if (scale === 2) halveGraph(graph, image.width, image.height);
     step.progress(0.2);
     // Worker threads start fitting the chains at once; this thread colours the regions meanwhile
     // (unless a worker does), then fits what the workers have not taken.
@@ -141,7 +150,7 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
     const paintedHere = painting.onWorker ? null : await painting.finish();
     const fitted = await fitting.finish(step);
     const paints = paintedHere ?? (await painting.finish());
-    painted = composeShapes(prepared, segmentation, graph, paints, fitted, settings, step);
+    painted = composeShapes(traced, segmentation, graph, paints, fitted, settings, step);
   } finally {
     painting.abandon();
     // nothing reads the labels after composing: the next trace on this thread fills them again

@@ -17,7 +17,7 @@ export interface PaperModel {
   bh: number;
 }
 
-interface InkContrast {
+export interface InkContrast {
   /** Per-pixel colour distance to the local paper colour, in grey levels (0..255). */
   contrast: Uint8Array;
   /** Otsu's threshold on `contrast`: above it is ink. */

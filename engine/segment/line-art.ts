@@ -19,14 +19,19 @@
  *    blueprint blue). Transparent input pixels stay transparent.
  *
  * The ink coverage of every pixel (the anti-aliased value) is kept for sub-pixel edge placement.
+ *
+ * A drawing whose strokes are about a pixel wide, with soft (anti-aliased) edges, is segmented at
+ * twice its size (segmentInk, engine/ink/upsample.ts), as potrace users run `mkbitmap -s 2`.
  */
 import { labelComponents } from '../ink/components.js';
-import { flattenOnWhite, measureInkContrast, paperColourAt, type PaperModel } from '../ink/paper.js';
+import { flattenOnWhite, measureInkContrast, paperColourAt, type InkContrast, type PaperModel } from '../ink/paper.js';
+import { upsampleTwice } from '../ink/upsample.js';
 import type { PreparedImage } from '../prepare/index.js';
 import type { LineArtSettings } from '../settings.js';
 import { checkAbort, type StageContext } from '../stage.js';
 import { takeLabels, type Segmentation } from './index.js';
 import { luma601 } from '../luma.js';
+import { otsuSplitScores } from '../otsu.js';
 
 /** Direction bins per axis (each unit-vector component over -1..1) when looking for the inks. */
 const DIRECTION_BINS = 32;
@@ -36,28 +41,92 @@ const MAX_INKS = 8;
 const LEVEL_REACH = 1;
 /** Share of Otsu's threshold below which no contrast is ink, however faint the mark around it. */
 const LEVEL_FLOOR = 0.5;
+/** Share of the full contrast at either end of an edge ramp that does not count as a partly covered pixel. */
+const SOFT_EDGE = 0.2;
+/**
+ * A drawing with fewer partly covered pixels than this per ink pixel has hard edges (a 1-bit
+ * scan): interpolation would only round its pixel steps into wobbles, so it is traced at its size.
+ */
+const MIN_SOFT_SHARE = 0.1;
 /**
  * Share of an ink's stroke centres, furthest from the paper, whose mean is the ink's colour: the
  * solid core (a JPEG's ringing or a speck of toner darker than the ink is far below a tenth).
  */
 const CORE_SHARE = 0.25;
+/** A pixel is inside a solid stroke when its four neighbours are at least this share as dense. */
+const PLATEAU = 0.12;
+/** Two densities of one ink are two inks only this many standard deviations apart (splitByDensity)… */
+const DENSITY_SEPARATION = 4;
+/** …each with at least this share of the ink… */
+const MIN_DENSITY_SHARE = 0.05;
+/** …and the light one at most this share of the dark one's contrast. */
+const MAX_LIGHT_SHARE = 0.8;
 /** A page darker than this (luma) is part of the drawing, painted behind it; a lighter one is paper. */
 const DARK_PAGE_LUMA = 128;
 
+/** A segmentation traced at `scale` times the input's size, with the image it was traced on. */
+export interface InkSegmentation {
+  segmentation: Segmentation;
+  image: PreparedImage;
+  scale: 1 | 2;
+}
+
+/**
+ * Ink against paper at the input's size, or at twice it (engine/ink/upsample.ts) when the drawing's
+ * strokes are thinner than `fineBelowWidth` and the page is small enough to trace four times over.
+ */
+export function segmentInk(image: PreparedImage, settings: LineArtSettings, context: StageContext): InkSegmentation {
+  const ink = findInkMask(image, settings, 1);
+  const fineScale =
+    ink.lineWidth > 0 &&
+    ink.lineWidth < settings.fineBelowWidth &&
+    ink.softShare >= MIN_SOFT_SHARE &&
+    4 * image.width * image.height <= settings.fineMaxPixels;
+  if (!fineScale) return { segmentation: segmentFromMask(image, ink, settings, context), image, scale: 1 };
+  const fine = upsampleTwice(image);
+  // areas in pixels count four times over at twice the size
+  const fineSettings = { ...settings, speckFloor: 4 * settings.speckFloor, pinholeMax: 4 * settings.pinholeMax };
+  return { segmentation: segmentFromMask(fine, findInkMask(fine, fineSettings, 2), fineSettings, context), image: fine, scale: 2 };
+}
+
+/** Ink against paper at the input's own size. */
 export function segmentLineArt(image: PreparedImage, settings: LineArtSettings, context: StageContext): Segmentation {
+  return segmentFromMask(image, findInkMask(image, settings, 1), settings, context);
+}
+
+/** The ink mask before specks are judged, and what it was cut from. */
+interface InkMask extends InkContrast, EdgeProfile {
+  pixels: Uint8Array;
+  bpp: 3 | 4;
+  levels: Uint8Array;
+  /** Padded (1-pixel paper border): neighbour loops need no bounds checks. */
+  mask: Uint8Array;
+  lineWidth: number;
+  /** Traced pixels per input pixel. */
+  scale: number;
+}
+
+/** `scale`: how many traced pixels an input pixel spans (the edge levels look that much further). */
+function findInkMask(image: PreparedImage, settings: LineArtSettings, scale: number): InkMask {
+  const { width, height } = image;
+  const { pixels, bpp } = pixelsOnWhite(image);
+  const measured = measureInkContrast(pixels, bpp, width, height);
+  const profile = edgeProfile(measured.contrast, measured.threshold);
+  const levels = edgeLevels(measured.contrast, measured.threshold, profile.full, width, height, LEVEL_REACH * scale);
+  const mask = inkMask(measured.contrast, measured.threshold, levels, image.transparent, width, height);
+  fillPinholes(mask, width + 2, settings.pinholeMax);
+  const lineWidth = typicalLineWidth(mask, width + 2);
+  return { ...measured, ...profile, pixels, bpp, levels, mask, lineWidth, scale };
+}
+
+function segmentFromMask(image: PreparedImage, ink: InkMask, settings: LineArtSettings, context: StageContext): Segmentation {
   const { width, height } = image;
   const n = width * height;
-  const { pixels, bpp } = pixelsOnWhite(image);
-  const { contrast, threshold, paper } = measureInkContrast(pixels, bpp, width, height);
+  const { pixels, bpp, contrast, paper, levels, mask, lineWidth } = ink;
   context.progress(0.2);
   checkAbort(context);
 
-  // Padded mask (1-pixel paper border): neighbour loops need no bounds checks.
   const stride = width + 2;
-  const levels = edgeLevels(contrast, threshold, width, height);
-  const mask = inkMask(contrast, threshold, levels, image.transparent, width, height);
-  fillPinholes(mask, stride, settings.pinholeMax);
-  const lineWidth = typicalLineWidth(mask, stride);
   const speckLimit = Math.max(settings.speckFloor, settings.speckShareOfWidth * lineWidth * lineWidth);
   dropSpecks(mask, stride, speckLimit);
   joinDiagonals(mask, stride, contrast, width);
@@ -66,6 +135,7 @@ export function segmentLineArt(image: PreparedImage, settings: LineArtSettings, 
 
   const inks = findInks(pixels, bpp, width, contrast, paper, mask, stride, settings);
   const inkOf = assignInks(pixels, bpp, width, paper, mask, stride, inks, speckLimit);
+  if (inks.length === 1 && splitByDensity(contrast, mask, stride, width, ink.scale, inkOf)) inks.push({ ...inks[0], weight: 0 });
   context.progress(0.7);
   checkAbort(context);
 
@@ -377,6 +447,65 @@ function inkColours(
 }
 
 /**
+ * A drawing in black and a designed grey (pins and labels beside a black outline): the same
+ * direction from the paper, so one ink by colour, but two by density. A mark's density is the
+ * peak of its solid inside (pixels whose four neighbours, an input pixel away, are as dense,
+ * within PLATEAU; contrast alone: a neighbour past a thin stroke's edge is paper): a stroke
+ * thinner than the scanner's blur has no such inside, its peak says how thin it is, not how dark
+ * its ink is, and it does not vote. The voting marks (weighted by area) split at Otsu's threshold
+ * into a light and a dark class, which are two inks only when they lie far apart for their spread
+ * (DENSITY_SEPARATION standard deviations), both are a real share of the ink, and the light one
+ * is well lighter. Then every mark goes to the class of its peak: a mark is all of one ink, no
+ * glyph comes out grey and black. Sets inkOf to 1 on the light marks; returns whether it split.
+ */
+function splitByDensity(contrast: Uint8Array, mask: Uint8Array, stride: number, width: number, scale: number, inkOf: Uint8Array): boolean {
+  const parts = labelComponents(mask, stride);
+  const peak = new Uint8Array(parts.count + 1),
+    solidPeak = new Uint8Array(parts.count + 1);
+  for (let p = stride; p < mask.length - stride; p++) {
+    const id = parts.labels[p];
+    if (!id) continue;
+    const i = (((p / stride) | 0) - 1) * width + (p % stride) - 1;
+    const c = contrast[i];
+    if (c > peak[id]) peak[id] = c;
+    // neighbours one input pixel away (`scale` traced pixels), inside the page
+    const x = (p % stride) - 1,
+      r = scale,
+      rw = scale * width;
+    if (c <= solidPeak[id] || x < r || x + r >= width || i < rw || i + rw >= contrast.length) continue;
+    const low = c * (1 - PLATEAU);
+    if (contrast[i - r] >= low && contrast[i + r] >= low && contrast[i - rw] >= low && contrast[i + rw] >= low) solidPeak[id] = c;
+  }
+  // only marks with a solid inside vote: a hairline's peak is the blur's, not its ink's
+  const hist = new Float64Array(256);
+  let total = 0;
+  for (let id = 1; id <= parts.count; id++) {
+    if (!solidPeak[id]) continue;
+    hist[solidPeak[id]] += parts.area[id];
+    total += parts.area[id];
+  }
+  if (!total) return false;
+  const scores = otsuSplitScores(hist, total);
+  let split = 0;
+  for (let v = 1; v < 256; v++) if (scores[v] > scores[split]) split = v;
+  const moments = [0, 0, 0, 0, 0, 0]; // weight, sum, squares of the light class, then the dark
+  for (let v = 0; v < 256; v++) {
+    const k = v <= split ? 0 : 3;
+    moments[k] += hist[v];
+    moments[k + 1] += hist[v] * v;
+    moments[k + 2] += hist[v] * v * v;
+  }
+  const [wl, sl, ql, wd, sd, qd] = moments;
+  if (Math.min(wl, wd) < MIN_DENSITY_SHARE * total) return false;
+  const ml = sl / wl,
+    md = sd / wd;
+  const spread = ql / wl - ml * ml + (qd / wd - md * md);
+  if ((md - ml) ** 2 < DENSITY_SEPARATION ** 2 * spread || ml > MAX_LIGHT_SHARE * md) return false;
+  for (let p = stride; p < mask.length - stride; p++) if (parts.labels[p] && peak[parts.labels[p]] <= split) inkOf[p] = 1;
+  return true;
+}
+
+/**
  * Ink index per mask pixel (padded layout). One ink: all zeros. Several: each pixel goes to the ink
  * whose direction is closest to its own; then every piece of one ink smaller than a speck that
  * touches another ink joins the ink it touches most (a tinted edge pixel, a JPEG fringe).
@@ -443,6 +572,32 @@ function assignInks(
   return inkOf;
 }
 
+/** What the contrast histogram says of the ink's edges. */
+interface EdgeProfile {
+  /** The ink's typical full contrast: the upper quartile of the ink pixels' (most ink pixels of a line drawing are edge pixels). */
+  full: number;
+  /** Pixels between SOFT_EDGE and 1 − SOFT_EDGE of the full contrast, per ink pixel: 0 on a 1-bit drawing. */
+  softShare: number;
+}
+
+function edgeProfile(contrast: Uint8Array, threshold: number): EdgeProfile {
+  const hist = new Int32Array(256);
+  for (let i = 0; i < contrast.length; i++) hist[contrast[i]]++;
+  let inkCount = 0;
+  for (let v = threshold + 1; v < 256; v++) inkCount += hist[v];
+  let full = 255;
+  for (let v = 255, seen = 0; v > threshold; v--) {
+    seen += hist[v];
+    if (seen * 4 >= inkCount) {
+      full = v;
+      break;
+    }
+  }
+  let soft = 0;
+  for (let v = Math.ceil(SOFT_EDGE * full); v <= (1 - SOFT_EDGE) * full; v++) soft += hist[v];
+  return { full, softShare: inkCount ? soft / inkCount : 0 };
+}
+
 /**
  * The contrast at which each pixel's edge lies: half the strongest contrast within LEVEL_REACH
  * pixels, which is the midpoint of the blurred edge of the stroke it belongs to (paper 0, the
@@ -452,20 +607,7 @@ function assignInks(
  * full contrast (a blot darker than the ink is no reason to shrink its edge), never below
  * LEVEL_FLOOR of Otsu's threshold (paper grain and JPEG ringing stay paper).
  */
-function edgeLevels(contrast: Uint8Array, threshold: number, width: number, height: number): Uint8Array {
-  const hist = new Int32Array(256);
-  for (let i = 0; i < contrast.length; i++) hist[contrast[i]]++;
-  let inkCount = 0;
-  for (let v = threshold + 1; v < 256; v++) inkCount += hist[v];
-  // the upper quartile of ink contrast: most ink pixels of a line drawing are edge pixels
-  let full = 255;
-  for (let v = 255, seen = 0; v > threshold; v--) {
-    seen += hist[v];
-    if (seen * 4 >= inkCount) {
-      full = v;
-      break;
-    }
-  }
+function edgeLevels(contrast: Uint8Array, threshold: number, full: number, width: number, height: number, reach: number): Uint8Array {
   const ceiling = Math.max(threshold, full) / 2,
     floor = threshold * LEVEL_FLOOR;
   const rowMax = new Uint8Array(contrast.length);
@@ -473,7 +615,7 @@ function edgeLevels(contrast: Uint8Array, threshold: number, width: number, heig
     const row = y * width;
     for (let x = 0; x < width; x++) {
       let m = 0;
-      for (let k = Math.max(0, x - LEVEL_REACH), end = Math.min(width - 1, x + LEVEL_REACH); k <= end; k++)
+      for (let k = Math.max(0, x - reach), end = Math.min(width - 1, x + reach); k <= end; k++)
         if (contrast[row + k] > m) m = contrast[row + k];
       rowMax[row + x] = m;
     }
@@ -482,7 +624,7 @@ function edgeLevels(contrast: Uint8Array, threshold: number, width: number, heig
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       let m = 0;
-      for (let k = Math.max(0, y - LEVEL_REACH), end = Math.min(height - 1, y + LEVEL_REACH); k <= end; k++)
+      for (let k = Math.max(0, y - reach), end = Math.min(height - 1, y + reach); k <= end; k++)
         if (rowMax[k * width + x] > m) m = rowMax[k * width + x];
       levels[y * width + x] = Math.round(Math.max(floor, Math.min(ceiling, m / 2)));
     }

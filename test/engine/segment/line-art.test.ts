@@ -1,7 +1,7 @@
 import t from 'tap';
 import { vectorize } from '../../../engine/index.js';
 import { prepareImage } from '../../../engine/prepare/index.js';
-import { segmentLineArt } from '../../../engine/segment/line-art.js';
+import { segmentInk, segmentLineArt } from '../../../engine/segment/line-art.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
 import { DEFAULT_TRACE_OPTIONS, type Smoothing } from '../../../engine/types.js';
@@ -388,4 +388,101 @@ t.test('the ink is drawn in its solid colour, not the grey of its thinnest strok
   t.equal(colours.length, 1, 'one ink');
   const red = parseInt(colours[0].slice(1, 3), 16);
   t.ok(red <= ink + 20, `the fill is the ink's own colour (red channel ${red}, the ink ${ink})`);
+});
+
+/**
+ * Small, low-resolution text: legs 1.3 px wide (an m's at 7 px text height), blurred as a scanner
+ * blurs them, on grey paper. `hard`: the same page thresholded to two levels (a 1-bit scan).
+ */
+function thinLegs(hard = false, withBlock = false): Raster {
+  const legs = [12.5, 22.5, 32.5].map((x) => bar(x, 8, x, 24, 1.3));
+  // a solid block of the same ink, 3 px wide, whose inside reaches the ink's full density
+  const ink = withBlock ? union(...legs, (x, y) => x >= 40 && x < 43 && y >= 10 && y < 22) : union(...legs);
+  const sharp = Array.from({ length: 32 }, (_, y) => Array.from({ length: 48 }, (_, x) => coverage(ink, x, y)));
+  const at = (x: number, y: number) => sharp[Math.min(31, Math.max(0, y))][Math.min(47, Math.max(0, x))];
+  return raster(48, 32, (x, y) => {
+    // a light blur: a quarter of each neighbour's ink spills over
+    let a = at(x, y);
+    for (const [dx, dy] of [
+      [-1, 0],
+      [1, 0],
+      [0, -1],
+      [0, 1],
+    ])
+      a += at(x + dx, y + dy) / 4;
+    a /= 2;
+    if (hard) a = a > 0.35 ? 1 : 0;
+    const v = Math.round(235 * (1 - a) + 30 * a);
+    return [v, v, v];
+  });
+}
+
+function segmentInkOf(image: Raster) {
+  const settings = engineSettingsFor(DEFAULT_TRACE_OPTIONS, 'scan');
+  return segmentInk(prepareImage(image, settings.prepare, NO_CONTEXT), settings.lineArt!, NO_CONTEXT);
+}
+
+t.test('thin soft strokes are traced at twice the size; thick or hard-edged ones at their own', async (t) => {
+  const thin = segmentInkOf(thinLegs());
+  t.equal(thin.scale, 2, 'legs 1.3 px wide: twice the size');
+  t.equal(thin.segmentation.width, 96);
+  t.equal(thin.image.width, 96, 'the image the segmentation was cut from comes with it');
+  t.equal(segmentInkOf(page().image).scale, 1, 'glyph strokes 3 px wide: their own size');
+  t.equal(segmentInkOf(thinLegs(true)).scale, 1, 'a 1-bit page: its own size (interpolation would only round its steps)');
+  // at twice the size a thin leg is a ridge two or three pixels wide: its faint peak must not pass
+  // for the solid inside of a second, lighter ink
+  const withBlock = segmentInkOf(thinLegs(false, true));
+  t.equal(withBlock.scale, 2);
+  t.equal([...withBlock.segmentation.transparent].filter((clear) => !clear).length, 1, 'thin legs beside a solid block: one ink');
+});
+
+t.test('thin strokes traced at twice the size come back in input pixels, one closed outline each, at their weight', async (t) => {
+  const image = thinLegs();
+  const result = await vectorize(await png(image), { imageType: 'scan' });
+  t.match(result.svg, /viewBox="0 0 48 32"/, 'drawn in input pixels');
+  const pathData = [...result.svg.matchAll(/ d="([^"]*)"/g)].map((m) => m[1]).join(' ');
+  t.equal(countMatches(pathData, /[Mm]/g), 3, 'one outline per leg');
+  t.equal(countMatches(pathData, /[zZ]/g), 3, 'each closed');
+  const zoom = 8;
+  const out = render(result.svg, image.width, zoom, 'white');
+  /** Dark output pixels across the middle leg (x 17..27) on input row y, in input pixels. */
+  const inkAcross = (y: number) => {
+    let dark = 0;
+    for (let x = 17 * zoom; x < 27 * zoom; x++) if (out.data[4 * (Math.round(y * zoom) * out.width + x)] < 128) dark++;
+    return dark / zoom;
+  };
+  // drawn 1.3 px wide and blurred by a quarter pixel on each side
+  for (const y of [10, 16, 22]) t.ok(inkAcross(y) >= 1.2 && inkAcross(y) <= 2.2, `at row ${y} the leg is ${inkAcross(y)} px wide`);
+  t.equal(inkAcross(7), 0, 'nothing above the leg');
+  t.equal(inkAcross(25.5), 0, 'nothing below it');
+});
+
+t.test('a drawing in black and a designed grey keeps both inks, each mark in one of them', async (t) => {
+  const width = 120,
+    height = 80;
+  // a black box outline 4 px wide, grey pins 3 px wide beside it, grey and black blocks of "text"
+  const black = union(
+    bar(20, 10, 100, 10, 4),
+    bar(100, 10, 100, 70, 4),
+    bar(100, 70, 20, 70, 4),
+    bar(20, 70, 20, 10, 4),
+    bar(40, 40, 60, 40, 5),
+  );
+  const grey = union(bar(2, 25, 14, 25, 3), bar(2, 55, 14, 55, 3), bar(106, 25, 118, 25, 3), bar(70, 30, 85, 30, 5));
+  const image = raster(width, height, (x, y) => {
+    const b = coverage(black, x, y),
+      g = coverage(grey, x, y) * (1 - b);
+    const v = Math.round(250 * (1 - b - g) + 10 * b + 110 * g);
+    return [v, v, v];
+  });
+  const result = await vectorize(await png(image), { imageType: 'blueprint' });
+  const colours = fillColours(result.svg)
+    .map((c) => parseInt(c.slice(1, 3), 16))
+    .sort((a, b) => a - b);
+  t.equal(colours.length, 2, `two inks (${fillColours(result.svg).join(', ')})`);
+  t.ok(colours[0] <= 30 && colours[1] >= 90 && colours[1] <= 130, `black and the grey (${colours})`);
+  const drawn = render(result.svg, width, 1, '#ffffff');
+  const at = (x: number, y: number) => drawn.data[(y * width + x) * 4];
+  t.ok(at(10, 25) > 80 && at(10, 25) < 150, `a pin is grey (${at(10, 25)})`);
+  t.ok(at(50, 40) < 50, `the black block is black (${at(50, 40)})`);
 });
