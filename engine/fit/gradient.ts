@@ -38,7 +38,7 @@ interface Samples {
   r: Float64Array;
   g: Float64Array;
   b: Float64Array;
-  /** Luma gradient at the sample (central differences; 0 on the image's border). */
+  /** Luma gradient at the sample (central differences; 0 on the image's border, NaN beside an edge). */
   gx: Float64Array;
   gy: Float64Array;
   n: number;
@@ -128,8 +128,20 @@ function sample(image: RasterImage, pixelIndices: Int32Array): Samples {
     s.g[k] = data[channels * p + 1];
     s.b[k] = data[channels * p + 2];
     const inside = px > 0 && py > 0 && px + 1 < width && py + 1 < height;
-    s.gx[k] = inside ? luma(p + 1) - luma(p - 1) : 0;
-    s.gy[k] = inside ? luma(p + width) - luma(p - width) : 0;
+    if (!inside) {
+      s.gx[k] = s.gy[k] = 0;
+      continue;
+    }
+    const here = luma(p),
+      left = luma(p - 1),
+      right = luma(p + 1),
+      above = luma(p - width),
+      below = luma(p + width);
+    // A ramp steps about evenly on both sides of a pixel; where it does not, one neighbour is across
+    // an edge (an anti-aliased outline a pixel away) and the central difference points at the edge.
+    const kinked = Math.abs(right - 2 * here + left) > KINK_STEP || Math.abs(below - 2 * here + above) > KINK_STEP;
+    s.gx[k] = kinked ? NaN : right - left;
+    s.gy[k] = kinked ? NaN : below - above;
   }
   return s;
 }
@@ -288,6 +300,12 @@ function radialCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
   return radialAround(s, -coef[2] / (2 * coef[1]) + mx, -coef[3] / (2 * coef[1]) + my, mx, my);
 }
 
+/**
+ * Luma levels by which a pixel's two steps along a row or column may differ (its second difference)
+ * before its gradient is left out of the centre's fit: 8-bit rounding of a steep ramp leaves about
+ * 2, a pixel 5 % covered by an anti-aliased outline beside it 9 and more.
+ */
+const KINK_STEP = 6;
 /** Luma steps above this many times the median step are edges (anti-aliasing, a neighbour), not the ramp. */
 const EDGE_STEP_FACTOR = 3;
 
@@ -300,11 +318,16 @@ const EDGE_STEP_FACTOR = 3;
  */
 function isophoteCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
   const magnitude = scratchFloat64(WORK.magnitude, s.n);
-  for (let i = 0; i < s.n; i++) magnitude[i] = s.gx[i] * s.gx[i] + s.gy[i] * s.gy[i];
-  // the median step, selected from a copy (the loop below reads the magnitudes in sample order)
+  // the median step of the samples with a gradient, selected from a copy (the loop below reads
+  // the magnitudes in sample order; NaN, beside an edge, fails both of its tests)
   const selection = scratchFloat64(WORK.selection, s.n);
-  selection.set(magnitude);
-  const limit = EDGE_STEP_FACTOR * EDGE_STEP_FACTOR * kthSmallest(selection, s.n >> 1);
+  let measured = 0;
+  for (let i = 0; i < s.n; i++) {
+    magnitude[i] = s.gx[i] * s.gx[i] + s.gy[i] * s.gy[i];
+    if (!Number.isNaN(magnitude[i])) selection[measured++] = magnitude[i];
+  }
+  if (measured === 0) return null;
+  const limit = EDGE_STEP_FACTOR * EDGE_STEP_FACTOR * kthSmallest(selection.subarray(0, measured), measured >> 1);
   if (!(limit > 0)) return null;
   // Σ n·nᵀ c = Σ n·(n·p) over the normals n = (−gy, gx), weighted by the step squared (its length)
   let axx = 0,
@@ -313,7 +336,7 @@ function isophoteCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
     bx = 0,
     by = 0;
   for (let i = 0; i < s.n; i++) {
-    if (magnitude[i] > limit || magnitude[i] === 0) continue;
+    if (!(magnitude[i] <= limit && magnitude[i] > 0)) continue;
     const nx = -s.gy[i],
       ny = s.gx[i];
     const x = s.x[i] - mx,
@@ -400,6 +423,8 @@ function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): { stop
     sc[3 * k + 1] = stopCol[k][1];
     sc[3 * k + 2] = stopCol[k][2];
   }
+  leastSquaresStops(s, t, lo, span, sp, sc);
+  for (let k = 0; k < stopCount; k++) stopCol[k] = [sc[3 * k], sc[3 * k + 1], sc[3 * k + 2]];
   const { r, g, b } = s;
   for (let i = 0; i < s.n; i++) {
     const f = (t[i] - lo) / span;
@@ -432,6 +457,49 @@ function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): { stop
   }
   const stops = stopPos.map((offset, k) => ({ offset: Math.round(offset * 1000) / 1000, color: hex(stopCol[k]) }));
   return { stops, residual: residual / s.n, profile: col };
+}
+
+/**
+ * The stop colours (sc, in place) that paint the samples best for the stop offsets sp, in least
+ * squares: the ramp is linear in its stop colours (each sample a blend of the two stops around
+ * it), so they solve a small banded system. The binned means the offsets were chosen from sit
+ * inside their bins, and a ramp drawn through them runs off the samples towards its ends (a cone's
+ * apex, a ramp that levels off); the bin means stay where a stop has no samples to weigh it.
+ */
+function leastSquaresStops(s: Samples, t: Float64Array, lo: number, span: number, sp: Float64Array, sc: Float64Array): void {
+  const k = sp.length;
+  if (k > 4) return;
+  // the normal equations padded to 4×4 with identity rows (solve4's size)
+  const ata = new Float64Array(16),
+    rhs = new Float64Array(12);
+  for (let i = 0; i < s.n; i++) {
+    const f = Math.min(1, Math.max(0, (t[i] - lo) / span));
+    let j = 1;
+    while (j < k - 1 && f > sp[j]) j++;
+    const w = (f - sp[j - 1]) / (sp[j] - sp[j - 1] || 1),
+      v = 1 - w;
+    const a = j - 1;
+    ata[5 * a] += v * v;
+    ata[4 * a + j] += v * w;
+    ata[4 * j + a] += v * w;
+    ata[5 * j] += w * w;
+    rhs[3 * a] += v * s.r[i];
+    rhs[3 * a + 1] += v * s.g[i];
+    rhs[3 * a + 2] += v * s.b[i];
+    rhs[3 * j] += w * s.r[i];
+    rhs[3 * j + 1] += w * s.g[i];
+    rhs[3 * j + 2] += w * s.b[i];
+  }
+  for (let j = 0; j < k; j++) if (!(ata[5 * j] > 1e-6)) return;
+  for (let j = k; j < 4; j++) ata[5 * j] = 1;
+  const solved: Float64Array[] = [];
+  for (let c = 0; c < 3; c++) {
+    const column = Float64Array.of(rhs[c], rhs[3 + c], rhs[6 + c], rhs[9 + c]);
+    const x = solve4(ata, column);
+    if (x === null) return;
+    solved.push(x);
+  }
+  for (let j = 0; j < k; j++) for (let c = 0; c < 3; c++) sc[3 * j + c] = Math.max(0, Math.min(255, solved[c][j]));
 }
 
 /** Douglas–Peucker over the binned profile in (t, RGB): the ends plus at most two interior stops. */
