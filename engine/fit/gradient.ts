@@ -15,11 +15,21 @@ import { scratchFloat64, scratchSlots } from '../scratch.js';
 import { luma601 } from '../luma.js';
 import { kthSmallest } from '../select.js';
 
-type GradientStop = { offset: number; color: string };
+/** `opacity` (0–1) only where a stop fades to transparent (fadeToBeneath); absent: opaque. */
+type GradientStop = { offset: number; color: string; opacity?: number };
 
 export type GradientFill =
   | { type: 'linear'; x1: number; y1: number; x2: number; y2: number; stops: GradientStop[] }
-  | { type: 'radial'; cx: number; cy: number; r: number; stops: GradientStop[] };
+  | {
+      type: 'radial';
+      cx: number;
+      cy: number;
+      /** The radius along x (before `ellipse` turns it). */
+      r: number;
+      stops: GradientStop[];
+      /** Elliptical rings: the radius along y is r·ratio, the axes turned by `angle` degrees. */
+      ellipse?: { ratio: number; angle: number };
+    };
 
 /** Samples used per region: enough for a stable fit, bounded so huge regions stay cheap. */
 const MAX_SAMPLES = 8_192;
@@ -62,6 +72,54 @@ export function fitGradient(image: RasterImage, pixelIndices: Int32Array, settin
   return choosePaint(image, pixelIndices, settings.maxResidual).fill;
 }
 
+/** A fade must end at most this opaque at the shape's edge: what shows there is mostly what lies beneath. */
+const MAX_EDGE_OPACITY = 0.35;
+
+/**
+ * A radial ramp towards the colour of the shape beneath it (a soft shadow on a flat ground, a
+ * highlight on a flat body) drawn as the artist draws it: one colour fading to transparent, the
+ * stops that colour at falling opacity, the last one fully transparent (the rings carried out to
+ * where the fade reaches 0). Over that flat colour it paints what the opaque stops paint. Null
+ * when the stops do not lie on the line from `beneath` to one colour, or end far from `beneath`.
+ */
+export function fadeToBeneath(fill: GradientFill, beneath: string): GradientFill | null {
+  if (fill.type !== 'radial' || fill.stops.length < 2) return null;
+  const ground = rgbOf(beneath);
+  const colours = fill.stops.map((stop) => rgbOf(stop.color));
+  let strongest = colours[0];
+  for (const c of colours) if (colourDistance(c, ground) > colourDistance(strongest, ground)) strongest = c;
+  const axis: Rgb = [strongest[0] - ground[0], strongest[1] - ground[1], strongest[2] - ground[2]];
+  const length2 = axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2];
+  if (length2 < MIN_RAMP * MIN_RAMP) return null;
+  const opacity: number[] = [];
+  for (const c of colours) {
+    const a = ((c[0] - ground[0]) * axis[0] + (c[1] - ground[1]) * axis[1] + (c[2] - ground[2]) * axis[2]) / length2;
+    const off = colourDistance(c, [ground[0] + a * axis[0], ground[1] + a * axis[1], ground[2] + a * axis[2]]);
+    if (off > STOP_TOLERANCE || a < -0.05) return null;
+    opacity.push(Math.min(1, Math.max(0, a)));
+  }
+  const last = opacity.length - 1;
+  if (opacity[last] > MAX_EDGE_OPACITY || !(opacity[last - 1] > opacity[last])) return null;
+  // where the last two stops' fade reaches 0, past the shape's edge (offset 1)
+  const o1 = fill.stops[last - 1].offset,
+    a1 = opacity[last - 1],
+    a2 = opacity[last];
+  const reach = 1 + (a2 * (1 - o1)) / (a1 - a2);
+  const colour = hex(strongest);
+  const stops: GradientStop[] = fill.stops.map((stop, k) => ({
+    offset: Math.round((stop.offset / reach) * 1000) / 1000,
+    color: colour,
+    opacity: Math.round(opacity[k] * 1000) / 1000,
+  }));
+  if (reach > 1) stops.push({ offset: 1, color: colour, opacity: 0 });
+  return { ...fill, r: round2(fill.r * reach), stops };
+}
+
+function rgbOf(colour: string): Rgb {
+  const h = colour.length === 4 ? colour.replace(/[0-9a-f]/gi, (d) => d + d) : colour;
+  return [parseInt(h.slice(1, 3), 16), parseInt(h.slice(3, 5), 16), parseInt(h.slice(5, 7), 16)];
+}
+
 /**
  * The mean per-pixel RGB residual of the paint fitGradient chooses for these pixels (its gradient,
  * else their flat mean): how well one shape can paint them. Infinity for fewer than 16 samples.
@@ -77,9 +135,12 @@ function choosePaint(image: RasterImage, pixelIndices: Int32Array, maxResidual: 
   if (flat <= maxResidual) return { fill: null, residual: flat };
   // every candidate is centred on the samples' mean position, taken once
   const centre = sampleCentroid(s);
-  const candidates = [linearCandidate(s, centre), radialCandidate(s, centre), isophoteCandidate(s, centre)].filter(
-    (c): c is Candidate => c !== null,
-  );
+  const candidates = [
+    linearCandidate(s, centre),
+    radialCandidate(s, centre),
+    isophoteCandidate(s, centre),
+    ellipticalCandidate(s, centre),
+  ].filter((c): c is Candidate => c !== null);
   let best: Candidate | null = null;
   for (const c of candidates) if (best === null || c.residual < best.residual) best = c;
   if (best === null || best.residual > flat * (1 - MIN_IMPROVEMENT)) return { fill: null, residual: flat };
@@ -352,6 +413,126 @@ function isophoteCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
   // parallel lines (a linear ramp) meet nowhere
   if (!(det > 1e-6 * (axx + ayy) * (axx + ayy))) return null;
   return radialAround(s, (ayy * bx - axy * by) / det + mx, (axx * by - axy * bx) / det + my, mx, my);
+}
+
+/** Ellipses flatter than this (minor ÷ major axis) are left to the linear candidate. */
+const MIN_ELLIPSE_RATIO = 0.15;
+/** Rings this close to round (minor ÷ major) are circles: the circular candidates paint them. */
+const ROUND_RATIO = 0.95;
+
+/**
+ * Elliptical rings (a soft shadow under an object, a highlight on an oval): colour a function of
+ * dᵀ·Q·d, d the offset from the centre c. The luma gradient there is parallel to Q·d, so for
+ * every sample gx·(Q·x − k)_y − gy·(Q·x − k)_x = 0 with k = Q·c: linear in Q's three entries and
+ * k's two; with Q's trace fixed at 1 (its scale is free) four unknowns, by least squares over the
+ * same gradients the isophote candidate trusts.
+ */
+function ellipticalCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
+  const magnitude = scratchFloat64(WORK.magnitude, s.n);
+  const selection = scratchFloat64(WORK.selection, s.n);
+  let measured = 0;
+  for (let i = 0; i < s.n; i++) {
+    magnitude[i] = s.gx[i] * s.gx[i] + s.gy[i] * s.gy[i];
+    if (!Number.isNaN(magnitude[i])) selection[measured++] = magnitude[i];
+  }
+  if (measured === 0) return null;
+  const limit = EDGE_STEP_FACTOR * EDGE_STEP_FACTOR * kthSmallest(selection.subarray(0, measured), measured >> 1);
+  if (!(limit > 0)) return null;
+  // Q = [[a, b], [b, 1 − a]]: row (−gy·x − gx·y, gx·x − gy·y, gy, −gx) · (a, b, k1, k2) = −gx·y,
+  // each row scaled to unit gradient so a steep ring does not outweigh a gentle one
+  const ata = new Float64Array(16),
+    atb = new Float64Array(4);
+  for (let i = 0; i < s.n; i++) {
+    if (!(magnitude[i] <= limit && magnitude[i] > 0)) continue;
+    const norm = Math.sqrt(magnitude[i]);
+    const gx = s.gx[i] / norm,
+      gy = s.gy[i] / norm;
+    const x = s.x[i] - mx,
+      y = s.y[i] - my;
+    const row0 = -gy * x - gx * y,
+      row1 = gx * x - gy * y,
+      row2 = gy,
+      row3 = -gx,
+      rhs = -gx * y;
+    ata[0] += row0 * row0;
+    ata[1] += row0 * row1;
+    ata[2] += row0 * row2;
+    ata[3] += row0 * row3;
+    ata[5] += row1 * row1;
+    ata[6] += row1 * row2;
+    ata[7] += row1 * row3;
+    ata[10] += row2 * row2;
+    ata[11] += row2 * row3;
+    ata[15] += row3 * row3;
+    atb[0] += row0 * rhs;
+    atb[1] += row1 * rhs;
+    atb[2] += row2 * rhs;
+    atb[3] += row3 * rhs;
+  }
+  ata[4] = ata[1];
+  ata[8] = ata[2];
+  ata[9] = ata[6];
+  ata[12] = ata[3];
+  ata[13] = ata[7];
+  ata[14] = ata[11];
+  const solved = solve4(ata, atb);
+  if (solved === null) return null;
+  const [a, b, k1, k2] = solved;
+  const c = 1 - a;
+  const det = a * c - b * b;
+  if (!(det > 0) || !(a > 0)) return null;
+  // the centre c = Q⁻¹·k, and Q's axes: eigenvalues λ1 ≤ λ2 (the long axis lies along λ1's vector)
+  const cx = (c * k1 - b * k2) / det + mx,
+    cy = (a * k2 - b * k1) / det + my;
+  const half = Math.sqrt(((a - c) / 2) ** 2 + b * b);
+  const low = (a + c) / 2 - half,
+    high = (a + c) / 2 + half;
+  const ratio = Math.sqrt(low / high);
+  if (!(ratio >= MIN_ELLIPSE_RATIO) || ratio > ROUND_RATIO) return null;
+  // the long axis: eigenvector of λ1, (b, λ1 − a), or (λ1 − c, b)
+  const angle = Math.abs(b) > 1e-12 ? Math.atan2(low - a, b) : a <= c ? 0 : Math.PI / 2;
+  return ellipseAround(s, cx, cy, angle, ratio, mx, my);
+}
+
+/** The elliptical gradient around (cx, cy), long axis at `angle` (radians), short ÷ long = ratio. */
+function ellipseAround(s: Samples, cx: number, cy: number, angle: number, ratio: number, mx: number, my: number): Candidate | null {
+  if (!Number.isFinite(cx) || !Number.isFinite(cy)) return null;
+  const t = scratchFloat64(WORK.t, s.n);
+  const cos = Math.cos(angle),
+    sin = Math.sin(angle);
+  let lo = Infinity,
+    hi = 0,
+    extent = 0;
+  for (let i = 0; i < s.n; i++) {
+    const dx = s.x[i] - cx,
+      dy = s.y[i] - cy;
+    const along = dx * cos + dy * sin,
+      across = (-dx * sin + dy * cos) / ratio;
+    t[i] = Math.sqrt(along * along + across * across);
+    if (t[i] > hi) hi = t[i];
+    if (t[i] < lo) lo = t[i];
+    extent = Math.max(extent, Math.abs(s.x[i] - mx), Math.abs(s.y[i] - my));
+  }
+  if (hi < 2 || hi > 4 * extent + 4 || hi - lo < 2) return null;
+  const fit = profileFit(s, t, lo, hi);
+  const stops = fit.stops.map((stop) => ({ offset: Math.round(((lo + stop.offset * (hi - lo)) / hi) * 1000) / 1000, color: stop.color }));
+  // the axes are the same turned half a turn: the angle kept within (−90°, 90°]
+  let degrees = (angle * 180) / Math.PI;
+  while (degrees > 90) degrees -= 180;
+  while (degrees <= -90) degrees += 180;
+  degrees = Math.round(degrees * 10) / 10;
+  return {
+    fill: {
+      type: 'radial',
+      cx: round2(cx),
+      cy: round2(cy),
+      r: round2(hi),
+      stops,
+      ellipse: { ratio: Math.round(ratio * 1000) / 1000, angle: degrees },
+    },
+    residual: fit.residual,
+    profile: fit.profile,
+  };
 }
 
 /** The radial gradient around (cx, cy) through the samples, or null for a centre no ramp would use. */

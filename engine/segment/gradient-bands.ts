@@ -56,8 +56,10 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
   if (soft.length === 0) return regions;
   // Largest regions first: a ramp grows outwards from its biggest piece, whose gradient already
   // holds the ramp's direction or centre, instead of from two thin bands that fit no ramp alone.
-  // Ties in the order of the pair (a < b), so the order does not depend on the table's layout.
-  soft.sort((s, t) => t.larger - s.larger || s.a - t.a || s.b - t.b);
+  // Specks last, once the bands around them are joined. Ties in the order of the pair (a < b), so
+  // the order does not depend on the table's layout.
+  const speckPair = (pair: { a: number; b: number }) => (Math.min(area[pair.a], area[pair.b]) < MIN_REGION ? 1 : 0);
+  soft.sort((s, t) => speckPair(s) - speckPair(t) || t.larger - s.larger || s.a - t.a || s.b - t.b);
 
   // The pixels of every region on a soft boundary (no other region is ever sampled), in scan
   // order, by counting sort.
@@ -84,6 +86,12 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
   const { width, data } = image;
   const channels = image.channels ?? 4;
   const hard2 = settings.hardStep * settings.hardStep;
+  const stepsHard = (p: number, q: number): boolean => {
+    const dr = data[channels * p] - data[channels * q],
+      dg = data[channels * p + 1] - data[channels * q + 1],
+      db = data[channels * p + 2] - data[channels * q + 2];
+    return dr * dr + dg * dg + db * db > hard2;
+  };
   const paintOf = (group: number[], total: number, a: number, b: number): number => {
     // the group's pixels thinned as one region of `total` pixels would be (at most MAX_SAMPLES)
     const step = gradientSampleStep(total);
@@ -93,11 +101,7 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
     // leaves too few to judge by (a thin region is all outline).
     const acrossEdge = (p: number, q: number): boolean => {
       const g = find(labels[q]);
-      if (g === a || g === b) return false;
-      const dr = data[channels * p] - data[channels * q],
-        dg = data[channels * p + 1] - data[channels * q + 1],
-        db = data[channels * p + 2] - data[channels * q + 2];
-      return dr * dr + dg * dg + db * db > hard2;
+      return g !== a && g !== b && stepsHard(p, q);
     };
     const take = (skipEdges: boolean): number => {
       // one pixel every `step` along the members' pixels end to end (each member's list read by stride)
@@ -131,6 +135,22 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
     return residual[r];
   };
 
+  const enclosedBy = (speck: number, group: number): boolean => {
+    const inGroup = (q: number) => labels[q] === speck || find(labels[q]) === group;
+    for (let i = first[speck]; i < first[speck + 1]; i++) {
+      const p = pixels[i];
+      const x = p % width;
+      if (
+        (x > 0 && !inGroup(p - 1)) ||
+        (x + 1 < width && !inGroup(p + 1)) ||
+        (p >= width && !inGroup(p - width)) ||
+        (p + width < n && !inGroup(p + width))
+      )
+        return false;
+    }
+    return true;
+  };
+
   let joined = 0;
   // Two groups refused once are refused again until one of them grows (several boundary pairs
   // can lead to the same two groups): judged by their total size when refused.
@@ -139,6 +159,9 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
     let a = find(pair.a),
       b = find(pair.b);
     if (a === b) continue;
+    // A speck goes only into the one group all round it (a fleck inside a smooth ramp); one on an
+    // edge may be a detail drawn along it (clean.cjs: calculator's 4x PSNR 0.15 dB lower).
+    if (speckPair(pair) && !enclosedBy(area[pair.a] < MIN_REGION ? pair.a : pair.b, area[pair.a] < MIN_REGION ? b : a)) continue;
     const total = size[a] + size[b];
     const groups = a < b ? a * regionCount + b : b * regionCount + a;
     if (refused.get(groups) === total) continue;
@@ -206,8 +229,9 @@ function boundarySteps(image: RasterImage, regions: RegionLabels, hardStep: numb
     const lp = labels[p],
       lq = labels[q];
     if (lp === lq || transparent[lp] || transparent[lq] || (area[lp] < MIN_REGION && area[lq] < MIN_REGION)) return;
-    // a pixel that also touches a third region is a mix with it (anti-aliasing where the two meet an edge)
-    if (touchesThird(p, lp, lq) || touchesThird(q, lp, lq)) return;
+    // A pixel that also touches a third region is a mix with it (anti-aliasing where the two meet
+    // an edge). A speck is all such pixels: its every pair counts.
+    if (area[lp] >= MIN_REGION && area[lq] >= MIN_REGION && (touchesThird(p, lp, lq) || touchesThird(q, lp, lq))) return;
     const lo = lp < lq ? lp : lq,
       hi = lp < lq ? lq : lp;
     const slot = slotOf(lo, hi, slots);

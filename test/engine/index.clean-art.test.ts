@@ -124,6 +124,32 @@ t.test('a radial-gradient disc round-trips to one shape with a radial gradient, 
   t.ok(psnr >= 32, `PSNR inside the ball ${psnr.toFixed(1)} dB`);
 });
 
+t.test('a soft drop shadow is one ellipse filled with a radial gradient fading to transparent', async (t) => {
+  const ground: [number, number, number] = [235, 240, 225];
+  const [cx, cy, rx, ry] = [47.3, 33.6, 38, 17];
+  // a grey shadow on a flat ground, darkest at its centre and smoothly gone at its elliptical rim
+  const image = raster(96, 64, (x, y) => {
+    const a = Math.max(0, 1 - Math.hypot((x + 0.5 - cx) / rx, (y + 0.5 - cy) / ry));
+    return mix([60, 60, 70], ground, 0.5 * a * a * (3 - 2 * a));
+  });
+  const { svg } = await vectorize(await png(image), { imageType: 'clipart' });
+  const shapes = svg.match(/<(path|circle|ellipse) [^>]*\/>/g) ?? [];
+  t.equal(shapes.length, 2, 'the ground and the shadow, no bands');
+  const id = (shapes[1]?.match(/fill="url\(#([^)]+)\)"/) ?? [])[1];
+  const gradient = svg.match(new RegExp(`<radialGradient id="${id}"[^>]*>.*?</radialGradient>`))?.[0] ?? '';
+  t.match(gradient, /scale\(1 \.4\d+\)/, 'elliptical rings, as flat as the shadow');
+  t.match(gradient, /stop-opacity="0"\/><\/radialGradient>$/, 'the last stop is transparent');
+  const out = render(svg, 96, 1, 'white');
+  let squared = 0;
+  for (let i = 0; i < out.data.length; i++) if (i % 4 < 3) squared += (out.data[i] - image.data[i]) ** 2;
+  const psnr = 10 * Math.log10((255 * 255) / (squared / (96 * 64 * 3)));
+  t.ok(psnr >= 36, `PSNR ${psnr.toFixed(1)} dB`);
+
+  const stepped = await vectorize(await png(image), { imageType: 'clipart', gradients: 'stepped' });
+  t.notMatch(stepped.svg, /Gradient/, 'gradients=stepped: no gradient');
+  t.ok((stepped.svg.match(/<(path|circle|ellipse) /g) ?? []).length > 3, 'gradients=stepped: the shadow in bands');
+});
+
 t.test('an anti-aliased rectangle traces with each side within 0.1 px of where it truly lies', async (t) => {
   const colour = [40, 90, 170];
   const zoom = 8;
