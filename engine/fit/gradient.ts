@@ -371,16 +371,14 @@ const KINK_STEP = 6;
 const EDGE_STEP_FACTOR = 3;
 
 /**
- * A radial ramp's centre from the direction the colour changes in: every pixel's luma gradient
- * points along the line through the centre, so the centre is the point nearest (least squares) to
- * all those lines. The paraboloid above finds it only where the profile is quadratic; on a cone
- * (colour linear in the distance) seen over a thin arc it puts the centre about twice too far out,
- * and the rings come out too flat.
+ * The squared luma step at every sample, and the largest a ramp's own step may be: a sample is
+ * trusted where its step is above 0 and at most `limit` (NaN, beside an edge, fails both tests).
+ * Null when no sample steps.
  */
-function isophoteCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
+function trustedGradients(s: Samples): { magnitude: Float64Array; limit: number } | null {
   const magnitude = scratchFloat64(WORK.magnitude, s.n);
-  // the median step of the samples with a gradient, selected from a copy (the loop below reads
-  // the magnitudes in sample order; NaN, beside an edge, fails both of its tests)
+  // the median step of the samples with a gradient, selected from a copy (the callers read the
+  // magnitudes in sample order)
   const selection = scratchFloat64(WORK.selection, s.n);
   let measured = 0;
   for (let i = 0; i < s.n; i++) {
@@ -389,7 +387,20 @@ function isophoteCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
   }
   if (measured === 0) return null;
   const limit = EDGE_STEP_FACTOR * EDGE_STEP_FACTOR * kthSmallest(selection.subarray(0, measured), measured >> 1);
-  if (!(limit > 0)) return null;
+  return limit > 0 ? { magnitude, limit } : null;
+}
+
+/**
+ * A radial ramp's centre from the direction the colour changes in: every pixel's luma gradient
+ * points along the line through the centre, so the centre is the point nearest (least squares) to
+ * all those lines. The paraboloid above finds it only where the profile is quadratic; on a cone
+ * (colour linear in the distance) seen over a thin arc it puts the centre about twice too far out,
+ * and the rings come out too flat.
+ */
+function isophoteCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
+  const trusted = trustedGradients(s);
+  if (trusted === null) return null;
+  const { magnitude, limit } = trusted;
   // Σ n·nᵀ c = Σ n·(n·p) over the normals n = (−gy, gx), weighted by the step squared (its length)
   let axx = 0,
     axy = 0,
@@ -428,16 +439,9 @@ const ROUND_RATIO = 0.95;
  * same gradients the isophote candidate trusts.
  */
 function ellipticalCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
-  const magnitude = scratchFloat64(WORK.magnitude, s.n);
-  const selection = scratchFloat64(WORK.selection, s.n);
-  let measured = 0;
-  for (let i = 0; i < s.n; i++) {
-    magnitude[i] = s.gx[i] * s.gx[i] + s.gy[i] * s.gy[i];
-    if (!Number.isNaN(magnitude[i])) selection[measured++] = magnitude[i];
-  }
-  if (measured === 0) return null;
-  const limit = EDGE_STEP_FACTOR * EDGE_STEP_FACTOR * kthSmallest(selection.subarray(0, measured), measured >> 1);
-  if (!(limit > 0)) return null;
+  const trusted = trustedGradients(s);
+  if (trusted === null) return null;
+  const { magnitude, limit } = trusted;
   // Q = [[a, b], [b, 1 − a]]: row (−gy·x − gx·y, gx·x − gy·y, gy, −gx) · (a, b, k1, k2) = −gx·y,
   // each row scaled to unit gradient so a steep ring does not outweigh a gentle one
   const ata = new Float64Array(16),
@@ -491,54 +495,26 @@ function ellipticalCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
   if (!(ratio >= MIN_ELLIPSE_RATIO) || ratio > ROUND_RATIO) return null;
   // the long axis: eigenvector of λ1, (b, λ1 − a), or (λ1 − c, b)
   const angle = Math.abs(b) > 1e-12 ? Math.atan2(low - a, b) : a <= c ? 0 : Math.PI / 2;
-  return ellipseAround(s, cx, cy, angle, ratio, mx, my);
+  return radialAround(s, cx, cy, mx, my, { angle, ratio });
 }
 
-/** The elliptical gradient around (cx, cy), long axis at `angle` (radians), short ÷ long = ratio. */
-function ellipseAround(s: Samples, cx: number, cy: number, angle: number, ratio: number, mx: number, my: number): Candidate | null {
+/**
+ * The radial gradient around (cx, cy) through the samples, or null for a centre no ramp would use.
+ * With `ellipse`, the rings' long axis lies at `angle` (radians) and short ÷ long is `ratio`.
+ */
+function radialAround(
+  s: Samples,
+  cx: number,
+  cy: number,
+  mx: number,
+  my: number,
+  ellipse: { angle: number; ratio: number } | null = null,
+): Candidate | null {
   if (!Number.isFinite(cx) || !Number.isFinite(cy)) return null;
   const t = scratchFloat64(WORK.t, s.n);
-  const cos = Math.cos(angle),
-    sin = Math.sin(angle);
-  let lo = Infinity,
-    hi = 0,
-    extent = 0;
-  for (let i = 0; i < s.n; i++) {
-    const dx = s.x[i] - cx,
-      dy = s.y[i] - cy;
-    const along = dx * cos + dy * sin,
-      across = (-dx * sin + dy * cos) / ratio;
-    t[i] = Math.sqrt(along * along + across * across);
-    if (t[i] > hi) hi = t[i];
-    if (t[i] < lo) lo = t[i];
-    extent = Math.max(extent, Math.abs(s.x[i] - mx), Math.abs(s.y[i] - my));
-  }
-  if (hi < 2 || hi > 4 * extent + 4 || hi - lo < 2) return null;
-  const fit = profileFit(s, t, lo, hi);
-  const stops = fit.stops.map((stop) => ({ offset: Math.round(((lo + stop.offset * (hi - lo)) / hi) * 1000) / 1000, color: stop.color }));
-  // the axes are the same turned half a turn: the angle kept within (−90°, 90°]
-  let degrees = (angle * 180) / Math.PI;
-  while (degrees > 90) degrees -= 180;
-  while (degrees <= -90) degrees += 180;
-  degrees = Math.round(degrees * 10) / 10;
-  return {
-    fill: {
-      type: 'radial',
-      cx: round2(cx),
-      cy: round2(cy),
-      r: round2(hi),
-      stops,
-      ellipse: { ratio: Math.round(ratio * 1000) / 1000, angle: degrees },
-    },
-    residual: fit.residual,
-    profile: fit.profile,
-  };
-}
-
-/** The radial gradient around (cx, cy) through the samples, or null for a centre no ramp would use. */
-function radialAround(s: Samples, cx: number, cy: number, mx: number, my: number): Candidate | null {
-  if (!Number.isFinite(cx) || !Number.isFinite(cy)) return null;
-  const t = scratchFloat64(WORK.t, s.n);
+  const cos = ellipse ? Math.cos(ellipse.angle) : 1,
+    sin = ellipse ? Math.sin(ellipse.angle) : 0,
+    ratio = ellipse ? ellipse.ratio : 1;
   let lo = Infinity,
     hi = 0;
   // how far the samples reach from their mean, in the same pass
@@ -546,7 +522,10 @@ function radialAround(s: Samples, cx: number, cy: number, mx: number, my: number
   for (let i = 0; i < s.n; i++) {
     const dx = s.x[i] - cx,
       dy = s.y[i] - cy;
-    t[i] = Math.sqrt(dx * dx + dy * dy);
+    // exactly dx and dy for a circle
+    const along = dx * cos + dy * sin,
+      across = (dy * cos - dx * sin) / ratio;
+    t[i] = Math.sqrt(along * along + across * across);
     if (t[i] > hi) hi = t[i];
     if (t[i] < lo) lo = t[i];
     extent = Math.max(extent, Math.abs(s.x[i] - mx), Math.abs(s.y[i] - my));
@@ -557,7 +536,15 @@ function radialAround(s: Samples, cx: number, cy: number, mx: number, my: number
   // its centre): carried in to the centre, its end colour would clip at 0 or 255 and bend the ramp.
   const fit = profileFit(s, t, lo, hi);
   const stops = fit.stops.map((stop) => ({ offset: Math.round(((lo + stop.offset * (hi - lo)) / hi) * 1000) / 1000, color: stop.color }));
-  return { fill: { type: 'radial', cx: round2(cx), cy: round2(cy), r: round2(hi), stops }, residual: fit.residual, profile: fit.profile };
+  const fill: GradientFill = { type: 'radial', cx: round2(cx), cy: round2(cy), r: round2(hi), stops };
+  if (ellipse) {
+    // the axes are the same turned half a turn: the angle kept within (−90°, 90°]
+    let degrees = (ellipse.angle * 180) / Math.PI;
+    while (degrees > 90) degrees -= 180;
+    while (degrees <= -90) degrees += 180;
+    fill.ellipse = { ratio: Math.round(ratio * 1000) / 1000, angle: Math.round(degrees * 10) / 10 };
+  }
+  return { fill, residual: fit.residual, profile: fit.profile };
 }
 
 /**
