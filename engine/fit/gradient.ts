@@ -15,11 +15,21 @@ import { scratchFloat64, scratchSlots } from '../scratch.js';
 import { luma601 } from '../luma.js';
 import { kthSmallest } from '../select.js';
 
-type GradientStop = { offset: number; color: string };
+/** `opacity` (0–1) only where a stop fades to transparent (fadeToBeneath); absent: opaque. */
+type GradientStop = { offset: number; color: string; opacity?: number };
 
 export type GradientFill =
   | { type: 'linear'; x1: number; y1: number; x2: number; y2: number; stops: GradientStop[] }
-  | { type: 'radial'; cx: number; cy: number; r: number; stops: GradientStop[] };
+  | {
+      type: 'radial';
+      cx: number;
+      cy: number;
+      /** The radius along x (before `ellipse` turns it). */
+      r: number;
+      stops: GradientStop[];
+      /** Elliptical rings: the radius along y is r·ratio, the axes turned by `angle` degrees. */
+      ellipse?: { ratio: number; angle: number };
+    };
 
 /** Samples used per region: enough for a stable fit, bounded so huge regions stay cheap. */
 const MAX_SAMPLES = 8_192;
@@ -38,7 +48,7 @@ interface Samples {
   r: Float64Array;
   g: Float64Array;
   b: Float64Array;
-  /** Luma gradient at the sample (central differences; 0 on the image's border). */
+  /** Luma gradient at the sample (central differences; 0 on the image's border, NaN beside an edge). */
   gx: Float64Array;
   gy: Float64Array;
   n: number;
@@ -62,6 +72,54 @@ export function fitGradient(image: RasterImage, pixelIndices: Int32Array, settin
   return choosePaint(image, pixelIndices, settings.maxResidual).fill;
 }
 
+/** A fade must end at most this opaque at the shape's edge: what shows there is mostly what lies beneath. */
+const MAX_EDGE_OPACITY = 0.35;
+
+/**
+ * A radial ramp towards the colour of the shape beneath it (a soft shadow on a flat ground, a
+ * highlight on a flat body) drawn as the artist draws it: one colour fading to transparent, the
+ * stops that colour at falling opacity, the last one fully transparent (the rings carried out to
+ * where the fade reaches 0). Over that flat colour it paints what the opaque stops paint. Null
+ * when the stops do not lie on the line from `beneath` to one colour, or end far from `beneath`.
+ */
+export function fadeToBeneath(fill: GradientFill, beneath: string): GradientFill | null {
+  if (fill.type !== 'radial' || fill.stops.length < 2) return null;
+  const ground = rgbOf(beneath);
+  const colours = fill.stops.map((stop) => rgbOf(stop.color));
+  let strongest = colours[0];
+  for (const c of colours) if (colourDistance(c, ground) > colourDistance(strongest, ground)) strongest = c;
+  const axis: Rgb = [strongest[0] - ground[0], strongest[1] - ground[1], strongest[2] - ground[2]];
+  const length2 = axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2];
+  if (length2 < MIN_RAMP * MIN_RAMP) return null;
+  const opacity: number[] = [];
+  for (const c of colours) {
+    const a = ((c[0] - ground[0]) * axis[0] + (c[1] - ground[1]) * axis[1] + (c[2] - ground[2]) * axis[2]) / length2;
+    const off = colourDistance(c, [ground[0] + a * axis[0], ground[1] + a * axis[1], ground[2] + a * axis[2]]);
+    if (off > STOP_TOLERANCE || a < -0.05) return null;
+    opacity.push(Math.min(1, Math.max(0, a)));
+  }
+  const last = opacity.length - 1;
+  if (opacity[last] > MAX_EDGE_OPACITY || !(opacity[last - 1] > opacity[last])) return null;
+  // where the last two stops' fade reaches 0, past the shape's edge (offset 1)
+  const o1 = fill.stops[last - 1].offset,
+    a1 = opacity[last - 1],
+    a2 = opacity[last];
+  const reach = 1 + (a2 * (1 - o1)) / (a1 - a2);
+  const colour = hex(strongest);
+  const stops: GradientStop[] = fill.stops.map((stop, k) => ({
+    offset: Math.round((stop.offset / reach) * 1000) / 1000,
+    color: colour,
+    opacity: Math.round(opacity[k] * 1000) / 1000,
+  }));
+  if (reach > 1) stops.push({ offset: 1, color: colour, opacity: 0 });
+  return { ...fill, r: round2(fill.r * reach), stops };
+}
+
+function rgbOf(colour: string): Rgb {
+  const h = colour.length === 4 ? colour.replace(/[0-9a-f]/gi, (d) => d + d) : colour;
+  return [parseInt(h.slice(1, 3), 16), parseInt(h.slice(3, 5), 16), parseInt(h.slice(5, 7), 16)];
+}
+
 /**
  * The mean per-pixel RGB residual of the paint fitGradient chooses for these pixels (its gradient,
  * else their flat mean): how well one shape can paint them. Infinity for fewer than 16 samples.
@@ -77,9 +135,12 @@ function choosePaint(image: RasterImage, pixelIndices: Int32Array, maxResidual: 
   if (flat <= maxResidual) return { fill: null, residual: flat };
   // every candidate is centred on the samples' mean position, taken once
   const centre = sampleCentroid(s);
-  const candidates = [linearCandidate(s, centre), radialCandidate(s, centre), isophoteCandidate(s, centre)].filter(
-    (c): c is Candidate => c !== null,
-  );
+  const candidates = [
+    linearCandidate(s, centre),
+    radialCandidate(s, centre),
+    isophoteCandidate(s, centre),
+    ellipticalCandidate(s, centre),
+  ].filter((c): c is Candidate => c !== null);
   let best: Candidate | null = null;
   for (const c of candidates) if (best === null || c.residual < best.residual) best = c;
   if (best === null || best.residual > flat * (1 - MIN_IMPROVEMENT)) return { fill: null, residual: flat };
@@ -128,8 +189,20 @@ function sample(image: RasterImage, pixelIndices: Int32Array): Samples {
     s.g[k] = data[channels * p + 1];
     s.b[k] = data[channels * p + 2];
     const inside = px > 0 && py > 0 && px + 1 < width && py + 1 < height;
-    s.gx[k] = inside ? luma(p + 1) - luma(p - 1) : 0;
-    s.gy[k] = inside ? luma(p + width) - luma(p - width) : 0;
+    if (!inside) {
+      s.gx[k] = s.gy[k] = 0;
+      continue;
+    }
+    const here = luma(p),
+      left = luma(p - 1),
+      right = luma(p + 1),
+      above = luma(p - width),
+      below = luma(p + width);
+    // A ramp steps about evenly on both sides of a pixel; where it does not, one neighbour is across
+    // an edge (an anti-aliased outline a pixel away) and the central difference points at the edge.
+    const kinked = Math.abs(right - 2 * here + left) > KINK_STEP || Math.abs(below - 2 * here + above) > KINK_STEP;
+    s.gx[k] = kinked ? NaN : right - left;
+    s.gy[k] = kinked ? NaN : below - above;
   }
   return s;
 }
@@ -288,8 +361,34 @@ function radialCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
   return radialAround(s, -coef[2] / (2 * coef[1]) + mx, -coef[3] / (2 * coef[1]) + my, mx, my);
 }
 
+/**
+ * Luma levels by which a pixel's two steps along a row or column may differ (its second difference)
+ * before its gradient is left out of the centre's fit: 8-bit rounding of a steep ramp leaves about
+ * 2, a pixel 5 % covered by an anti-aliased outline beside it 9 and more.
+ */
+const KINK_STEP = 6;
 /** Luma steps above this many times the median step are edges (anti-aliasing, a neighbour), not the ramp. */
 const EDGE_STEP_FACTOR = 3;
+
+/**
+ * The squared luma step at every sample, and the largest a ramp's own step may be: a sample is
+ * trusted where its step is above 0 and at most `limit` (NaN, beside an edge, fails both tests).
+ * Null when no sample steps.
+ */
+function trustedGradients(s: Samples): { magnitude: Float64Array; limit: number } | null {
+  const magnitude = scratchFloat64(WORK.magnitude, s.n);
+  // the median step of the samples with a gradient, selected from a copy (the callers read the
+  // magnitudes in sample order)
+  const selection = scratchFloat64(WORK.selection, s.n);
+  let measured = 0;
+  for (let i = 0; i < s.n; i++) {
+    magnitude[i] = s.gx[i] * s.gx[i] + s.gy[i] * s.gy[i];
+    if (!Number.isNaN(magnitude[i])) selection[measured++] = magnitude[i];
+  }
+  if (measured === 0) return null;
+  const limit = EDGE_STEP_FACTOR * EDGE_STEP_FACTOR * kthSmallest(selection.subarray(0, measured), measured >> 1);
+  return limit > 0 ? { magnitude, limit } : null;
+}
 
 /**
  * A radial ramp's centre from the direction the colour changes in: every pixel's luma gradient
@@ -299,13 +398,9 @@ const EDGE_STEP_FACTOR = 3;
  * and the rings come out too flat.
  */
 function isophoteCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
-  const magnitude = scratchFloat64(WORK.magnitude, s.n);
-  for (let i = 0; i < s.n; i++) magnitude[i] = s.gx[i] * s.gx[i] + s.gy[i] * s.gy[i];
-  // the median step, selected from a copy (the loop below reads the magnitudes in sample order)
-  const selection = scratchFloat64(WORK.selection, s.n);
-  selection.set(magnitude);
-  const limit = EDGE_STEP_FACTOR * EDGE_STEP_FACTOR * kthSmallest(selection, s.n >> 1);
-  if (!(limit > 0)) return null;
+  const trusted = trustedGradients(s);
+  if (trusted === null) return null;
+  const { magnitude, limit } = trusted;
   // Σ n·nᵀ c = Σ n·(n·p) over the normals n = (−gy, gx), weighted by the step squared (its length)
   let axx = 0,
     axy = 0,
@@ -313,7 +408,7 @@ function isophoteCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
     bx = 0,
     by = 0;
   for (let i = 0; i < s.n; i++) {
-    if (magnitude[i] > limit || magnitude[i] === 0) continue;
+    if (!(magnitude[i] <= limit && magnitude[i] > 0)) continue;
     const nx = -s.gy[i],
       ny = s.gx[i];
     const x = s.x[i] - mx,
@@ -331,10 +426,95 @@ function isophoteCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
   return radialAround(s, (ayy * bx - axy * by) / det + mx, (axx * by - axy * bx) / det + my, mx, my);
 }
 
-/** The radial gradient around (cx, cy) through the samples, or null for a centre no ramp would use. */
-function radialAround(s: Samples, cx: number, cy: number, mx: number, my: number): Candidate | null {
+/** Ellipses flatter than this (minor ÷ major axis) are left to the linear candidate. */
+const MIN_ELLIPSE_RATIO = 0.15;
+/** Rings this close to round (minor ÷ major) are circles: the circular candidates paint them. */
+const ROUND_RATIO = 0.95;
+
+/**
+ * Elliptical rings (a soft shadow under an object, a highlight on an oval): colour a function of
+ * dᵀ·Q·d, d the offset from the centre c. The luma gradient there is parallel to Q·d, so for
+ * every sample gx·(Q·x − k)_y − gy·(Q·x − k)_x = 0 with k = Q·c: linear in Q's three entries and
+ * k's two; with Q's trace fixed at 1 (its scale is free) four unknowns, by least squares over the
+ * same gradients the isophote candidate trusts.
+ */
+function ellipticalCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
+  const trusted = trustedGradients(s);
+  if (trusted === null) return null;
+  const { magnitude, limit } = trusted;
+  // Q = [[a, b], [b, 1 − a]]: row (−gy·x − gx·y, gx·x − gy·y, gy, −gx) · (a, b, k1, k2) = −gx·y,
+  // each row scaled to unit gradient so a steep ring does not outweigh a gentle one
+  const ata = new Float64Array(16),
+    atb = new Float64Array(4);
+  for (let i = 0; i < s.n; i++) {
+    if (!(magnitude[i] <= limit && magnitude[i] > 0)) continue;
+    const norm = Math.sqrt(magnitude[i]);
+    const gx = s.gx[i] / norm,
+      gy = s.gy[i] / norm;
+    const x = s.x[i] - mx,
+      y = s.y[i] - my;
+    const row0 = -gy * x - gx * y,
+      row1 = gx * x - gy * y,
+      row2 = gy,
+      row3 = -gx,
+      rhs = -gx * y;
+    ata[0] += row0 * row0;
+    ata[1] += row0 * row1;
+    ata[2] += row0 * row2;
+    ata[3] += row0 * row3;
+    ata[5] += row1 * row1;
+    ata[6] += row1 * row2;
+    ata[7] += row1 * row3;
+    ata[10] += row2 * row2;
+    ata[11] += row2 * row3;
+    ata[15] += row3 * row3;
+    atb[0] += row0 * rhs;
+    atb[1] += row1 * rhs;
+    atb[2] += row2 * rhs;
+    atb[3] += row3 * rhs;
+  }
+  ata[4] = ata[1];
+  ata[8] = ata[2];
+  ata[9] = ata[6];
+  ata[12] = ata[3];
+  ata[13] = ata[7];
+  ata[14] = ata[11];
+  const solved = solve4(ata, atb);
+  if (solved === null) return null;
+  const [a, b, k1, k2] = solved;
+  const c = 1 - a;
+  const det = a * c - b * b;
+  if (!(det > 0) || !(a > 0)) return null;
+  // the centre c = Q⁻¹·k, and Q's axes: eigenvalues λ1 ≤ λ2 (the long axis lies along λ1's vector)
+  const cx = (c * k1 - b * k2) / det + mx,
+    cy = (a * k2 - b * k1) / det + my;
+  const half = Math.sqrt(((a - c) / 2) ** 2 + b * b);
+  const low = (a + c) / 2 - half,
+    high = (a + c) / 2 + half;
+  const ratio = Math.sqrt(low / high);
+  if (!(ratio >= MIN_ELLIPSE_RATIO) || ratio > ROUND_RATIO) return null;
+  // the long axis: eigenvector of λ1, (b, λ1 − a), or (λ1 − c, b)
+  const angle = Math.abs(b) > 1e-12 ? Math.atan2(low - a, b) : a <= c ? 0 : Math.PI / 2;
+  return radialAround(s, cx, cy, mx, my, { angle, ratio });
+}
+
+/**
+ * The radial gradient around (cx, cy) through the samples, or null for a centre no ramp would use.
+ * With `ellipse`, the rings' long axis lies at `angle` (radians) and short ÷ long is `ratio`.
+ */
+function radialAround(
+  s: Samples,
+  cx: number,
+  cy: number,
+  mx: number,
+  my: number,
+  ellipse: { angle: number; ratio: number } | null = null,
+): Candidate | null {
   if (!Number.isFinite(cx) || !Number.isFinite(cy)) return null;
   const t = scratchFloat64(WORK.t, s.n);
+  const cos = ellipse ? Math.cos(ellipse.angle) : 1,
+    sin = ellipse ? Math.sin(ellipse.angle) : 0,
+    ratio = ellipse ? ellipse.ratio : 1;
   let lo = Infinity,
     hi = 0;
   // how far the samples reach from their mean, in the same pass
@@ -342,7 +522,10 @@ function radialAround(s: Samples, cx: number, cy: number, mx: number, my: number
   for (let i = 0; i < s.n; i++) {
     const dx = s.x[i] - cx,
       dy = s.y[i] - cy;
-    t[i] = Math.sqrt(dx * dx + dy * dy);
+    // exactly dx and dy for a circle
+    const along = dx * cos + dy * sin,
+      across = (dy * cos - dx * sin) / ratio;
+    t[i] = Math.sqrt(along * along + across * across);
     if (t[i] > hi) hi = t[i];
     if (t[i] < lo) lo = t[i];
     extent = Math.max(extent, Math.abs(s.x[i] - mx), Math.abs(s.y[i] - my));
@@ -353,7 +536,15 @@ function radialAround(s: Samples, cx: number, cy: number, mx: number, my: number
   // its centre): carried in to the centre, its end colour would clip at 0 or 255 and bend the ramp.
   const fit = profileFit(s, t, lo, hi);
   const stops = fit.stops.map((stop) => ({ offset: Math.round(((lo + stop.offset * (hi - lo)) / hi) * 1000) / 1000, color: stop.color }));
-  return { fill: { type: 'radial', cx: round2(cx), cy: round2(cy), r: round2(hi), stops }, residual: fit.residual, profile: fit.profile };
+  const fill: GradientFill = { type: 'radial', cx: round2(cx), cy: round2(cy), r: round2(hi), stops };
+  if (ellipse) {
+    // the axes are the same turned half a turn: the angle kept within (−90°, 90°]
+    let degrees = (ellipse.angle * 180) / Math.PI;
+    while (degrees > 90) degrees -= 180;
+    while (degrees <= -90) degrees += 180;
+    fill.ellipse = { ratio: Math.round(ratio * 1000) / 1000, angle: Math.round(degrees * 10) / 10 };
+  }
+  return { fill, residual: fit.residual, profile: fit.profile };
 }
 
 /**
@@ -400,6 +591,8 @@ function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): { stop
     sc[3 * k + 1] = stopCol[k][1];
     sc[3 * k + 2] = stopCol[k][2];
   }
+  leastSquaresStops(s, t, lo, span, sp, sc);
+  for (let k = 0; k < stopCount; k++) stopCol[k] = [sc[3 * k], sc[3 * k + 1], sc[3 * k + 2]];
   const { r, g, b } = s;
   for (let i = 0; i < s.n; i++) {
     const f = (t[i] - lo) / span;
@@ -432,6 +625,49 @@ function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): { stop
   }
   const stops = stopPos.map((offset, k) => ({ offset: Math.round(offset * 1000) / 1000, color: hex(stopCol[k]) }));
   return { stops, residual: residual / s.n, profile: col };
+}
+
+/**
+ * The stop colours (sc, in place) that paint the samples best for the stop offsets sp, in least
+ * squares: the ramp is linear in its stop colours (each sample a blend of the two stops around
+ * it), so they solve a small banded system. The binned means the offsets were chosen from sit
+ * inside their bins, and a ramp drawn through them runs off the samples towards its ends (a cone's
+ * apex, a ramp that levels off); the bin means stay where a stop has no samples to weigh it.
+ */
+function leastSquaresStops(s: Samples, t: Float64Array, lo: number, span: number, sp: Float64Array, sc: Float64Array): void {
+  const k = sp.length;
+  if (k > 4) return;
+  // the normal equations padded to 4×4 with identity rows (solve4's size)
+  const ata = new Float64Array(16),
+    rhs = new Float64Array(12);
+  for (let i = 0; i < s.n; i++) {
+    const f = Math.min(1, Math.max(0, (t[i] - lo) / span));
+    let j = 1;
+    while (j < k - 1 && f > sp[j]) j++;
+    const w = (f - sp[j - 1]) / (sp[j] - sp[j - 1] || 1),
+      v = 1 - w;
+    const a = j - 1;
+    ata[5 * a] += v * v;
+    ata[4 * a + j] += v * w;
+    ata[4 * j + a] += v * w;
+    ata[5 * j] += w * w;
+    rhs[3 * a] += v * s.r[i];
+    rhs[3 * a + 1] += v * s.g[i];
+    rhs[3 * a + 2] += v * s.b[i];
+    rhs[3 * j] += w * s.r[i];
+    rhs[3 * j + 1] += w * s.g[i];
+    rhs[3 * j + 2] += w * s.b[i];
+  }
+  for (let j = 0; j < k; j++) if (!(ata[5 * j] > 1e-6)) return;
+  for (let j = k; j < 4; j++) ata[5 * j] = 1;
+  const solved: Float64Array[] = [];
+  for (let c = 0; c < 3; c++) {
+    const column = Float64Array.of(rhs[c], rhs[3 + c], rhs[6 + c], rhs[9 + c]);
+    const x = solve4(ata, column);
+    if (x === null) return;
+    solved.push(x);
+  }
+  for (let j = 0; j < k; j++) for (let c = 0; c < 3; c++) sc[3 * j + c] = Math.max(0, Math.min(255, solved[c][j]));
 }
 
 /** Douglas–Peucker over the binned profile in (t, RGB): the ends plus at most two interior stops. */

@@ -56,8 +56,10 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
   if (soft.length === 0) return regions;
   // Largest regions first: a ramp grows outwards from its biggest piece, whose gradient already
   // holds the ramp's direction or centre, instead of from two thin bands that fit no ramp alone.
-  // Ties in the order of the pair (a < b), so the order does not depend on the table's layout.
-  soft.sort((s, t) => t.larger - s.larger || s.a - t.a || s.b - t.b);
+  // Specks last, once the bands around them are joined. Ties in the order of the pair (a < b), so
+  // the order does not depend on the table's layout.
+  const speckPair = (pair: { a: number; b: number }) => (Math.min(area[pair.a], area[pair.b]) < MIN_REGION ? 1 : 0);
+  soft.sort((s, t) => speckPair(s) - speckPair(t) || t.larger - s.larger || s.a - t.a || s.b - t.b);
 
   // The pixels of every region on a soft boundary (no other region is ever sampled), in scan
   // order, by counting sort.
@@ -81,23 +83,72 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
   const members: number[][] = Array.from({ length: regionCount }, (_, r) => [r]);
   const size = Float64Array.from(area);
   const residual = new Float64Array(regionCount).fill(NaN);
-  const paintOf = (group: number[], total: number): number => {
+  const { width, data } = image;
+  const channels = image.channels ?? 4;
+  const hard2 = settings.hardStep * settings.hardStep;
+  const stepsHard = (p: number, q: number): boolean => {
+    const dr = data[channels * p] - data[channels * q],
+      dg = data[channels * p + 1] - data[channels * q + 1],
+      db = data[channels * p + 2] - data[channels * q + 2];
+    return dr * dr + dg * dg + db * db > hard2;
+  };
+  const paintOf = (group: number[], total: number, a: number, b: number): number => {
     // the group's pixels thinned as one region of `total` pixels would be (at most MAX_SAMPLES)
     const step = gradientSampleStep(total);
     const sample = scratchInt32(JOIN.sample, Math.ceil(total / step));
-    // one pixel every `step` along the members' pixels end to end (each member's list read by stride)
-    let k = 0,
-      at = 0;
-    for (const r of group) {
-      let i = first[r] + at;
-      for (; i < first[r + 1]; i += step) sample[k++] = pixels[i];
-      at = i - first[r + 1];
-    }
+    // A pixel of the group beside a pixel outside it that steps hard is a mix of the two colours
+    // (anti-aliasing), which no ramp of the group's own colours paints: left out, unless that
+    // leaves too few to judge by (a thin region is all outline).
+    const acrossEdge = (p: number, q: number): boolean => {
+      const g = find(labels[q]);
+      return g !== a && g !== b && stepsHard(p, q);
+    };
+    const take = (skipEdges: boolean): number => {
+      // one pixel every `step` along the members' pixels end to end (each member's list read by stride)
+      let k = 0,
+        at = 0;
+      for (const r of group) {
+        let i = first[r] + at;
+        for (; i < first[r + 1]; i += step) {
+          const p = pixels[i];
+          const x = p % width;
+          if (
+            skipEdges &&
+            ((x > 0 && acrossEdge(p, p - 1)) ||
+              (x + 1 < width && acrossEdge(p, p + 1)) ||
+              (p >= width && acrossEdge(p, p - width)) ||
+              (p + width < n && acrossEdge(p, p + width)))
+          )
+            continue;
+          sample[k++] = p;
+        }
+        at = i - first[r + 1];
+      }
+      return k;
+    };
+    let k = take(true);
+    if (k < MIN_REGION) k = take(false);
     return paintResidual(image, sample.subarray(0, k), { maxResidual: settings.maxResidual });
   };
   const ownResidual = (r: number): number => {
-    if (Number.isNaN(residual[r])) residual[r] = paintOf(members[r], size[r]);
+    if (Number.isNaN(residual[r])) residual[r] = paintOf(members[r], size[r], find(r), find(r));
     return residual[r];
+  };
+
+  const enclosedBy = (speck: number, group: number): boolean => {
+    const inGroup = (q: number) => labels[q] === speck || find(labels[q]) === group;
+    for (let i = first[speck]; i < first[speck + 1]; i++) {
+      const p = pixels[i];
+      const x = p % width;
+      if (
+        (x > 0 && !inGroup(p - 1)) ||
+        (x + 1 < width && !inGroup(p + 1)) ||
+        (p >= width && !inGroup(p - width)) ||
+        (p + width < n && !inGroup(p + width))
+      )
+        return false;
+    }
+    return true;
   };
 
   let joined = 0;
@@ -108,6 +159,9 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
     let a = find(pair.a),
       b = find(pair.b);
     if (a === b) continue;
+    // A speck goes only into the one group all round it (a fleck inside a smooth ramp); one on an
+    // edge may be a detail drawn along it (clean.cjs: calculator's 4x PSNR 0.15 dB lower).
+    if (speckPair(pair) && !enclosedBy(area[pair.a] < MIN_REGION ? pair.a : pair.b, area[pair.a] < MIN_REGION ? b : a)) continue;
     const total = size[a] + size[b];
     const groups = a < b ? a * regionCount + b : b * regionCount + a;
     if (refused.get(groups) === total) continue;
@@ -115,7 +169,7 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
     // the larger keeps its id; equal sizes keep the lower (determinism)
     if (size[b] > size[a] || (size[b] === size[a] && b < a)) [a, b] = [b, a];
     const group = members[a].concat(members[b]);
-    const after = paintOf(group, total);
+    const after = paintOf(group, total, a, b);
     if (!(after <= before + settings.residualSlack && after <= settings.maxResidual)) {
       refused.set(groups, total);
       continue;
@@ -163,10 +217,21 @@ function boundarySteps(image: RasterImage, regions: RegionLabels, hardStep: numb
       slot = (slot + 1) & mask;
     }
   };
+  const n = width * height;
+  const touchesThird = (p: number, la: number, lb: number): boolean => {
+    const x = p % width;
+    const other = (q: number) => labels[q] !== la && labels[q] !== lb;
+    return (
+      (x > 0 && other(p - 1)) || (x + 1 < width && other(p + 1)) || (p >= width && other(p - width)) || (p + width < n && other(p + width))
+    );
+  };
   const facing = (p: number, q: number): void => {
     const lp = labels[p],
       lq = labels[q];
-    if (lp === lq || transparent[lp] || transparent[lq] || area[lp] < MIN_REGION || area[lq] < MIN_REGION) return;
+    if (lp === lq || transparent[lp] || transparent[lq] || (area[lp] < MIN_REGION && area[lq] < MIN_REGION)) return;
+    // A pixel that also touches a third region is a mix with it (anti-aliasing where the two meet
+    // an edge). A speck is all such pixels: its every pair counts.
+    if (area[lp] >= MIN_REGION && area[lq] >= MIN_REGION && (touchesThird(p, lp, lq) || touchesThird(q, lp, lq))) return;
     const lo = lp < lq ? lp : lq,
       hi = lp < lq ? lq : lp;
     const slot = slotOf(lo, hi, slots);

@@ -16,7 +16,7 @@
  * the seam around it completely and writes its boundary once instead of twice.
  */
 import { crackPolyline, fitPolygon, simplifiedPolyline, type FittedChains } from '../fit/chain.js';
-import { fitGradient, gradientSampleStep, type GradientFill } from '../fit/gradient.js';
+import { fadeToBeneath, fitGradient, gradientSampleStep, type GradientFill } from '../fit/gradient.js';
 import type { BoundaryGraph, ChainRef } from '../boundary/index.js';
 import type { PreparedImage } from '../prepare/index.js';
 import type { Segmentation } from '../segment/index.js';
@@ -135,7 +135,8 @@ export function composeShapes(
   context: StageContext,
 ): ComposedShapes {
   const { regionCount, area, transparent } = segmentation;
-  const { paint, gradients } = paints;
+  const { paint } = paints;
+  const gradients = paints.gradients.slice();
 
   const closeSeams = settings.seams.close;
   const stackHoles = closeSeams && !image.hasTransparency;
@@ -202,6 +203,8 @@ export function composeShapes(
   }
   checkAbort(context);
 
+  // per region, the region painted whole beneath it (its hole around this one left uncut), else -1
+  const paintedBeneath = new Int32Array(regionCount).fill(-1);
   const underlap = settings.seams.overlapPx;
   const items: SvgItem[] = [];
   let nodes = 0;
@@ -230,7 +233,11 @@ export function composeShapes(
       if (stackHoles && ringArea < 0 && (stackedHoles.has(ring) || -ringArea < smallestEarlier)) {
         let allLater = true;
         for (let j = 0; j < ring.length && allLater; j++) if (!(rank[otherSide(ring[j])] > i)) allLater = false;
-        if (allLater) continue;
+        if (allLater) {
+          const inside = otherSide(ring[0]);
+          if (ring.every((ref) => otherSide(ref) === inside)) paintedBeneath[inside] = r;
+          continue;
+        }
       }
       for (let j = 0; j < ring.length; j++) {
         const ref = ring[j];
@@ -247,6 +254,7 @@ export function composeShapes(
       fill.close();
     }
     if (fill.empty) continue;
+    if (paintedBeneath[r] >= 0 && outline.rings.length === 1) fadeOnto(gradients, paint[r], paint[paintedBeneath[r]]);
     // an ellipse element has no offset copy: only a shape that runs under nothing is written as one
     const soleRef = outline.rings.length === 1 && outline.rings[0].length === 1 ? outline.rings[0][0] : -1;
     const ellipse = soleRef >= 0 && !runsUnder(soleRef) ? fittedEllipse(fitted, soleRef >> 1) : null;
@@ -263,6 +271,18 @@ export function composeShapes(
     paths: items.length,
     nodes,
   };
+}
+
+/**
+ * A gradient shape lying whole on one flat colour whose ramp runs towards that colour is drawn
+ * fading to transparent (fadeToBeneath): the same picture, and the shape an artist would draw.
+ */
+function fadeOnto(gradients: Array<{ id: string; fill: GradientFill }>, paint: string, beneath: string): void {
+  const id = /^url\(#([\w-]+)\)$/.exec(paint)?.[1];
+  if (id === undefined || !beneath.startsWith('#')) return;
+  const k = gradients.findIndex((g) => g.id === id);
+  const faded = k >= 0 ? fadeToBeneath(gradients[k].fill, beneath) : null;
+  if (faded) gradients[k] = { id, fill: faded };
 }
 
 /** Paint order by area, largest first (ties by label); transparent regions are not painted. */

@@ -30,6 +30,16 @@ function tenth(v: number): string {
 export function ellipseXml(e: SvgEllipse): string {
   if (e.rx === e.ry) return `<circle fill="${e.paint}" cx="${tenth(e.cx)}" cy="${tenth(e.cy)}" r="${tenth(e.rx)}"/>`;
   const rotation = Math.round(e.rotation * 10) / 10;
+  if (rotation !== 0 && e.paint.startsWith('url(')) {
+    // A transform would turn a gradient in user space along with the shape: two arcs instead
+    // (four nodes, as the element counts).
+    const ux = e.rx * Math.cos((rotation * Math.PI) / 180),
+      uy = e.rx * Math.sin((rotation * Math.PI) / 180);
+    const arc = `${tenth(e.rx)} ${tenth(e.ry)} ${rotation} 1 0`;
+    const start = `${tenth(e.cx + ux)} ${tenth(e.cy + uy)}`;
+    const d = `M${start}A${arc} ${tenth(e.cx - ux)} ${tenth(e.cy - uy)}A${arc} ${start}z`;
+    return `<path fill="${e.paint}" d="${d}"/>`;
+  }
   const turn = rotation === 0 ? '' : ` transform="rotate(${rotation} ${tenth(e.cx)} ${tenth(e.cy)})"`;
   return `<ellipse fill="${e.paint}" cx="${tenth(e.cx)}" cy="${tenth(e.cy)}" rx="${tenth(e.rx)}" ry="${tenth(e.ry)}"${turn}/>`;
 }

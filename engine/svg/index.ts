@@ -387,12 +387,23 @@ export function hexColour(r: number, g: number, b: number): string {
 }
 
 function gradientXml(id: string, fill: GradientFill): string {
-  const stops = fill.stops.map((s) => `<stop offset="${number(s.offset, 3)}" stop-color="${s.color}"/>`).join('');
+  const stops = fill.stops
+    .map((s) => {
+      const opacity = s.opacity !== undefined && s.opacity < 1 ? ` stop-opacity="${number(s.opacity, 3)}"` : '';
+      return `<stop offset="${number(s.offset, 3)}" stop-color="${s.color}"${opacity}/>`;
+    })
+    .join('');
   if (fill.type === 'linear') {
     const ends = `x1="${number(fill.x1, 1)}" y1="${number(fill.y1, 1)}" x2="${number(fill.x2, 1)}" y2="${number(fill.y2, 1)}"`;
     return `<linearGradient id="${id}" gradientUnits="userSpaceOnUse" ${ends}>${stops}</linearGradient>`;
   }
-  const circle = `cx="${number(fill.cx, 1)}" cy="${number(fill.cy, 1)}" r="${number(fill.r, 1)}"`;
+  // elliptical rings: a circle of radius r at the origin, stretched and turned onto the centre
+  const centre = `${number(fill.cx, 1)} ${number(fill.cy, 1)}`;
+  const circle = fill.ellipse
+    ? `cx="0" cy="0" r="${number(fill.r, 1)}" ` +
+      `gradientTransform="translate(${centre})${fill.ellipse.angle === 0 ? '' : ` rotate(${number(fill.ellipse.angle, 1)})`} ` +
+      `scale(1 ${number(fill.ellipse.ratio, 3)})"`
+    : `cx="${number(fill.cx, 1)}" cy="${number(fill.cy, 1)}" r="${number(fill.r, 1)}"`;
   return `<radialGradient id="${id}" gradientUnits="userSpaceOnUse" ${circle}>${stops}</radialGradient>`;
 }
 

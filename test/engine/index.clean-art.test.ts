@@ -91,44 +91,64 @@ t.test('an anti-aliased straight edge at any angle traces to one segment', async
   }
 });
 
-// Known gap (issue #13, item 4): the segmentation still cuts the ball's darker rim into flat bands beside two
-// radial-gradient shapes (engine/segment/gradient-bands.ts joins linear ramps only), so this stays a todo.
-t.test(
-  'a radial-gradient disc round-trips to one shape with a radial gradient, rendered close to the input',
-  { todo: 'the ball comes back as two radial-gradient shapes and two flat rim bands' },
-  async (t) => {
-    const cx = 36.3,
-      cy = 33.6,
-      radius = 26.5;
-    const image = raster(72, 68, (x, y) => {
-      const inside = coverage(x, y, (sx, sy) => (sx - cx) ** 2 + (sy - cy) ** 2 < radius * radius);
-      // a shaded ball: light at a highlight up and left of the centre, darker towards the rim
-      const d = Math.min(1, Math.hypot(x + 0.5 - (cx - 6), y + 0.5 - (cy - 7)) / (radius + 8));
-      return mix(mix([250, 214, 150], [170, 60, 30], 1 - d), [255, 255, 255], inside);
-    });
-    const { svg } = await vectorize(await png(image), { imageType: 'clipart' });
-    const shapes = svg.match(/<(path|circle|ellipse) [^>]*\/>/g) ?? [];
-    const ball = shapes.filter((shape) => /fill="url\(#/.test(shape));
-    t.equal(ball.length, 1, 'the ball is one shape');
-    const id = (ball[0]?.match(/url\(#([^)]+)\)/) ?? [])[1];
-    t.match(svg, new RegExp(`<radialGradient id="${id}"`), 'filled with a radial gradient');
-    // rendered error inside the ball, away from its anti-aliased rim
-    const out = render(svg, 72, 1, 'white');
-    let squared = 0,
-      count = 0;
-    for (let y = 0; y < 68; y++)
-      for (let x = 0; x < 72; x++) {
-        if (Math.hypot(x + 0.5 - cx, y + 0.5 - cy) > radius - 1.5) continue;
-        for (let c = 0; c < 3; c++) {
-          const d = out.data[(y * 72 + x) * 4 + c] - image.data[(y * 72 + x) * 4 + c];
-          squared += d * d;
-          count++;
-        }
+t.test('a radial-gradient disc round-trips to one shape with a radial gradient, rendered close to the input', async (t) => {
+  const cx = 36.3,
+    cy = 33.6,
+    radius = 26.5;
+  const image = raster(72, 68, (x, y) => {
+    const inside = coverage(x, y, (sx, sy) => (sx - cx) ** 2 + (sy - cy) ** 2 < radius * radius);
+    // a shaded ball: light at a highlight up and left of the centre, darker towards the rim
+    const d = Math.min(1, Math.hypot(x + 0.5 - (cx - 6), y + 0.5 - (cy - 7)) / (radius + 8));
+    return mix(mix([250, 214, 150], [170, 60, 30], 1 - d), [255, 255, 255], inside);
+  });
+  const { svg } = await vectorize(await png(image), { imageType: 'clipart' });
+  const shapes = svg.match(/<(path|circle|ellipse) [^>]*\/>/g) ?? [];
+  const ball = shapes.filter((shape) => /fill="url\(#/.test(shape));
+  t.equal(ball.length, 1, 'the ball is one shape');
+  const id = (ball[0]?.match(/url\(#([^)]+)\)/) ?? [])[1];
+  t.match(svg, new RegExp(`<radialGradient id="${id}"`), 'filled with a radial gradient');
+  // rendered error inside the ball, away from its anti-aliased rim
+  const out = render(svg, 72, 1, 'white');
+  let squared = 0,
+    count = 0;
+  for (let y = 0; y < 68; y++)
+    for (let x = 0; x < 72; x++) {
+      if (Math.hypot(x + 0.5 - cx, y + 0.5 - cy) > radius - 1.5) continue;
+      for (let c = 0; c < 3; c++) {
+        const d = out.data[(y * 72 + x) * 4 + c] - image.data[(y * 72 + x) * 4 + c];
+        squared += d * d;
+        count++;
       }
-    const psnr = 10 * Math.log10((255 * 255) / (squared / count));
-    t.ok(psnr >= 32, `PSNR inside the ball ${psnr.toFixed(1)} dB`);
-  },
-);
+    }
+  const psnr = 10 * Math.log10((255 * 255) / (squared / count));
+  t.ok(psnr >= 32, `PSNR inside the ball ${psnr.toFixed(1)} dB`);
+});
+
+t.test('a soft drop shadow is one ellipse filled with a radial gradient fading to transparent', async (t) => {
+  const ground: [number, number, number] = [235, 240, 225];
+  const [cx, cy, rx, ry] = [47.3, 33.6, 38, 17];
+  // a grey shadow on a flat ground, darkest at its centre and smoothly gone at its elliptical rim
+  const image = raster(96, 64, (x, y) => {
+    const a = Math.max(0, 1 - Math.hypot((x + 0.5 - cx) / rx, (y + 0.5 - cy) / ry));
+    return mix([60, 60, 70], ground, 0.5 * a * a * (3 - 2 * a));
+  });
+  const { svg } = await vectorize(await png(image), { imageType: 'clipart' });
+  const shapes = svg.match(/<(path|circle|ellipse) [^>]*\/>/g) ?? [];
+  t.equal(shapes.length, 2, 'the ground and the shadow, no bands');
+  const id = (shapes[1]?.match(/fill="url\(#([^)]+)\)"/) ?? [])[1];
+  const gradient = svg.match(new RegExp(`<radialGradient id="${id}"[^>]*>.*?</radialGradient>`))?.[0] ?? '';
+  t.match(gradient, /scale\(1 \.4\d+\)/, 'elliptical rings, as flat as the shadow');
+  t.match(gradient, /stop-opacity="0"\/><\/radialGradient>$/, 'the last stop is transparent');
+  const out = render(svg, 96, 1, 'white');
+  let squared = 0;
+  for (let i = 0; i < out.data.length; i++) if (i % 4 < 3) squared += (out.data[i] - image.data[i]) ** 2;
+  const psnr = 10 * Math.log10((255 * 255) / (squared / (96 * 64 * 3)));
+  t.ok(psnr >= 36, `PSNR ${psnr.toFixed(1)} dB`);
+
+  const stepped = await vectorize(await png(image), { imageType: 'clipart', gradients: 'stepped' });
+  t.notMatch(stepped.svg, /Gradient/, 'gradients=stepped: no gradient');
+  t.ok((stepped.svg.match(/<(path|circle|ellipse) /g) ?? []).length > 3, 'gradients=stepped: the shadow in bands');
+});
 
 t.test('an anti-aliased rectangle traces with each side within 0.1 px of where it truly lies', async (t) => {
   const colour = [40, 90, 170];

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { fitGradient } from '../../../engine/fit/gradient.js';
+import { fadeToBeneath, fitGradient } from '../../../engine/fit/gradient.js';
 import type { RgbaImage } from '../../../engine/types.js';
 
 function image(width: number, height: number, colour: (x: number, y: number) => [number, number, number]): RgbaImage {
@@ -104,6 +104,80 @@ t.test('a quarter ring of a cone-shaded ramp: radial around the true centre, its
   t.ok(fill.stops[0].offset > 0.7, `the first stop sits at the ring's inner radius (${fill.stops[0].offset})`);
   const inner = [250 - (200 * 40) / 60, 240 - (180 * 40) / 60, 60 + (100 * 40) / 60];
   t.ok(dist(rgb(fill.stops[0].color), inner) < 8, `inner colour ${fill.stops[0].color}`);
+});
+
+t.test('elliptical rings are fitted as an ellipse: centre, the long axis turned, the axes in proportion', async (t) => {
+  const w = 100,
+    h = 80,
+    cx = 52.4,
+    cy = 38.7,
+    along = 40,
+    across = 16,
+    turn = (25 * Math.PI) / 180;
+  const img = image(w, h, (x, y) => {
+    const u = (x - cx) * Math.cos(turn) + (y - cy) * Math.sin(turn),
+      v = -(x - cx) * Math.sin(turn) + (y - cy) * Math.cos(turn);
+    const f = Math.hypot(u / along, v / across);
+    return [50 + 100 * f, 40 + 110 * f, 60 + 90 * f];
+  });
+  const fill = fitGradient(img, all(w, h), { maxResidual: 1 });
+  if (!fill || fill.type !== 'radial' || !fill.ellipse)
+    return t.fail(`expected an elliptical radial gradient, got ${JSON.stringify(fill)}`);
+  t.ok(Math.hypot(fill.cx - cx, fill.cy - cy) < 0.5, `centre (${fill.cx}, ${fill.cy})`);
+  t.ok(Math.abs(fill.ellipse.angle - 25) < 2, `long axis at ${fill.ellipse.angle}°`);
+  t.ok(Math.abs(fill.ellipse.ratio - across / along) < 0.03, `axes ${fill.ellipse.ratio}`);
+});
+
+t.test('a round ramp stays a circle: no ellipse for rings that are round', async (t) => {
+  const img = image(80, 80, (x, y) => {
+    const f = Math.min(1, Math.hypot(x - 41, y - 37) / 45);
+    return [250 - 200 * f, 240 - 180 * f, 60 + 100 * f];
+  });
+  const fill = fitGradient(img, all(80, 80), { maxResidual: 1 });
+  if (!fill || fill.type !== 'radial') return t.fail(`expected radial, got ${fill?.type}`);
+  t.equal(fill.ellipse, undefined);
+});
+
+t.test('a ramp towards the colour beneath fades one colour to transparent; any other ramp is left', async (t) => {
+  const ground = '#eaefe0';
+  // 30 % and 70 % of the way from the ground to #40404a
+  const mixed = (share: number) =>
+    '#' +
+    [0xea + share * (0x40 - 0xea), 0xef + share * (0x40 - 0xef), 0xe0 + share * (0x4a - 0xe0)]
+      .map((v) => Math.round(v).toString(16).padStart(2, '0'))
+      .join('');
+  const shadow = {
+    type: 'radial' as const,
+    cx: 20,
+    cy: 30,
+    r: 10,
+    stops: [
+      { offset: 0, color: '#40404a' },
+      { offset: 0.5, color: mixed(0.7) },
+      { offset: 1, color: mixed(0.3) },
+    ],
+  };
+  const faded = fadeToBeneath(shadow, ground);
+  if (!faded || faded.type !== 'radial') return t.fail('expected a fade');
+  t.ok(
+    faded.stops.every((stop) => stop.color === '#40404a'),
+    'one colour',
+  );
+  // (the mixed stops are rounded to whole levels, so the shares come back within a hundredth)
+  const near = (got: number[], want: number[], within: number) =>
+    got.length === want.length && got.every((v, i) => Math.abs(v - want[i]) <= within);
+  const opacities = faded.stops.map((stop) => stop.opacity ?? 1);
+  t.ok(near(opacities, [1, 0.7, 0.3, 0], 0.01), `opacity falls to 0: ${opacities}`);
+  // 0.7 at 0.5 and 0.3 at 1 reach 0 at 1.375 of the old radius
+  t.ok(Math.abs(faded.r - 13.75) < 0.1, `radius ${faded.r}`);
+  const offsets = faded.stops.map((stop) => stop.offset);
+  t.ok(near(offsets, [0, 0.364, 0.727, 1], 0.005), `offsets ${offsets}`);
+  t.equal(fadeToBeneath({ ...shadow, stops: [shadow.stops[0], { offset: 1, color: '#ff0000' }] }, ground), null, 'not towards the ground');
+  t.equal(
+    fadeToBeneath({ ...shadow, stops: [shadow.stops[0], { offset: 1, color: mixed(0.6) }] }, ground),
+    null,
+    'ends far from the ground',
+  );
 });
 
 t.test('only the given pixels count', async (t) => {
