@@ -75,6 +75,11 @@ interface SeamSettings {
   close: boolean;
   /** docs/api.md, "Submitting" (close_seams): each fill runs this far under the neighbour painted on top of it. */
   overlapPx: number;
+  /**
+   * Where a fill runs under later shapes, its hidden outline takes straight shortcuts (svg/underlap.ts).
+   * Clip art only: a photo's thousands of small regions made the checks cost a quarter of its trace.
+   */
+  hiddenShortcuts: boolean;
 }
 
 interface ExactnessSettings {
@@ -207,6 +212,6 @@ export function engineSettingsFor(options: TraceOptions, mode: ImageClass, input
       ? { lostAreaShare: Infinity, guardChains: false, guardSlack: 0, exactCracks: false }
       : { lostAreaShare: 0.2, guardChains: lineArt, guardSlack: lineArt ? 0.6 : 0, exactCracks: false },
     gradients: { enabled: gradientsOn && !lineArt, minArea: photoLike ? 200 : 400, maxResidual: photoLike ? 10 : 6 },
-    seams: { close: options.closeSeams, overlapPx: 0.75 },
+    seams: { close: options.closeSeams, overlapPx: 0.75, hiddenShortcuts: mode === 'clipart' },
   };
 }

@@ -241,7 +241,7 @@ export function composeShapes(
       let seen: OutlineIndex | null = null;
       const endRun = (x: number, y: number): void => {
         run!.lineTo(x, y);
-        writeHiddenRun(fill, run!, layers, r, (seen ??= new OutlineIndex(fitted, ring)));
+        writeHiddenRun(fill, run!, layers, r, settings.seams.hiddenShortcuts ? (seen ??= new OutlineIndex(fitted, ring)) : null);
         run = null;
       };
       for (let s = 0; s < ring.length; s++) {

@@ -168,9 +168,16 @@ export class OutlineIndex {
 
 /**
  * Writes `run` (the pen is at its first point, or it starts with a moveto) with the fewest
- * segments whose shortcuts stay hidden under the regions painted after `region`.
+ * segments whose shortcuts stay hidden under the regions painted after `region`; with no
+ * `outline`, as it was collected.
  */
-export function writeHiddenRun(writer: PathWriter, run: HiddenRun, layers: PaintLayers, region: number, outline: OutlineIndex): void {
+export function writeHiddenRun(
+  writer: PathWriter,
+  run: HiddenRun,
+  layers: PaintLayers,
+  region: number,
+  outline: OutlineIndex | null,
+): void {
   const { xs, ys, controls } = run;
   const segments = controls.length;
   if (run.moved) writer.moveTo(xs[0], ys[0]);
@@ -186,7 +193,7 @@ export function writeHiddenRun(writer: PathWriter, run: HiddenRun, layers: Paint
       cost[a + 1] = cost[a] + 1;
       from[a + 1] = a;
     }
-    for (let b = a + 2; b <= Math.min(segments, a + MAX_SPAN); b++) {
+    for (let b = a + 2; outline !== null && b <= Math.min(segments, a + MAX_SPAN); b++) {
       if (cost[a] + 1 >= cost[b] && b < segments) continue;
       if (!shortcutHidden(flat, a, b, layers, region, outline)) break;
       if (cost[a] + 1 < cost[b]) {
