@@ -22,6 +22,7 @@
 import type { Smoothing } from '../types.js';
 import { scratchFloat64, scratchInt32, scratchSlots, scratchUint8, zeroedFloat64, zeroedUint8 } from '../scratch.js';
 import { hypot } from '../hypot.js';
+import { fitToData, turnsSharply, type Corners } from './data-fit.js';
 
 /** Scratch slots (../scratch.ts): one per call site, none alive twice at once. */
 const F64 = scratchSlots('fit', Float64Array, [
@@ -80,6 +81,11 @@ export interface FitSettings {
   shortChain?: { maxSteps: number; corridor: number };
   /** A straight part at least this long (px) is written as its own line; absent means MIN_LINE_RUN. */
   minLineRun?: number;
+  /**
+   * Fit chains with sub-pixel points (anti-aliased edges) to the points themselves between the
+   * polygon's corners (./data-fit.ts) instead of to its rounded edges. Absent means off.
+   */
+  followEdges?: boolean;
 }
 
 export type Segment =
@@ -166,8 +172,34 @@ export function fitChain(points: Float64Array, closed: boolean, settings: FitSet
   }
   const sharp = settings.collapseChamfers === false ? poly : collapseChamfers(poly, closed, settings);
   const shape = classifyVertices(sharp, closed, settings);
+  if (settings.followEdges && settings.smoothing !== 'off' && followsSubpixelEdge(crack))
+    return fitToData(mids, closed, cornersOf(sharp, shape, mids.length >> 1, mids, closed), settings);
   const pieces = buildPieces(sharp, shape, closed, ROUNDING[settings.smoothing].roundingReach, settings.minLineRun ?? MIN_LINE_RUN);
   return fitPieces(pieces, closed, settings);
+}
+
+/**
+ * Whether most points were moved off the pixel cracks (engine/boundary/subpixel.ts): a crack's
+ * point sits on a pixel line (one whole coordinate) unless the anti-aliasing moved it across. A
+ * hard or faint edge keeps its staircase, which the polygon smooths.
+ */
+function followsSubpixelEdge(points: Float64Array): boolean {
+  let moved = 0;
+  for (let i = 0; i < points.length; i += 2) if (!Number.isInteger(points[i]) && !Number.isInteger(points[i + 1])) moved++;
+  return 2 * moved >= points.length >> 1;
+}
+
+function cornersOf(poly: Polygon, shape: VertexShape, n: number, points: Float64Array, closed: boolean): Corners {
+  const corners: Corners = { at: [], x: [], y: [] };
+  for (let k = 0; k < poly.m; k++) {
+    if (!shape.corner[k]) continue;
+    const end = !closed && (k === 0 || k === poly.m - 1);
+    if (!end && !turnsSharply(points, n, poly.at[k] % n, closed)) continue;
+    corners.at.push(poly.at[k] % n);
+    corners.x.push(poly.vx[k]);
+    corners.y.push(poly.vy[k]);
+  }
+  return corners;
 }
 
 export function reversePath(path: FittedPath): FittedPath {
@@ -917,7 +949,7 @@ function tangentOf(x0: number, y0: number, x1: number, y1: number, x2: number, y
 
 const MAX_DEPTH = 24;
 /** A cubic through more than this much turning (radians) flattens a round shape; 100° keeps circles to 4 arcs. */
-const MAX_ARC_TURN = (100 * Math.PI) / 180;
+export const MAX_ARC_TURN = (100 * Math.PI) / 180;
 
 /**
  * Schneider (Graphics Gems, 1990): fit one cubic to points [first, last] with fixed unit end
@@ -1008,7 +1040,7 @@ function splitAt(
   fitCubic(px, py, turned, split, last, -cx, -cy, t2x, t2y, tol, out, depth + 1);
 }
 
-function generateAndMeasure(
+export function generateAndMeasure(
   px: Float64Array,
   py: Float64Array,
   first: number,
@@ -1091,7 +1123,7 @@ function generateAndMeasure(
 }
 
 /** One Newton step per point towards the parameter of its nearest point on the cubic. */
-function reparameterize(px: Float64Array, py: Float64Array, first: number, u: Float64Array, b: Float64Array): void {
+export function reparameterize(px: Float64Array, py: Float64Array, first: number, u: Float64Array, b: Float64Array): void {
   for (let i = 1; i < u.length - 1; i++) {
     const t = u[i],
       s = 1 - t;
@@ -1112,7 +1144,7 @@ function reparameterize(px: Float64Array, py: Float64Array, first: number, u: Fl
 // ----------------------------------------------------------------------------------------------
 // 6. clean-up: straight cubics become lines, collinear lines merge
 
-function straighten(start: { x: number; y: number }, segs: Segment[], tol: number): Segment[] {
+export function straighten(start: { x: number; y: number }, segs: Segment[], tol: number): Segment[] {
   let px = start.x,
     py = start.y;
   const out: Segment[] = [];
@@ -1148,7 +1180,7 @@ function straighten(start: { x: number; y: number }, segs: Segment[], tol: numbe
  * rhythm at a junction, otherwise leave a hook). Every point a run passes (a cubic's control
  * hull included) must stay within `tol` of the joined chord.
  */
-function mergeLines(start: { x: number; y: number }, segs: Segment[], tol: number): Segment[] {
+export function mergeLines(start: { x: number; y: number }, segs: Segment[], tol: number): Segment[] {
   const out: Segment[] = [];
   // the points the open run passes, to check every one against the longer chord
   let runX: number[] = [],

@@ -25,6 +25,7 @@ import { checkAbort, type StageContext } from '../stage.js';
 import { PathWriter, hexColour, type SvgDocument, type SvgItem } from './index.js';
 import { ELLIPSE_NODES, fittedEllipse } from './ellipse.js';
 import { hypot } from '../hypot.js';
+import { HiddenRun, OutlineIndex, writeHiddenRun, type PaintLayers, type Pen } from './underlap.js';
 
 interface ComposedShapes {
   document: SvgDocument;
@@ -206,6 +207,7 @@ export function composeShapes(
   // per region, the region painted whole beneath it (its hole around this one left uncut), else -1
   const paintedBeneath = new Int32Array(regionCount).fill(-1);
   const underlap = settings.seams.overlapPx;
+  const layers: PaintLayers = { labels: segmentation.labels, width: graph.width, height: graph.height, rank };
   const items: SvgItem[] = [];
   let nodes = 0;
   let smallestEarlier = Infinity;
@@ -239,18 +241,39 @@ export function composeShapes(
           continue;
         }
       }
-      for (let j = 0; j < ring.length; j++) {
+      // Runs of chains under later neighbours are collected and written by writeHiddenRun (./underlap.ts);
+      // the ring starts on a chain that is seen, so no run wraps round its end.
+      const hidden = ring.map((ref) => runsUnder(ref) && !hasArc(fitted, ref >> 1));
+      const first = Math.max(0, hidden.indexOf(false));
+      let run: HiddenRun | null = null;
+      let seen: OutlineIndex | null = null;
+      const endRun = (x: number, y: number): void => {
+        run!.lineTo(x, y);
+        writeHiddenRun(fill, run!, layers, r, settings.seams.hiddenShortcuts ? (seen ??= new OutlineIndex(fitted, ring)) : null);
+        run = null;
+      };
+      for (let s = 0; s < ring.length; s++) {
+        const j = (first + s) % ring.length;
         const ref = ring[j];
         const chain = ref >> 1,
           reversed = (ref & 1) === 1;
-        if (runsUnder(ref) && !hasArc(fitted, chain))
-          appendOffsetChain(fill, fitted, chain, reversed, j > 0, underlap, graph.chains[chain].closed);
-        else {
-          // after an offset piece the pen is off the chain's start: a short line joins them
-          if (j > 0) fill.lineTo(...chainStart(fitted, chain, reversed));
-          append(fill, ref, j > 0);
+        if (hidden[j]) {
+          run ??= s === 0 ? new HiddenRun() : new HiddenRun(...chainStart(fitted, chain, reversed));
+          appendOffsetChain(run, fitted, chain, reversed, s > 0, underlap, graph.chains[chain].closed);
+          continue;
         }
+        // after an offset piece the pen is off the chain's start: a short line joins them
+        if (run !== null) endRun(...chainStart(fitted, chain, reversed));
+        append(fill, ref, s > 0);
       }
+      // a run at the ring's end goes back to where the ring started (its own start when all of it is hidden)
+      const closing: HiddenRun | null = run;
+      if (closing !== null)
+        endRun(
+          ...(hidden[first]
+            ? ([closing.xs[0], closing.ys[0]] as [number, number])
+            : chainStart(fitted, ring[first] >> 1, (ring[first] & 1) === 1)),
+        );
       fill.close();
     }
     if (fill.empty) continue;
@@ -588,7 +611,7 @@ const MITER_LIMIT = 2;
  * offset curve. The pen reaches the moved start with a line (or a move, first in the ring).
  */
 function appendOffsetChain(
-  writer: PathWriter,
+  writer: Pen,
   fitted: FittedChains,
   c: number,
   reversed: boolean,

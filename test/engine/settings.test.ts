@@ -27,7 +27,8 @@ t.test('gradients: only smooth turns gradient fills and the plane model on', asy
 });
 
 t.test('close_seams: 0.75 px overlap when on (docs/api.md)', async (t) => {
-  t.same(engineSettingsFor(withOptions({ closeSeams: true }), 'clipart').seams, { close: true, overlapPx: 0.75 });
+  t.same(engineSettingsFor(withOptions({ closeSeams: true }), 'clipart').seams, { close: true, overlapPx: 0.75, hiddenShortcuts: true });
+  t.equal(engineSettingsFor(withOptions({ closeSeams: true }), 'photo').seams.hiddenShortcuts, false, 'hidden shortcuts: clip art only');
   t.equal(engineSettingsFor(withOptions({ closeSeams: false }), 'clipart').seams.close, false);
 });
 

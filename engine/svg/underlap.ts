@@ -1,0 +1,362 @@
+/**
+ * Hidden outline runs (close_seams=true): where a shape's outline runs under neighbours painted on
+ * top of it, nobody sees that part of its outline, so it need not follow the shared boundary.
+ * compose.ts collects such a run as it would write it (each chain's offset copy, moved
+ * `overlapPx` towards the neighbour, with the short joins between them) and this module writes
+ * it with as few segments as it can: any stretch of the run may be replaced by one straight line
+ * when that line, and everything between it and the stretch it replaces, lies under shapes painted
+ * later. An illustrator draws the lower shape the same way, as a simple outline that the shapes on
+ * top cut off; in a cloud of stacked puffs that halves the path data.
+ *
+ * A line may replace a stretch when
+ * - every point of it lies at least `clearance` px outside the shape's own fitted outline, so the
+ *   shape still runs that far under its neighbour and no seam opens;
+ * - the pixels around every point of it (within 0.75 px) belong to the shape or to regions painted
+ *   after it, so none of its colour shows past the shapes on top;
+ * - every pixel whose centre lies between the line and the stretch belongs to a region painted after
+ *   it (no earlier shape, nothing transparent, none of the shape's own pixels, which would mean the
+ *   line cuts into the shape).
+ * Within `END_ALLOWANCE` of the line's ends, which are points the run passes anyway, the first two
+ * tests are waived: the run's ends sit at junctions, beside the shapes painted before.
+ * Among the runs that pass, a dynamic programme keeps the fewest segments; the original segments are
+ * always allowed, so a run is never written with more segments than before.
+ */
+import type { FittedChains } from '../fit/chain.js';
+import type { ChainRef } from '../boundary/index.js';
+import type { PathWriter } from './index.js';
+
+/** Pen moves an offset chain makes: PathWriter's, or a HiddenRun collecting them. */
+export interface Pen {
+  moveTo(x: number, y: number): void;
+  lineTo(x: number, y: number): void;
+  curveTo(x1: number, y1: number, x2: number, y2: number, x: number, y: number): void;
+}
+
+/** Which region each pixel belongs to, and when each region is painted. */
+export interface PaintLayers {
+  labels: Int32Array;
+  width: number;
+  height: number;
+  /** Paint index per region; -1 for regions never painted (transparent). */
+  rank: Int32Array;
+}
+
+/** How far (px) a replacing line must keep outside the shape's own outline: the seam underlap. */
+const CLEARANCE = 0.7;
+/** Points this close (px) to a line's end are not tested: the end itself is a point of the run. */
+const END_ALLOWANCE = 1;
+/** Spacing (px) of the points tested along a line. */
+const SAMPLE_STEP = 0.5;
+/** Pixels around a tested point (px offsets) that must be painted later: its 0.75 px neighbourhood. */
+const NEIGHBOURHOOD = 0.75;
+/** A line replaces at most this many segments: longer tries cost time and rarely pass. */
+const MAX_SPAN = 48;
+/** Grid cell (px) of the outline index. */
+const CELL = 4;
+
+/**
+ * A run's pen moves: its points (the pen's position before the first segment, then each segment's
+ * end) and its segments, lines or cubics, in absolute coordinates.
+ */
+export class HiddenRun implements Pen {
+  readonly xs: number[] = [];
+  readonly ys: number[] = [];
+  /** Per segment: null for a line, else its two control points. */
+  readonly controls: Array<[number, number, number, number] | null> = [];
+  /** Whether the run began with a moveto (a ring that runs under its neighbours all the way round). */
+  moved = false;
+
+  constructor(x?: number, y?: number) {
+    if (x !== undefined && y !== undefined) {
+      this.xs.push(x);
+      this.ys.push(y);
+    }
+  }
+
+  moveTo(x: number, y: number): void {
+    this.moved = true;
+    this.xs.push(x);
+    this.ys.push(y);
+  }
+
+  lineTo(x: number, y: number): void {
+    const n = this.xs.length;
+    if (Math.abs(x - this.xs[n - 1]) < 1e-9 && Math.abs(y - this.ys[n - 1]) < 1e-9) return;
+    this.xs.push(x);
+    this.ys.push(y);
+    this.controls.push(null);
+  }
+
+  curveTo(x1: number, y1: number, x2: number, y2: number, x: number, y: number): void {
+    this.xs.push(x);
+    this.ys.push(y);
+    this.controls.push([x1, y1, x2, y2]);
+  }
+}
+
+/**
+ * The outline a shape's ring follows where it is seen, as flat segments in a grid, so the distance
+ * from any point to it comes from a few cells.
+ */
+export class OutlineIndex {
+  private readonly segments: number[] = [];
+  private readonly cells = new Map<number, number[]>();
+
+  constructor(fitted: FittedChains, ring: ChainRef[]) {
+    for (const ref of ring) this.addChain(fitted, ref >> 1);
+    for (let s = 0; s < this.segments.length; s += 4) {
+      const [ax, ay, bx, by] = this.segments.slice(s, s + 4);
+      const x0 = cellOf(Math.min(ax, bx) - CLEARANCE),
+        x1 = cellOf(Math.max(ax, bx) + CLEARANCE),
+        y0 = cellOf(Math.min(ay, by) - CLEARANCE),
+        y1 = cellOf(Math.max(ay, by) + CLEARANCE);
+      for (let cy = y0; cy <= y1; cy++)
+        for (let cx = x0; cx <= x1; cx++) {
+          const key = cellKey(cx, cy);
+          const list = this.cells.get(key);
+          if (list) list.push(s);
+          else this.cells.set(key, [s]);
+        }
+    }
+  }
+
+  /** Whether (x, y) lies closer than `distance` (at most CLEARANCE) to the outline. */
+  near(x: number, y: number, distance: number): boolean {
+    const list = this.cells.get(cellKey(cellOf(x), cellOf(y)));
+    if (!list) return false;
+    const d2 = distance * distance;
+    for (const s of list) if (segmentDistance2(x, y, this.segments, s) < d2) return true;
+    return false;
+  }
+
+  private addChain(fitted: FittedChains, c: number): void {
+    const { coords, kinds } = fitted;
+    let p = fitted.coordAt[c];
+    let x0 = coords[p],
+      y0 = coords[p + 1];
+    p += 2;
+    for (let i = 0, k0 = fitted.kindAt[c]; i < fitted.count[c]; i++) {
+      const kind = kinds[k0 + i];
+      if (kind === 0) {
+        this.segments.push(x0, y0, coords[p], coords[p + 1]);
+        x0 = coords[p];
+        y0 = coords[p + 1];
+        p += 2;
+        continue;
+      }
+      // a cubic by its flattening; an arc (a half ellipse) by its chord and control-free bulge is
+      // never in a hidden run's ring (compose writes arc chains as they are), so its chord will do
+      const x3 = coords[p + 4],
+        y3 = coords[p + 5];
+      if (kind === 1) {
+        const steps = flatSteps(x0, y0, coords[p], coords[p + 1], coords[p + 2], coords[p + 3], x3, y3);
+        let px = x0,
+          py = y0;
+        for (let k = 1; k <= steps; k++) {
+          const [qx, qy] = cubicPoint(x0, y0, coords[p], coords[p + 1], coords[p + 2], coords[p + 3], x3, y3, k / steps);
+          this.segments.push(px, py, qx, qy);
+          px = qx;
+          py = qy;
+        }
+      } else this.segments.push(x0, y0, x3, y3);
+      x0 = x3;
+      y0 = y3;
+      p += 6;
+    }
+  }
+}
+
+/**
+ * Writes `run` (the pen is at its first point, or it starts with a moveto) with the fewest
+ * segments whose shortcuts stay hidden under the regions painted after `region`; with no
+ * `outline`, as it was collected.
+ */
+export function writeHiddenRun(
+  writer: PathWriter,
+  run: HiddenRun,
+  layers: PaintLayers,
+  region: number,
+  outline: OutlineIndex | null,
+): void {
+  const { xs, ys, controls } = run;
+  const segments = controls.length;
+  if (run.moved) writer.moveTo(xs[0], ys[0]);
+  // Fewest segments to reach point b: the original segment from b - 1, or a straight shortcut from
+  // an earlier a. Shortcuts from a are tried further and further out until one fails (a line
+  // that meets an earlier shape or the outline rarely clears it again further on).
+  const cost = new Int32Array(segments + 1).fill(segments + 1);
+  const from = new Int32Array(segments + 1).fill(-1);
+  cost[0] = 0;
+  const flat = new FlatRun(run);
+  for (let a = 0; a < segments; a++) {
+    if (cost[a] + 1 < cost[a + 1]) {
+      cost[a + 1] = cost[a] + 1;
+      from[a + 1] = a;
+    }
+    for (let b = a + 2; outline !== null && b <= Math.min(segments, a + MAX_SPAN); b++) {
+      if (cost[a] + 1 >= cost[b] && b < segments) continue;
+      if (!shortcutHidden(flat, a, b, layers, region, outline)) break;
+      if (cost[a] + 1 < cost[b]) {
+        cost[b] = cost[a] + 1;
+        from[b] = a;
+      }
+    }
+  }
+  const steps: number[] = [];
+  for (let b = segments; b > 0; b = from[b]) steps.push(b);
+  let a = 0;
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const b = steps[i];
+    const c = b === a + 1 ? controls[a] : null;
+    if (c) writer.curveTo(c[0], c[1], c[2], c[3], xs[b], ys[b]);
+    else writer.lineTo(xs[b], ys[b]);
+    a = b;
+  }
+}
+
+/** A run's segments flattened to points (for the area between a shortcut and what it replaces). */
+class FlatRun {
+  readonly px: number[] = [];
+  readonly py: number[] = [];
+  /** Where run point i is among the flat points. */
+  readonly at: number[] = [];
+
+  constructor(run: HiddenRun) {
+    const { xs, ys, controls } = run;
+    this.px.push(xs[0]);
+    this.py.push(ys[0]);
+    this.at.push(0);
+    for (let s = 0; s < controls.length; s++) {
+      const c = controls[s];
+      if (c) {
+        const steps = flatSteps(xs[s], ys[s], c[0], c[1], c[2], c[3], xs[s + 1], ys[s + 1]);
+        for (let k = 1; k < steps; k++) {
+          const [qx, qy] = cubicPoint(xs[s], ys[s], c[0], c[1], c[2], c[3], xs[s + 1], ys[s + 1], k / steps);
+          this.px.push(qx);
+          this.py.push(qy);
+        }
+      }
+      this.at.push(this.px.length);
+      this.px.push(xs[s + 1]);
+      this.py.push(ys[s + 1]);
+    }
+  }
+}
+
+function shortcutHidden(flat: FlatRun, a: number, b: number, layers: PaintLayers, region: number, outline: OutlineIndex): boolean {
+  const { px, py, at } = flat;
+  const i = at[a],
+    j = at[b];
+  const ax = px[i],
+    ay = py[i],
+    bx = px[j],
+    by = py[j];
+  const length = Math.hypot(bx - ax, by - ay);
+  if (length < 1e-6) return false;
+  const { labels, width, height, rank } = layers;
+  const mine = rank[region];
+  const paintedLater = (x: number, y: number, ownAllowed: boolean): boolean => {
+    const cx = Math.floor(x),
+      cy = Math.floor(y);
+    if (cx < 0 || cy < 0 || cx >= width || cy >= height) return false;
+    const label = labels[cy * width + cx];
+    return rank[label] > mine || (ownAllowed && label === region);
+  };
+  const samples = Math.ceil(length / SAMPLE_STEP);
+  for (let k = 1; k < samples; k++) {
+    const along = (k / samples) * length;
+    if (along < END_ALLOWANCE || length - along < END_ALLOWANCE) continue;
+    const x = ax + ((bx - ax) * k) / samples,
+      y = ay + ((by - ay) * k) / samples;
+    if (outline.near(x, y, CLEARANCE)) return false;
+    for (let dy = -1; dy <= 1; dy++)
+      for (let dx = -1; dx <= 1; dx++) if (!paintedLater(x + dx * NEIGHBOURHOOD, y + dy * NEIGHBOURHOOD, true)) return false;
+  }
+  return areaBetweenHidden(px, py, i, j, paintedLater);
+}
+
+/**
+ * Whether every pixel whose centre lies inside the polygon of flat points i..j closed by the
+ * shortcut (nonzero winding: an offset run may loop) is painted later. Scanline over pixel rows.
+ */
+function areaBetweenHidden(
+  px: number[],
+  py: number[],
+  i: number,
+  j: number,
+  paintedLater: (x: number, y: number, ownAllowed: boolean) => boolean,
+): boolean {
+  let top = Infinity,
+    bottom = -Infinity;
+  for (let k = i; k <= j; k++) {
+    if (py[k] < top) top = py[k];
+    if (py[k] > bottom) bottom = py[k];
+  }
+  const crossings: Array<[number, number]> = [];
+  for (let row = Math.ceil(top - 0.5); row + 0.5 <= bottom; row++) {
+    const y = row + 0.5;
+    crossings.length = 0;
+    for (let k = i; k <= j; k++) {
+      // edges k→k+1 and, last, the shortcut j→i
+      const n = k === j ? i : k + 1;
+      const y0 = py[k],
+        y1 = py[n];
+      if (y0 <= y === y1 <= y) continue;
+      const x = px[k] + ((y - y0) * (px[n] - px[k])) / (y1 - y0);
+      crossings.push([x, y1 > y0 ? 1 : -1]);
+    }
+    crossings.sort((p, q) => p[0] - q[0]);
+    let winding = 0;
+    for (let c = 0; c < crossings.length - 1; c++) {
+      winding += crossings[c][1];
+      if (winding === 0) continue;
+      for (let x = Math.ceil(crossings[c][0] - 0.5); x + 0.5 < crossings[c + 1][0]; x++) if (!paintedLater(x + 0.5, y, false)) return false;
+    }
+  }
+  return true;
+}
+
+function flatSteps(x0: number, y0: number, x1: number, y1: number, x2: number, y2: number, x3: number, y3: number): number {
+  const hull = Math.hypot(x1 - x0, y1 - y0) + Math.hypot(x2 - x1, y2 - y1) + Math.hypot(x3 - x2, y3 - y2);
+  return Math.max(2, Math.ceil(hull));
+}
+
+function cubicPoint(
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  x2: number,
+  y2: number,
+  x3: number,
+  y3: number,
+  t: number,
+): [number, number] {
+  const u = 1 - t;
+  const b0 = u * u * u,
+    b1 = 3 * u * u * t,
+    b2 = 3 * u * t * t,
+    b3 = t * t * t;
+  return [b0 * x0 + b1 * x1 + b2 * x2 + b3 * x3, b0 * y0 + b1 * y1 + b2 * y2 + b3 * y3];
+}
+
+function cellOf(v: number): number {
+  return Math.floor(v / CELL);
+}
+
+function cellKey(cx: number, cy: number): number {
+  return (cy + 16) * 65536 + (cx + 16);
+}
+
+function segmentDistance2(x: number, y: number, s: number[], o: number): number {
+  const ax = s[o],
+    ay = s[o + 1],
+    dx = s[o + 2] - ax,
+    dy = s[o + 3] - ay;
+  const len2 = dx * dx + dy * dy;
+  let t = len2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / len2 : 0;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  const ex = x - ax - t * dx,
+    ey = y - ay - t * dy;
+  return ex * ex + ey * ey;
+}

@@ -1,0 +1,75 @@
+/**
+ * Hidden outline runs (engine/svg/underlap.ts): where a shape runs under shapes painted after it,
+ * its outline takes straight shortcuts, and nothing of it shows.
+ */
+import t from 'tap';
+import { vectorize } from '../../../engine/index.js';
+import { coverage, mix, png, raster, render } from '../helpers/images.js';
+
+const WHITE = [255, 255, 255],
+  BLUE = [40, 90, 170],
+  ORANGE = [240, 150, 40],
+  GREEN = [60, 160, 80];
+
+/** White page; a blue rectangle; a green rectangle beside it, larger (painted first); an orange disc over the gap, on both. */
+const W = 96,
+  H = 64;
+const image = raster(W, H, (x, y) => {
+  const disc = coverage(x, y, (sx, sy) => Math.hypot(sx - 50.3, sy - 30.6) < 11.4);
+  const blue = coverage(x, y, (sx, sy) => sx >= 8.4 && sx < 46.2 && sy >= 12.3 && sy < 50.7);
+  const green = coverage(x, y, (sx, sy) => sx >= 53.6 && sx < 90.5 && sy >= 6.5 && sy < 58.2);
+  return mix(ORANGE, mix(BLUE, mix(GREEN, WHITE, green), blue), disc);
+});
+
+function pathOf(svg: string, colour: string): string {
+  return (svg.match(new RegExp(`<path fill="${colour}" d="([^"]*)"`)) ?? [])[1] ?? '';
+}
+
+t.test('a rectangle partly under a disc: its hidden side is a straight shortcut, not the disc arc', async (t) => {
+  const { svg } = await vectorize(await png(image), { imageType: 'clipart', gradients: 'stepped' });
+  const blue = pathOf(svg, '#285aaa');
+  t.ok(blue.length > 0, 'the blue rectangle is a path');
+  t.notMatch(blue, /[cC]/, `no curve in the blue outline (${blue})`);
+  const green = pathOf(svg, '#3ca050');
+  t.notMatch(green, /[cC]/, `no curve in the green outline (${green})`);
+});
+
+t.test('what the shortcuts hide stays hidden: the rendering matches the input, no seam, no colour over an earlier shape', async (t) => {
+  const { svg } = await vectorize(await png(image), { imageType: 'clipart', gradients: 'stepped' });
+  const out = render(svg, W, 1, 'white');
+  let squared = 0;
+  for (let i = 0; i < W * H * 4; i++) if (i % 4 !== 3) squared += (out.data[i] - image.data[i]) ** 2;
+  const psnr = 10 * Math.log10((255 * 255) / (squared / (W * H * 3)));
+  t.ok(psnr >= 32, `PSNR ${psnr.toFixed(1)} dB`);
+  // every pixel at least 1.5 px inside one colour is that colour
+  const zoom = 4;
+  const big = render(svg, W, zoom, 'white');
+  let wrong = 0;
+  for (let y = 0; y < H * zoom; y++)
+    for (let x = 0; x < W * zoom; x++) {
+      const sx = (x + 0.5) / zoom,
+        sy = (y + 0.5) / zoom;
+      const inDisc = Math.hypot(sx - 50.3, sy - 30.6);
+      const expected =
+        inDisc < 11.4 - 1.5
+          ? ORANGE
+          : inDisc < 11.4 + 1.5
+            ? null
+            : sx >= 9.9 && sx < 44.7 && sy >= 13.8 && sy < 49.2
+              ? BLUE
+              : sx >= 55.1 && sx < 89 && sy >= 8 && sy < 56.7
+                ? GREEN
+                : (sx < 6.9 || sx > 92 || sy < 5 || sy > 59.7) && true
+                  ? WHITE
+                  : null;
+      if (!expected) continue;
+      const o = (y * big.width + x) * 4;
+      if (Math.max(...[0, 1, 2].map((c) => Math.abs(big.data[o + c] - expected[c]))) > 24) wrong++;
+    }
+  t.equal(wrong, 0, 'no pixel away from an edge shows another colour');
+});
+
+t.test('close_seams=false: an exact partition, no shortcut', async (t) => {
+  const { svg } = await vectorize(await png(image), { imageType: 'clipart', gradients: 'stepped', closeSeams: false });
+  t.match(pathOf(svg, '#285aaa'), /[cC]/, 'the blue outline follows the disc arc');
+});
