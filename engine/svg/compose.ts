@@ -268,7 +268,8 @@ export function composeShapes(
       }
       // a run at the ring's end goes back to where the ring started (its own start when all of it is hidden)
       const closing: HiddenRun | null = run;
-      if (closing !== null)
+      // a ring whose every chain is hidden and has no segments has no point to write
+      if (closing !== null && closing.xs.length > 0)
         endRun(
           ...(hidden[first]
             ? ([closing.xs[0], closing.ys[0]] as [number, number])

@@ -81,6 +81,8 @@ export class HiddenRun implements Pen {
 
   lineTo(x: number, y: number): void {
     const n = this.xs.length;
+    // a ring's first chain may have no segments (nothing to offset): the run then starts here
+    if (n === 0) return this.moveTo(x, y);
     if (Math.abs(x - this.xs[n - 1]) < 1e-9 && Math.abs(y - this.ys[n - 1]) < 1e-9) return;
     this.xs.push(x);
     this.ys.push(y);

@@ -4,6 +4,9 @@
  */
 import t from 'tap';
 import { vectorize } from '../../../engine/index.js';
+import { PathWriter } from '../../../engine/svg/index.js';
+import { pathOutline } from '../../../engine/svg/path-data.js';
+import { HiddenRun, writeHiddenRun } from '../../../engine/svg/underlap.js';
 import { coverage, mix, png, raster, render } from '../helpers/images.js';
 
 const WHITE = [255, 255, 255],
@@ -72,4 +75,18 @@ t.test('what the shortcuts hide stays hidden: the rendering matches the input, n
 t.test('close_seams=false: an exact partition, no shortcut', async (t) => {
   const { svg } = await vectorize(await png(image), { imageType: 'clipart', gradients: 'stepped', closeSeams: false });
   t.match(pathOf(svg, '#285aaa'), /[cC]/, 'the blue outline follows the disc arc');
+});
+
+t.test('a hidden run that starts with no point (its first chain had no segments) starts at its first line', async (t) => {
+  const run = new HiddenRun();
+  run.lineTo(2, 3);
+  run.lineTo(7, 3);
+  run.curveTo(8, 3, 9, 4, 9, 5);
+  const writer = new PathWriter();
+  const layers = { labels: new Int32Array(100), width: 10, height: 10, rank: new Int32Array(1) };
+  writeHiddenRun(writer, run, layers, 0, null);
+  const d = writer.toString();
+  t.notMatch(d, /NaN|undefined/, `no undefined point in ${d}`);
+  t.match(d, /^M2 3/, 'the run opens with a moveto at its first point');
+  t.equal(pathOutline(d).nodes, 3, 'the moveto, the line and the curve');
 });
