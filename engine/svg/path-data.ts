@@ -156,12 +156,7 @@ export function pathPolygons(d: string): number[][] {
       const [ax, ay, bx, by] = [ox + next(), oy + next(), ox + next(), oy + next()];
       [nx, ny] = [ox + next(), oy + next()];
       for (let k = 1; k < CURVE_STEPS; k++) {
-        const s = k / CURVE_STEPS,
-          r = 1 - s;
-        points.push(
-          r * r * r * x + 3 * r * r * s * ax + 3 * r * s * s * bx + s * s * s * nx,
-          r * r * r * y + 3 * r * r * s * ay + 3 * r * s * s * by + s * s * s * ny,
-        );
+        points.push(...cubicPoint(x, y, ax, ay, bx, by, nx, ny, k / CURVE_STEPS));
       }
     } else if (lower === 'a') {
       const [rx, ry, rotation, large, sweep] = [next(), next(), next(), next(), next()];
@@ -252,4 +247,24 @@ export function windingAt(polygons: number[][], x: number, y: number): number {
     }
   }
   return winding;
+}
+
+/** The point at `t` on the cubic from (x0, y0) through controls (x1, y1), (x2, y2) to (x3, y3). */
+export function cubicPoint(
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  x2: number,
+  y2: number,
+  x3: number,
+  y3: number,
+  t: number,
+): [number, number] {
+  const u = 1 - t;
+  const b0 = u * u * u,
+    b1 = 3 * u * u * t,
+    b2 = 3 * u * t * t,
+    b3 = t * t * t;
+  return [b0 * x0 + b1 * x1 + b2 * x2 + b3 * x3, b0 * y0 + b1 * y1 + b2 * y2 + b3 * y3];
 }

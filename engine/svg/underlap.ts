@@ -24,6 +24,8 @@
 import type { FittedChains } from '../fit/chain.js';
 import type { ChainRef } from '../boundary/index.js';
 import type { PathWriter } from './index.js';
+import { cubicPoint } from './path-data.js';
+import { hypot } from '../hypot.js';
 
 /** Pen moves an offset chain makes: PathWriter's, or a HiddenRun collecting them. */
 export interface Pen {
@@ -253,7 +255,7 @@ function shortcutHidden(flat: FlatRun, a: number, b: number, layers: PaintLayers
     ay = py[i],
     bx = px[j],
     by = py[j];
-  const length = Math.hypot(bx - ax, by - ay);
+  const length = hypot(bx - ax, by - ay);
   if (length < 1e-6) return false;
   const { labels, width, height, rank } = layers;
   const mine = rank[region];
@@ -319,27 +321,8 @@ function areaBetweenHidden(
 }
 
 function flatSteps(x0: number, y0: number, x1: number, y1: number, x2: number, y2: number, x3: number, y3: number): number {
-  const hull = Math.hypot(x1 - x0, y1 - y0) + Math.hypot(x2 - x1, y2 - y1) + Math.hypot(x3 - x2, y3 - y2);
+  const hull = hypot(x1 - x0, y1 - y0) + hypot(x2 - x1, y2 - y1) + hypot(x3 - x2, y3 - y2);
   return Math.max(2, Math.ceil(hull));
-}
-
-function cubicPoint(
-  x0: number,
-  y0: number,
-  x1: number,
-  y1: number,
-  x2: number,
-  y2: number,
-  x3: number,
-  y3: number,
-  t: number,
-): [number, number] {
-  const u = 1 - t;
-  const b0 = u * u * u,
-    b1 = 3 * u * u * t,
-    b2 = 3 * u * t * t,
-    b3 = t * t * t;
-  return [b0 * x0 + b1 * x1 + b2 * x2 + b3 * x3, b0 * y0 + b1 * y1 + b2 * y2 + b3 * y3];
 }
 
 function cellOf(v: number): number {
