@@ -12,7 +12,7 @@
  */
 import type { Ellipse } from '../fit/ellipse.js';
 import type { SvgItem } from './index.js';
-import { doubleSignedArea, pathPolygons, windingAt } from './path-data.js';
+import { doubleSignedArea, pathOutline, pathPolygons, windingAt } from './path-data.js';
 
 interface Flattened {
   polygons: number[][];
@@ -87,7 +87,7 @@ function liesInside(upper: Flattened, lower: Flattened): boolean {
  * painted after lower) cut out of it where it runs under them whole. Of nested ones only the
  * outermost is cut: inside it the lower shape no longer paints, and evenodd would fill it again.
  */
-export function cutStackedHoles(items: SvgItem[], uncovered: (lower: number, upper: number) => boolean): SvgItem[] {
+function cutStackedHoles(items: SvgItem[], uncovered: (lower: number, upper: number) => boolean): SvgItem[] {
   const flat = new Map<number, Flattened>();
   const flattened = (i: number): Flattened => {
     let f = flat.get(i);
@@ -104,6 +104,34 @@ export function cutStackedHoles(items: SvgItem[], uncovered: (lower: number, upp
       cuts.push(upper);
     }
     if (cuts.length === 0) return item;
-    return { ...item, d: [item.d, ...cuts.map((upper) => pathDataOf(items[upper]))].join(''), rule: 'evenodd' as const };
+    const added = cuts.map((upper) => pathDataOf(items[upper]));
+    const nodes = item.nodes === undefined ? undefined : added.reduce((sum, d) => sum + pathOutline(d).nodes, item.nodes);
+    return { ...item, d: [item.d, ...added].join(''), rule: 'evenodd' as const, nodes };
   });
+}
+
+/**
+ * A shape whose hidden outline takes shortcuts across the shapes painted after it
+ * (engine/svg/underlap.ts) goes back to the outline it runs under them with once any of those is
+ * uncovered: lifted below it or left out, that shape no longer hides the shortcut.
+ */
+function undoHiddenShortcuts(items: SvgItem[], uncovered: (lower: number, upper: number) => boolean): SvgItem[] {
+  return items.map((item, lower) => {
+    if (item.kind !== 'fill' || item.withoutShortcuts === undefined) return item;
+    for (let upper = lower + 1; upper < items.length; upper++)
+      if (uncovered(lower, upper)) {
+        const { withoutShortcuts, ...shape } = item;
+        return { ...shape, d: withoutShortcuts.d, nodes: withoutShortcuts.nodes };
+      }
+    return item;
+  });
+}
+
+/**
+ * The items drawn so that what the shapes `uncovered(lower, upper)` names (by index, upper painted
+ * after lower) used to cover shows as it was traced: hidden outlines without their shortcuts, then
+ * stacked holes cut. The shortcuts go first, so a hole is cut in the outline that is drawn.
+ */
+export function stackUncovered(items: SvgItem[], uncovered: (lower: number, upper: number) => boolean): SvgItem[] {
+  return cutStackedHoles(undoHiddenShortcuts(items, uncovered), uncovered);
 }

@@ -2,7 +2,7 @@ import t, { type Test } from 'tap';
 import { renderDocument, vectorize } from '../../../engine/index.js';
 import type { TraceResult } from '../../../engine/types.js';
 import { svgStats } from '../../../app/renderer/svg-stats.js';
-import { coverage, mismatch, mix, png, raster, render, testCard, type Raster } from '../helpers/images.js';
+import { coverage, hiddenShortcutArt, mismatch, mix, png, raster, render, testCard, type Raster } from '../helpers/images.js';
 
 // The output controls on real traces of synthetic images: each done-when of issue #17 that the
 // engine answers, checked on what the SVG paints (resvg) and on its text.
@@ -162,6 +162,24 @@ t.test('group_by=color draws the same picture: a counter stays on top of its let
     const wrong = mismatch(render(result.svg, image.width), render(grouped.svg, image.width), 8);
     t.equal(wrong, 0, `${name}: ${(wrong * 100).toFixed(2)} % of pixels changed`);
     statsMatch(t, grouped);
+  }
+});
+
+t.test('group_by=color and a left-out colour keep a hidden outline’s shortcut hidden', async (t) => {
+  const art = hiddenShortcutArt();
+  const result = await traced(art);
+  const items = result.document.style === 'fill' ? result.document.items : [];
+  const blue = items.find((item) => item.paint === '#285aaa');
+  t.ok(blue?.kind === 'fill' && blue.withoutShortcuts !== undefined, 'the blue outline takes a shortcut under the band and the dot');
+  // the server keeps the document as JSON (POST /v1/jobs/{id}/render draws it from there)
+  const kept = JSON.parse(JSON.stringify(result.document));
+  const traced1x = render(result.svg, art.width, 1, 'white');
+  for (const controls of [{ groupBy: 'color' as const }, { background: '#ffffff' }, { background: '#ffffff', groupBy: 'color' as const }]) {
+    const drawn = renderDocument(kept, controls);
+    // composited on white, a left-out white is the same picture
+    const wrong = mismatch(traced1x, render(drawn.svg, art.width, 1, 'white'), 8);
+    t.equal(wrong, 0, `${JSON.stringify(controls)}: ${(wrong * 100).toFixed(2)} % of pixels changed`);
+    statsMatch(t, drawn);
   }
 });
 
