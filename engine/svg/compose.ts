@@ -24,8 +24,8 @@ import type { EngineSettings } from '../settings.js';
 import { checkAbort, type StageContext } from '../stage.js';
 import { PathWriter, hexColour, type SvgDocument, type SvgItem } from './index.js';
 import { ELLIPSE_NODES, fittedEllipse } from './ellipse.js';
-import { hypot } from '../hypot.js';
 import { HiddenRun, OutlineIndex, writeHiddenRun, type PaintLayers, type Pen } from './underlap.js';
+import { appendOffsetWalk } from './offset.js';
 
 interface ComposedShapes {
   document: SvgDocument;
@@ -612,17 +612,7 @@ function chainStart(fitted: FittedChains, c: number, reversed: boolean): [number
   return [coords[p], coords[p + 1]];
 }
 
-/** Offset joins sharper than this stretch their miter no further (a spike would poke out of the shape above). */
-const MITER_LIMIT = 2;
-
-/**
- * Appends chain c's fit (walked backwards when `reversed`) moved `distance` px to the left of the
- * walk: towards the neighbour painted on top, so this shape runs under it by that much. Every
- * control point moves along its segment's normal, and the point two segments share moves along
- * their mitred mean normal, so a smooth run stays smooth and a corner stays a corner; for offsets
- * this small against the curves' radii that is within a few hundredths of a pixel of the true
- * offset curve. The pen reaches the moved start with a line (or a move, first in the ring).
- */
+/** Chain c's fit (walked backwards when `reversed`) moved `distance` px to the left of the walk (offset.ts). */
 function appendOffsetChain(
   writer: Pen,
   fitted: FittedChains,
@@ -632,71 +622,7 @@ function appendOffsetChain(
   distance: number,
   closed: boolean,
 ): void {
-  const walk = chainWalk(fitted, c, reversed);
-  const { xs, ys, curve } = walk;
-  const segments = curve.length;
-  if (segments === 0) return;
-  // each segment's left normal at its start and at its end (from the control polygon's legs)
-  const nsx = new Float64Array(segments),
-    nsy = new Float64Array(segments),
-    nex = new Float64Array(segments),
-    ney = new Float64Array(segments);
-  for (let s = 0, p = 0; s < segments; s++) {
-    const last = p + (curve[s] ? 3 : 1);
-    const [ax, ay] = leftNormal(xs, ys, p, last, 1);
-    const [bx, by] = leftNormal(xs, ys, last, p, -1);
-    nsx[s] = ax;
-    nsy[s] = ay;
-    nex[s] = bx;
-    ney[s] = by;
-    p = last;
-  }
-  const joint = (ax: number, ay: number, bx: number, by: number): [number, number] => {
-    let mx = ax + bx,
-      my = ay + by;
-    const len = hypot(mx, my);
-    if (len < 1e-9) return [ax * distance, ay * distance];
-    mx /= len;
-    my /= len;
-    const cos = mx * ax + my * ay;
-    const scale = distance / Math.max(cos, 1 / MITER_LIMIT);
-    return [mx * scale, my * scale];
-  };
-  const [sx, sy] = closed ? joint(nex[segments - 1], ney[segments - 1], nsx[0], nsy[0]) : [nsx[0] * distance, nsy[0] * distance];
-  if (continuing) writer.lineTo(xs[0] + sx, ys[0] + sy);
-  else writer.moveTo(xs[0] + sx, ys[0] + sy);
-  for (let s = 0, p = 0; s < segments; s++) {
-    const last = p + (curve[s] ? 3 : 1);
-    const [ex, ey] =
-      s + 1 < segments ? joint(nex[s], ney[s], nsx[s + 1], nsy[s + 1]) : closed ? [sx, sy] : [nex[s] * distance, ney[s] * distance];
-    if (curve[s]) {
-      writer.curveTo(
-        xs[p + 1] + nsx[s] * distance,
-        ys[p + 1] + nsy[s] * distance,
-        xs[p + 2] + nex[s] * distance,
-        ys[p + 2] + ney[s] * distance,
-        xs[last] + ex,
-        ys[last] + ey,
-      );
-    } else writer.lineTo(xs[last] + ex, ys[last] + ey);
-    p = last;
-  }
-}
-
-/**
- * The unit left normal (screen: (dy, −dx) of the walk) of the leg from point `from` towards `to`,
- * taking the next point over when the control point sits on the end point; `sign` −1 when `to`
- * lies before `from` on the walk.
- */
-function leftNormal(xs: Float64Array, ys: Float64Array, from: number, to: number, sign: number): [number, number] {
-  const step = to > from ? 1 : -1;
-  for (let q = to; ; q -= step) {
-    const dx = (xs[q] - xs[from]) * sign,
-      dy = (ys[q] - ys[from]) * sign;
-    const len = hypot(dx, dy);
-    if (len > 1e-9) return [dy / len, -dx / len];
-    if (q === from + step) return [0, 0];
-  }
+  appendOffsetWalk(writer, chainWalk(fitted, c, reversed), continuing, distance, closed);
 }
 
 /** Chain c's control points in walking order (start, then 1 per line or 3 per curve) and which segments are curves. */

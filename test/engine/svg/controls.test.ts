@@ -183,6 +183,26 @@ t.test('group_by=color and a left-out colour keep a hidden outline’s shortcut 
   }
 });
 
+/**
+ * A white dot on a light panel on a blue card, on white: group_by=color puts the dot (white, the
+ * page's colour) below both, so it is cut out of the two.
+ */
+const nested = raster(120, 90, (x, y) => {
+  const card = coverage(x, y, (u, v) => u >= 8.3 && u < 111.6 && v >= 7.4 && v < 82.7);
+  const panel = coverage(x, y, (u, v) => u >= 24.6 && u < 95.2 && v >= 20.3 && v < 70.5);
+  const dot = coverage(x, y, (u, v) => Math.hypot(u - 60.2, v - 45.4) < 13.7);
+  return mix([255, 255, 255], mix([200, 205, 210], mix([30, 60, 150], [255, 255, 255], card), panel), dot);
+});
+
+t.test('a shape cut out of two shapes it lay in keeps one anti-aliased edge', async (t) => {
+  const result = await traced(nested);
+  const grouped = renderDocument(result.document, { groupBy: 'color' });
+  t.equal((grouped.svg.match(/fill-rule="evenodd"/g) ?? []).length, 2, 'the dot is cut out of the card and the panel');
+  const wrong = mismatch(render(result.svg, nested.width, 1, 'white'), render(grouped.svg, nested.width, 1, 'white'), 8);
+  t.equal(wrong, 0, `${(wrong * 100).toFixed(2)} % of pixels changed`);
+  statsMatch(t, grouped);
+});
+
 t.test('background=#rrggbb takes a left-out shape’s hole with it: the page shows there', async (t) => {
   const { document } = await traced(lettered);
   const [white, blue, yellow, black] = [
