@@ -17,7 +17,6 @@ import path from 'node:path';
 import { VectorizeError, isVectorizeError } from '../../engine/errors.js';
 import { parseTraceOptions } from '../../engine/options.js';
 import type { ClassifierInfo, ClassifierSessionFactory } from '../../engine/classify/index.js';
-import type { TraceOptions } from '../../engine/types.js';
 import { DEFAULT_PLANS } from '../../server/plans.js';
 import { parseCommandLine } from '../args.js';
 import { readInput, runBatch, systemReason, writeOutput } from '../convert/batch.js';
@@ -133,27 +132,16 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
       const output = values.output === undefined ? undefined : await singleOutput(input, values.output, force);
       const bytes = await readInput(input);
       // imported here so `vectorize --help` and option errors never load sharp or the engine
-      const { probeImage } = await import('../../engine/decode/index.js');
+      const { vectorize, probeImage, fitConcurrency } = await import('../../engine/index.js');
+      // In a fresh process a fitting thread must load the engine again before it helps; below a
+      // megapixel the trace is over first (a 0.25 MP fit stage took twice as long with them).
       const probe = await probeImage(bytes, { maxPixels }).catch(() => null);
-      const small = probe !== null && probe.width * probe.height < SMALL_IMAGE_PIXELS;
-      // A small image's classifier features are made on a thread while this one loads the engine
-      // (a larger one would be decoded twice for a saving that no longer shows).
-      const featuresMade =
-        options.imageType === 'auto' && small ? (await import('../convert/features-thread.js')).featuresThread({ bytes, maxPixels }) : null;
-      try {
-        const { vectorize, fitConcurrency } = await import('../../engine/index.js');
-        // In a fresh process a fitting thread must load the engine again before it helps; below a
-        // megapixel the trace is over first (a 0.25 MP fit stage took twice as long with them).
-        if (small) fitConcurrency(0);
-        const imageType = featuresMade ? await classOf(featuresMade.features) : options.imageType;
-        const result = await vectorize(bytes, { ...options, imageType }, { maxPixels });
-        if (options.imageType === 'auto') await classifierUsed();
-        if (output === undefined) io.stdout.write(result.svg);
-        else await writeOutput(output, result.svg, force);
-        return 0;
-      } finally {
-        featuresMade?.stop();
-      }
+      if (probe && probe.width * probe.height < SMALL_IMAGE_PIXELS) fitConcurrency(0);
+      const result = await vectorize(bytes, options, { maxPixels });
+      if (options.imageType === 'auto') await classifierUsed();
+      if (output === undefined) io.stdout.write(result.svg);
+      else await writeOutput(output, result.svg, force);
+      return 0;
     }
 
     const outDir = values.output === undefined ? undefined : await batchOutputFolder(values.output);
@@ -179,17 +167,6 @@ export function fail(io: CommandIo, command: string, error: unknown): number {
 }
 
 export { readInput };
-
-/**
- * The class of the features the thread made; 'auto' where it could not make them, so that
- * vectorize() decodes and classifies itself and reports the image's error as it always has.
- */
-async function classOf(features: Promise<Float32Array>): Promise<TraceOptions['imageType']> {
-  const vector = await features.catch(() => null);
-  if (!vector) return 'auto';
-  const { classifyFeatures } = await import('../../engine/classify/index.js');
-  return (await classifyFeatures(vector)).class;
-}
 
 /**
  * Opens the classifier's session now, on its own thread (../convert/classifier-thread.ts), while

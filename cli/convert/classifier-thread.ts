@@ -9,7 +9,7 @@
  * The thread holds the process open only while a request is out, so a command that is done exits
  * without closing it.
  */
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import type { ClassifierSession, ClassifierSessionFactory, ExecutionProvider } from '../../engine/classify/index.js';
 
 export type ClassifierRequest =
@@ -20,16 +20,15 @@ export type ClassifierReply =
   { type: 'opened'; id: number } | { type: 'scores'; id: number; scores: Float32Array } | { type: 'error'; id: number; message: string };
 
 /**
- * Starts the worker script `name` beside this file: name.js from the build. From source (tsx:
- * tests) it is a .ts file and a worker does not inherit the parent's tsx loader, so a tiny
- * bootstrap registers tsx inside the worker first.
+ * From the build the worker is classifier-worker.js beside this file. From source (tsx: tests) it
+ * is a .ts file and a worker does not inherit the parent's tsx loader, so a tiny bootstrap
+ * registers tsx inside the worker first.
  */
-export function startWorker(name: string, options: WorkerOptions = {}): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, import.meta.url), options);
+function startWorker(): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./classifier-worker.js', import.meta.url));
   const tsx = import.meta.resolve('tsx/esm/api');
-  const entry = new URL(`./${name}.ts`, import.meta.url).href;
+  const entry = new URL('./classifier-worker.ts', import.meta.url).href;
   return new Worker(`import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`, {
-    ...options,
     eval: true,
   });
 }
@@ -55,7 +54,7 @@ export function classifierThread(): ClassifierSessionFactory {
 
   const request = <T extends ClassifierReply>(message: ClassifierRequest): Promise<T> => {
     if (!worker) {
-      const started = startWorker('classifier-worker');
+      const started = startWorker();
       started.on('message', settle);
       started.on('error', lose);
       started.on('exit', (code) => lose(new Error(`the classifier thread stopped (exit code ${code})`)));

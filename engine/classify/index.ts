@@ -214,13 +214,8 @@ function toResult(probabilities: ArrayLike<number>, offset: number): Pick<Classi
 
 export async function classifyImage(image: RgbaImage): Promise<ClassifyResult> {
   const started = performance.now();
-  await ready();
-  return classifyFeatures(extractFeatures(image), started);
-}
-
-/** The class of a feature vector that extractFeatures made elsewhere (the CLI makes it on a thread). */
-export async function classifyFeatures(features: Float32Array, started = performance.now()): Promise<ClassifyResult> {
   const { session } = await ready();
+  const features = extractFeatures(image);
   const probabilities = await session.run(features, 1);
   return { ...toResult(probabilities, 0), ms: performance.now() - started, provider: session.provider };
 }
