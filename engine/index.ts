@@ -12,7 +12,7 @@
  * runs as well inside a worker thread.
  */
 import { classifyImage } from './classify/index.js';
-import { decodeRaster, toRgba } from './decode/index.js';
+import { toRgba } from './decode/index.js';
 import { buildBoundaryGraph } from './boundary/index.js';
 import { placeSubpixelEdges } from './boundary/subpixel.js';
 import { parseTraceOptions } from './options.js';
@@ -20,7 +20,7 @@ import { releaseLabels, segmentImage } from './segment/index.js';
 import { halveGraph } from './ink/upsample.js';
 import { engineSettingsFor } from './settings.js';
 import { checkAbort, type StageContext } from './stage.js';
-import { withinBusyBudget } from './budget.js';
+import { decodeForTrace } from './budget.js';
 import { startChainFits } from './parallel/chain-fits.js';
 import { startRegionPaints } from './parallel/region-paints.js';
 import { prepareInBands } from './parallel/banded-denoise.js';
@@ -82,8 +82,7 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
   };
 
   let step = stage('decode');
-  // A noise-like image is traced smaller so its memory stays bounded (engine/budget.ts).
-  const { image, display } = await withinBusyBudget(await decodeRaster(input, { maxPixels: hooks.maxPixels ?? ENGINE_MAX_PIXELS }));
+  const { image, display } = await decodeForTrace(input, hooks.maxPixels ?? ENGINE_MAX_PIXELS);
   step.done();
 
   step = stage('classify');
