@@ -23,6 +23,7 @@ import type { Smoothing } from '../types.js';
 import { scratchFloat64, scratchInt32, scratchSlots, scratchUint8, zeroedFloat64, zeroedUint8 } from '../scratch.js';
 import { hypot } from '../hypot.js';
 import { fitToData, turnsSharply, type Corners } from './data-fit.js';
+import { newtonParameter } from './newton.js';
 
 /** Scratch slots (../scratch.ts): one per call site, none alive twice at once. */
 const F64 = scratchSlots('fit', Float64Array, [
@@ -1165,15 +1166,7 @@ export function reparameterize(px: Float64Array, py: Float64Array, first: number
       s = 1 - t;
     const qx = s * s * s * b[0] + 3 * s * s * t * b[2] + 3 * s * t * t * b[4] + t * t * t * b[6];
     const qy = s * s * s * b[1] + 3 * s * s * t * b[3] + 3 * s * t * t * b[5] + t * t * t * b[7];
-    const d1x = 3 * (s * s * (b[2] - b[0]) + 2 * s * t * (b[4] - b[2]) + t * t * (b[6] - b[4]));
-    const d1y = 3 * (s * s * (b[3] - b[1]) + 2 * s * t * (b[5] - b[3]) + t * t * (b[7] - b[5]));
-    const d2x = 6 * (s * (b[4] - 2 * b[2] + b[0]) + t * (b[6] - 2 * b[4] + b[2]));
-    const d2y = 6 * (s * (b[5] - 2 * b[3] + b[1]) + t * (b[7] - 2 * b[5] + b[3]));
-    const ex = qx - px[first + i],
-      ey = qy - py[first + i];
-    const num = ex * d1x + ey * d1y;
-    const den = d1x * d1x + d1y * d1y + ex * d2x + ey * d2y;
-    if (Math.abs(den) > 1e-12) u[i] = clamp(t - num / den, 0, 1);
+    u[i] = newtonParameter(b, t, qx - px[first + i], qy - py[first + i]);
   }
 }
 
