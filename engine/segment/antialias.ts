@@ -72,7 +72,7 @@ export function absorbAntialiasBands(image: BandImage, regions: RegionLabels): R
     }
   }
   if (!anyBand) return regions;
-  const stripInto = joinStrips(labels, width, height, regionCount, band, regions.area);
+  const stripInto = joinStrips(image, labels, regionCount, band, regions.area);
 
   // Decisions read the labels as the merging left them; they are applied afterwards, so no band
   // pixel's choice depends on another's (or on the order of the scan).
@@ -142,14 +142,8 @@ export function absorbAntialiasBands(image: BandImage, regions: RegionLabels): R
  * covers parts of two pixel rows or columns), and its pixels are a mix of the strip and each side. Joined
  * into one region (the lower id) and no longer bands; null when there is none.
  */
-function joinStrips(
-  labels: Int32Array,
-  width: number,
-  height: number,
-  regionCount: number,
-  band: Uint8Array,
-  area: Int32Array,
-): Int32Array | null {
+function joinStrips(image: BandImage, labels: Int32Array, regionCount: number, band: Uint8Array, area: Int32Array): Int32Array | null {
+  const { width, height, rgb } = image;
   const beside = new Map<number, number>();
   const note = (a: number, b: number) => {
     const key = a < b ? a * regionCount + b : b * regionCount + a;
@@ -159,19 +153,35 @@ function joinStrips(
     for (let x = 1, p = y * width + 1; x + 1 < width; x++, p++) {
       const l = labels[p];
       if (!band[l]) continue;
-      // a vertical run: this pixel and its right neighbour each continue their band up and down
+      // a vertical run: this pixel and its right neighbour each continue their band up and down,
+      // and step from the fill on the left to the fill on the right
       const r = labels[p + 1];
       if (
         r !== l &&
         band[r] &&
+        x + 2 < width &&
         labels[p - width] === l &&
         labels[p + width] === l &&
         labels[p + 1 - width] === r &&
-        labels[p + 1 + width] === r
+        labels[p + 1 + width] === r &&
+        !band[labels[p - 1]] &&
+        !band[labels[p + 2]] &&
+        mixesInOrder(rgb, p - 1, p, p + 1, p + 2)
       )
         note(l, r);
       const d = labels[p + width];
-      if (d !== l && band[d] && labels[p - 1] === l && labels[p + 1] === l && labels[p + width - 1] === d && labels[p + width + 1] === d)
+      if (
+        d !== l &&
+        band[d] &&
+        y + 2 < height &&
+        labels[p - 1] === l &&
+        labels[p + 1] === l &&
+        labels[p + width - 1] === d &&
+        labels[p + width + 1] === d &&
+        !band[labels[p - width]] &&
+        !band[labels[p + 2 * width]] &&
+        mixesInOrder(rgb, p - width, p, p + width, p + 2 * width)
+      )
         note(l, d);
     }
   }
@@ -192,6 +202,32 @@ function joinStrips(
     if (root !== r) band[r] = band[root] = 0;
   }
   return into;
+}
+
+/**
+ * Whether pixels p and q lie on the colour line from pixel a to pixel b, p nearer a than q is: what
+ * a strip's two pixels are between its two sides (two thin lines of their own colours, a dark one
+ * beside a white one, are not).
+ */
+function mixesInOrder(rgb: Uint8Array, a: number, p: number, q: number, b: number): boolean {
+  const dr = rgb[3 * b] - rgb[3 * a],
+    dg = rgb[3 * b + 1] - rgb[3 * a + 1],
+    db = rgb[3 * b + 2] - rgb[3 * a + 2];
+  const contrast2 = dr * dr + dg * dg + db * db;
+  if (contrast2 < MIN_CONTRAST * MIN_CONTRAST) return false;
+  const along = (c: number): number => {
+    const pr = rgb[3 * c] - rgb[3 * a],
+      pg = rgb[3 * c + 1] - rgb[3 * a + 1],
+      pb = rgb[3 * c + 2] - rgb[3 * a + 2];
+    const t = (pr * dr + pg * dg + pb * db) / contrast2;
+    const er = pr - t * dr,
+      eg = pg - t * dg,
+      eb = pb - t * db;
+    return (er * er + eg * eg + eb * eb) / contrast2 <= OFF_LINE_SHARE * OFF_LINE_SHARE ? t : NaN;
+  };
+  const tp = along(p),
+    tq = along(q);
+  return tp > 0 && tp < tq && tq < 1;
 }
 
 function rootOf(into: Int32Array, r: number): number {

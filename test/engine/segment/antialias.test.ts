@@ -86,3 +86,12 @@ t.test('two bands side by side along an axis-aligned edge are a thin strip of it
     t.not(seg.labels[y * 40 + 21], seg.labels[y * 40 + 22], `row ${y}: not the light side`);
   }
 });
+
+t.test('a dark line beside a white line stays two lines: neither is a mix of the fills on each side', async (t) => {
+  const BLUE: [number, number, number] = [150, 170, 240],
+    NAVY: [number, number, number] = [30, 40, 90];
+  const image = raster(40, 48, (x) => (x === 20 ? [10, 10, 10] : x === 21 ? [250, 250, 250] : x < 20 ? NAVY : BLUE));
+  const seg = segment(image);
+  t.equal(seg.regionCount, 4, 'navy, black, white, blue');
+  t.not(seg.labels[20 * 40 + 20], seg.labels[20 * 40 + 21], 'the two lines apart');
+});
