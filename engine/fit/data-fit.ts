@@ -12,7 +12,7 @@
  * points are straight the cubics become lines in the shared clean-up (straighten, mergeLines).
  */
 import { hypot } from '../hypot.js';
-import { fitAroundStraightRuns } from './straight-runs.js';
+import { fitAroundStraightRuns, type EndTangents } from './straight-runs.js';
 import {
   generateAndMeasure,
   mergeLines,
@@ -55,6 +55,15 @@ export function fitToData(points: Float64Array, closed: boolean, corners: Corner
   const n = points.length >> 1;
   const tolerance = settings.tolerance * DATA_TOLERANCE_SHARE;
   const out: Segment[] = [];
+  // each span's long straight runs are written as lines (./straight-runs.ts), the rest as curves
+  const fitPoints = (xs: Float64Array, ys: Float64Array, ends: EndTangents) =>
+    fitAroundStraightRuns(
+      xs,
+      ys,
+      ends,
+      (cx, cy, t) => fitSpan(cx, cy, ...t, tolerance, out),
+      (x, y) => out.push({ kind: 'L', x, y }),
+    );
   const k = corners.at.length;
   if (k === 0) {
     // a smooth loop: round from point 0 back to it, leaving and arriving along its tangent
@@ -71,7 +80,7 @@ export function fitToData(points: Float64Array, closed: boolean, corners: Corner
       ty += points[2 * w + 1] - points[2 * (n - w) + 1];
     }
     const len = hypot(tx, ty) || 1;
-    fitSpanWithLines(xs, ys, tx / len, ty / len, -tx / len, -ty / len, tolerance, out);
+    fitPoints(xs, ys, [tx / len, ty / len, -tx / len, -ty / len]);
     const start = { x: xs[0], y: ys[0] };
     return finish(start, out, closed, settings);
   }
@@ -105,7 +114,7 @@ export function fitToData(points: Float64Array, closed: boolean, corners: Corner
     }
     const [t1x, t1y] = cornerTangent(xs, ys, 0, 1);
     const [t2x, t2y] = cornerTangent(xs, ys, xs.length - 1, -1);
-    fitSpanWithLines(Float64Array.from(xs), Float64Array.from(ys), t1x, t1y, t2x, t2y, tolerance, out);
+    fitPoints(Float64Array.from(xs), Float64Array.from(ys), [t1x, t1y, t2x, t2y]);
   }
   return finish({ x: corners.x[0], y: corners.y[0] }, out, closed, settings);
 }
@@ -127,29 +136,6 @@ function cornerTangent(xs: number[], ys: number[], end: number, step: number): [
     dy = sy / count - y0;
   const len = hypot(dx, dy);
   return len > 1e-9 ? [dx / len, dy / len] : [step, 0];
-}
-
-/** fitSpan, with the span's long straight runs written as lines (./straight-runs.ts). */
-function fitSpanWithLines(
-  xs: Float64Array,
-  ys: Float64Array,
-  t1x: number,
-  t1y: number,
-  t2x: number,
-  t2y: number,
-  tol: number,
-  out: Segment[],
-): void {
-  fitAroundStraightRuns(
-    xs,
-    ys,
-    t1x,
-    t1y,
-    t2x,
-    t2y,
-    (cx, cy, u1x, u1y, u2x, u2y) => fitSpan(cx, cy, u1x, u1y, u2x, u2y, tol, out),
-    (x, y) => out.push({ kind: 'L', x, y }),
-  );
 }
 
 function fitSpan(

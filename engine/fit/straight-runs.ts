@@ -46,8 +46,10 @@ function withinChord(xs: ArrayLike<number>, ys: ArrayLike<number>, from: number,
   return true;
 }
 
-/** Fits a span's curve between given end tangents (unit vectors), appending its segments. */
-export type CurveFit = (xs: Float64Array, ys: Float64Array, t1x: number, t1y: number, t2x: number, t2y: number) => void;
+/** Unit tangents at a span's ends, each pointing into the span: [t1x, t1y, t2x, t2y]. */
+export type EndTangents = [number, number, number, number];
+/** Fits a span's curve between given end tangents, appending its segments. */
+export type CurveFit = (xs: Float64Array, ys: Float64Array, ends: EndTangents) => void;
 
 /**
  * Fits points xs/ys (the span's ends included) with `fitCurve`, except that each straight run becomes
@@ -56,22 +58,19 @@ export type CurveFit = (xs: Float64Array, ys: Float64Array, t1x: number, t1y: nu
 export function fitAroundStraightRuns(
   xs: Float64Array,
   ys: Float64Array,
-  t1x: number,
-  t1y: number,
-  t2x: number,
-  t2y: number,
+  ends: EndTangents,
   fitCurve: CurveFit,
   line: (x: number, y: number) => void,
 ): void {
   const m = xs.length;
   const runs = straightRuns(xs, ys);
   let at = 0,
-    tx = t1x,
-    ty = t1y;
+    tx = ends[0],
+    ty = ends[1];
   const curveTo = (end: number, ex: number, ey: number) => {
     if (end <= at) return;
     if (end - at < 3) line(xs[end], ys[end]);
-    else fitCurve(xs.subarray(at, end + 1), ys.subarray(at, end + 1), tx, ty, ex, ey);
+    else fitCurve(xs.subarray(at, end + 1), ys.subarray(at, end + 1), [tx, ty, ex, ey]);
   };
   for (const [from, to] of runs) {
     const dx = xs[to] - xs[from],
@@ -83,6 +82,6 @@ export function fitAroundStraightRuns(
     tx = dx / len;
     ty = dy / len;
   }
-  if (at === 0) fitCurve(xs, ys, t1x, t1y, t2x, t2y);
-  else curveTo(m - 1, t2x, t2y);
+  if (at === 0) fitCurve(xs, ys, ends);
+  else curveTo(m - 1, ends[2], ends[3]);
 }
