@@ -12,6 +12,7 @@
  * points are straight the cubics become lines in the shared clean-up (straighten, mergeLines).
  */
 import { hypot } from '../hypot.js';
+import { fitAroundStraightRuns, type EndTangents } from './straight-runs.js';
 import {
   fitCubics,
   fitOneCubic,
@@ -56,6 +57,15 @@ export function fitToData(points: Float64Array, closed: boolean, corners: Corner
   const n = points.length >> 1;
   const tolerance = settings.tolerance * DATA_TOLERANCE_SHARE;
   const out: Segment[] = [];
+  // each span's long straight runs are written as lines (./straight-runs.ts), the rest as curves
+  const fitPoints = (xs: Float64Array, ys: Float64Array, ends: EndTangents) =>
+    fitAroundStraightRuns(
+      xs,
+      ys,
+      ends,
+      (cx, cy, t) => fitSpan(cx, cy, ...t, tolerance, out),
+      (x, y) => out.push({ kind: 'L', x, y }),
+    );
   const k = corners.at.length;
   if (k === 0) {
     // a smooth loop: round from point 0 back to it, leaving and arriving along its tangent
@@ -72,7 +82,7 @@ export function fitToData(points: Float64Array, closed: boolean, corners: Corner
       ty += points[2 * w + 1] - points[2 * (n - w) + 1];
     }
     const len = hypot(tx, ty) || 1;
-    fitSpan(xs, ys, tx / len, ty / len, -tx / len, -ty / len, tolerance, out);
+    fitPoints(xs, ys, [tx / len, ty / len, -tx / len, -ty / len]);
     const start = { x: xs[0], y: ys[0] };
     return finish(start, out, closed, settings);
   }
@@ -106,7 +116,7 @@ export function fitToData(points: Float64Array, closed: boolean, corners: Corner
     }
     const [t1x, t1y] = cornerTangent(xs, ys, 0, 1);
     const [t2x, t2y] = cornerTangent(xs, ys, xs.length - 1, -1);
-    fitSpan(Float64Array.from(xs), Float64Array.from(ys), t1x, t1y, t2x, t2y, tolerance, out);
+    fitPoints(Float64Array.from(xs), Float64Array.from(ys), [t1x, t1y, t2x, t2y]);
   }
   return finish({ x: corners.x[0], y: corners.y[0] }, out, closed, settings);
 }
