@@ -24,8 +24,8 @@ import type { EngineSettings } from '../settings.js';
 import { checkAbort, type StageContext } from '../stage.js';
 import { PathWriter, hexColour, type SvgDocument, type SvgItem } from './index.js';
 import { ELLIPSE_NODES, fittedEllipse } from './ellipse.js';
-import { hypot } from '../hypot.js';
 import { HiddenRun, OutlineIndex, writeHiddenRun, type PaintLayers, type Pen } from './underlap.js';
+import { appendOffsetWalk } from './offset.js';
 
 interface ComposedShapes {
   document: SvgDocument;
@@ -219,7 +219,6 @@ export function composeShapes(
     const r = order[i];
     if (i > 0) smallestEarlier = Math.min(smallestEarlier, area[order[i - 1]]);
     const outline = graph.outlines[r];
-    const fill = new PathWriter();
     // The chain's neighbour is painted on top of this shape: with close_seams this shape runs on
     // under it, so no hairline of the page shows between their anti-aliased edges.
     const runsUnder = (ref: ChainRef): boolean => {
@@ -227,56 +226,63 @@ export function composeShapes(
       const other = otherSide(ref);
       return other >= 0 && !transparent[other] && rank[other] > i;
     };
-    for (let k = 0; k < outline.rings.length; k++) {
-      const ring = outline.rings[k];
-      const ringArea = outline.ringArea[k];
-      // A hole stackedOrder checked, or one that only regions at most its size can fill when every
-      // shape painted so far is larger (then the rim says whether all of them come later).
-      if (stackHoles && ringArea < 0 && (stackedHoles.has(ring) || -ringArea < smallestEarlier)) {
-        let allLater = true;
-        for (let j = 0; j < ring.length && allLater; j++) if (!(rank[otherSide(ring[j])] > i)) allLater = false;
-        if (allLater) {
-          const inside = otherSide(ring[0]);
-          if (ring.every((ref) => otherSide(ref) === inside)) paintedBeneath[inside] = r;
-          continue;
+    // Whether a hidden run took a shortcut: the shape is then written a second time without any,
+    // for the output controls that lift a later shape below it or leave one out (controls.ts).
+    let shortened = false;
+    const writeRings = (fill: PathWriter, shortcuts: boolean): void => {
+      for (let k = 0; k < outline.rings.length; k++) {
+        const ring = outline.rings[k];
+        const ringArea = outline.ringArea[k];
+        // A hole stackedOrder checked, or one that only regions at most its size can fill when every
+        // shape painted so far is larger (then the rim says whether all of them come later).
+        if (stackHoles && ringArea < 0 && (stackedHoles.has(ring) || -ringArea < smallestEarlier)) {
+          let allLater = true;
+          for (let j = 0; j < ring.length && allLater; j++) if (!(rank[otherSide(ring[j])] > i)) allLater = false;
+          if (allLater) {
+            const inside = otherSide(ring[0]);
+            if (ring.every((ref) => otherSide(ref) === inside)) paintedBeneath[inside] = r;
+            continue;
+          }
         }
-      }
-      // Runs of chains under later neighbours are collected and written by writeHiddenRun (./underlap.ts);
-      // the ring starts on a chain that is seen, so no run wraps round its end.
-      const hidden = ring.map((ref) => runsUnder(ref) && !hasArc(fitted, ref >> 1));
-      const first = Math.max(0, hidden.indexOf(false));
-      let run: HiddenRun | null = null;
-      let seen: OutlineIndex | null = null;
-      const endRun = (x: number, y: number): void => {
-        run!.lineTo(x, y);
-        writeHiddenRun(fill, run!, layers, r, settings.seams.hiddenShortcuts ? (seen ??= new OutlineIndex(fitted, ring)) : null);
-        run = null;
-      };
-      for (let s = 0; s < ring.length; s++) {
-        const j = (first + s) % ring.length;
-        const ref = ring[j];
-        const chain = ref >> 1,
-          reversed = (ref & 1) === 1;
-        if (hidden[j]) {
-          run ??= s === 0 ? new HiddenRun() : new HiddenRun(...chainStart(fitted, chain, reversed));
-          appendOffsetChain(run, fitted, chain, reversed, s > 0, underlap, graph.chains[chain].closed);
-          continue;
+        // Runs of chains under later neighbours are collected and written by writeHiddenRun (./underlap.ts);
+        // the ring starts on a chain that is seen, so no run wraps round its end.
+        const hidden = ring.map((ref) => runsUnder(ref) && !hasArc(fitted, ref >> 1));
+        const first = Math.max(0, hidden.indexOf(false));
+        let run: HiddenRun | null = null;
+        let seen: OutlineIndex | null = null;
+        const endRun = (x: number, y: number): void => {
+          run!.lineTo(x, y);
+          if (writeHiddenRun(fill, run!, layers, r, shortcuts ? (seen ??= new OutlineIndex(fitted, ring)) : null)) shortened = true;
+          run = null;
+        };
+        for (let s = 0; s < ring.length; s++) {
+          const j = (first + s) % ring.length;
+          const ref = ring[j];
+          const chain = ref >> 1,
+            reversed = (ref & 1) === 1;
+          if (hidden[j]) {
+            run ??= s === 0 ? new HiddenRun() : new HiddenRun(...chainStart(fitted, chain, reversed));
+            appendOffsetChain(run, fitted, chain, reversed, s > 0, underlap, graph.chains[chain].closed);
+            continue;
+          }
+          // after an offset piece the pen is off the chain's start: a short line joins them
+          if (run !== null) endRun(...chainStart(fitted, chain, reversed));
+          append(fill, ref, s > 0);
         }
-        // after an offset piece the pen is off the chain's start: a short line joins them
-        if (run !== null) endRun(...chainStart(fitted, chain, reversed));
-        append(fill, ref, s > 0);
+        // a run at the ring's end goes back to where the ring started (its own start when all of it is hidden)
+        const closing: HiddenRun | null = run;
+        // a ring whose every chain is hidden and has no segments has no point to write
+        if (closing !== null && closing.xs.length > 0)
+          endRun(
+            ...(hidden[first]
+              ? ([closing.xs[0], closing.ys[0]] as [number, number])
+              : chainStart(fitted, ring[first] >> 1, (ring[first] & 1) === 1)),
+          );
+        fill.close();
       }
-      // a run at the ring's end goes back to where the ring started (its own start when all of it is hidden)
-      const closing: HiddenRun | null = run;
-      // a ring whose every chain is hidden and has no segments has no point to write
-      if (closing !== null && closing.xs.length > 0)
-        endRun(
-          ...(hidden[first]
-            ? ([closing.xs[0], closing.ys[0]] as [number, number])
-            : chainStart(fitted, ring[first] >> 1, (ring[first] & 1) === 1)),
-        );
-      fill.close();
-    }
+    };
+    const fill = new PathWriter();
+    writeRings(fill, settings.seams.hiddenShortcuts);
     if (fill.empty) continue;
     if (paintedBeneath[r] >= 0 && outline.rings.length === 1) fadeOnto(gradients, paint[r], paint[paintedBeneath[r]]);
     // an ellipse element has no offset copy: only a shape that runs under nothing is written as one
@@ -286,7 +292,13 @@ export function composeShapes(
       items.push({ kind: 'ellipse', paint: paint[r], ...ellipse });
       nodes += ELLIPSE_NODES;
     } else {
-      items.push({ kind: 'fill', paint: paint[r], d: fill.toString() });
+      const item: SvgItem = { kind: 'fill', paint: paint[r], d: fill.toString(), nodes: fill.segments };
+      if (shortened) {
+        const plain = new PathWriter();
+        writeRings(plain, false);
+        item.withoutShortcuts = { d: plain.toString(), nodes: plain.segments };
+      }
+      items.push(item);
       nodes += fill.segments;
     }
   }
@@ -600,17 +612,7 @@ function chainStart(fitted: FittedChains, c: number, reversed: boolean): [number
   return [coords[p], coords[p + 1]];
 }
 
-/** Offset joins sharper than this stretch their miter no further (a spike would poke out of the shape above). */
-const MITER_LIMIT = 2;
-
-/**
- * Appends chain c's fit (walked backwards when `reversed`) moved `distance` px to the left of the
- * walk: towards the neighbour painted on top, so this shape runs under it by that much. Every
- * control point moves along its segment's normal, and the point two segments share moves along
- * their mitred mean normal, so a smooth run stays smooth and a corner stays a corner; for offsets
- * this small against the curves' radii that is within a few hundredths of a pixel of the true
- * offset curve. The pen reaches the moved start with a line (or a move, first in the ring).
- */
+/** Chain c's fit (walked backwards when `reversed`) moved `distance` px to the left of the walk (offset.ts). */
 function appendOffsetChain(
   writer: Pen,
   fitted: FittedChains,
@@ -620,71 +622,7 @@ function appendOffsetChain(
   distance: number,
   closed: boolean,
 ): void {
-  const walk = chainWalk(fitted, c, reversed);
-  const { xs, ys, curve } = walk;
-  const segments = curve.length;
-  if (segments === 0) return;
-  // each segment's left normal at its start and at its end (from the control polygon's legs)
-  const nsx = new Float64Array(segments),
-    nsy = new Float64Array(segments),
-    nex = new Float64Array(segments),
-    ney = new Float64Array(segments);
-  for (let s = 0, p = 0; s < segments; s++) {
-    const last = p + (curve[s] ? 3 : 1);
-    const [ax, ay] = leftNormal(xs, ys, p, last, 1);
-    const [bx, by] = leftNormal(xs, ys, last, p, -1);
-    nsx[s] = ax;
-    nsy[s] = ay;
-    nex[s] = bx;
-    ney[s] = by;
-    p = last;
-  }
-  const joint = (ax: number, ay: number, bx: number, by: number): [number, number] => {
-    let mx = ax + bx,
-      my = ay + by;
-    const len = hypot(mx, my);
-    if (len < 1e-9) return [ax * distance, ay * distance];
-    mx /= len;
-    my /= len;
-    const cos = mx * ax + my * ay;
-    const scale = distance / Math.max(cos, 1 / MITER_LIMIT);
-    return [mx * scale, my * scale];
-  };
-  const [sx, sy] = closed ? joint(nex[segments - 1], ney[segments - 1], nsx[0], nsy[0]) : [nsx[0] * distance, nsy[0] * distance];
-  if (continuing) writer.lineTo(xs[0] + sx, ys[0] + sy);
-  else writer.moveTo(xs[0] + sx, ys[0] + sy);
-  for (let s = 0, p = 0; s < segments; s++) {
-    const last = p + (curve[s] ? 3 : 1);
-    const [ex, ey] =
-      s + 1 < segments ? joint(nex[s], ney[s], nsx[s + 1], nsy[s + 1]) : closed ? [sx, sy] : [nex[s] * distance, ney[s] * distance];
-    if (curve[s]) {
-      writer.curveTo(
-        xs[p + 1] + nsx[s] * distance,
-        ys[p + 1] + nsy[s] * distance,
-        xs[p + 2] + nex[s] * distance,
-        ys[p + 2] + ney[s] * distance,
-        xs[last] + ex,
-        ys[last] + ey,
-      );
-    } else writer.lineTo(xs[last] + ex, ys[last] + ey);
-    p = last;
-  }
-}
-
-/**
- * The unit left normal (screen: (dy, −dx) of the walk) of the leg from point `from` towards `to`,
- * taking the next point over when the control point sits on the end point; `sign` −1 when `to`
- * lies before `from` on the walk.
- */
-function leftNormal(xs: Float64Array, ys: Float64Array, from: number, to: number, sign: number): [number, number] {
-  const step = to > from ? 1 : -1;
-  for (let q = to; ; q -= step) {
-    const dx = (xs[q] - xs[from]) * sign,
-      dy = (ys[q] - ys[from]) * sign;
-    const len = hypot(dx, dy);
-    if (len > 1e-9) return [dy / len, -dx / len];
-    if (q === from + step) return [0, 0];
-  }
+  appendOffsetWalk(writer, chainWalk(fitted, c, reversed), continuing, distance, closed);
 }
 
 /** Chain c's control points in walking order (start, then 1 per line or 3 per curve) and which segments are curves. */

@@ -8,7 +8,7 @@ import { hexToLab, labDistanceSquared, normalHex, type Lab } from './colour-spac
 import type { SvgFrame, VectorDocument } from './document.js';
 import type { SvgItem } from './index.js';
 import { doubleSignedArea, pathOutline } from './path-data.js';
-import { cutStackedHoles } from './stacking.js';
+import { stackUncovered } from './stacking.js';
 
 /** CSS units per inch: the root's width and height in mm, cm, in or pt come from px at `dpi`. */
 const PER_INCH: Record<Exclude<SizeUnit, 'px'>, number> = { mm: 25.4, cm: 2.54, in: 1, pt: 72 };
@@ -217,7 +217,11 @@ export function dropBackground(document: VectorDocument, background: string): Ve
     const target = hexToLab(background);
     removed = document.items.map((item) => nearColour(item.paint, target));
   }
-  const cut = cutStackedHoles(document.items, (lower, upper) => !removed[lower] && removed[upper]);
+  const cut = stackUncovered(
+    document.items,
+    (lower, upper) => !removed[lower] && removed[upper],
+    (i) => i,
+  );
   const items = cut.filter((_, i) => !removed[i]);
   const used = new Set(items.map((item) => item.paint));
   return { ...document, items, gradients: document.gradients.filter((g) => used.has(`url(#${g.id})`)) };
@@ -233,7 +237,15 @@ export function layerSafe(document: VectorDocument): VectorDocument {
   const layerOf = new Map<string, number>();
   for (const item of document.items) if (!layerOf.has(item.paint)) layerOf.set(item.paint, layerOf.size);
   const layer = document.items.map((item) => layerOf.get(item.paint) as number);
-  return { ...document, items: cutStackedHoles(document.items, (lower, upper) => layer[upper] < layer[lower]) };
+  const count = document.items.length;
+  return {
+    ...document,
+    items: stackUncovered(
+      document.items,
+      (lower, upper) => layer[upper] < layer[lower],
+      (i) => layer[i] * count + i,
+    ),
+  };
 }
 
 /** Within half a pixel of the frame's edge. */

@@ -20,6 +20,14 @@ interface SvgFill {
   d: string;
   /** evenodd where the output controls cut a stacked hole (engine/svg/stacking.ts); the trace writes nonzero. */
   rule?: 'evenodd';
+  /** Nodes in `d` as PathWriter counted them (stats without reading `d` back); absent in older kept documents. */
+  nodes?: number;
+  /**
+   * The shape with its hidden outline runs as collected, where `d` takes shortcuts across the
+   * shapes painted after it (engine/svg/underlap.ts): drawn instead of `d` when an output control
+   * lifts one of those below it or leaves one out, which would show the shortcut.
+   */
+  withoutShortcuts?: { d: string; nodes: number };
 }
 
 /** Fill mode writes filled outlines only (contract: no stroke-only element); seams close by geometry (compose.ts). */

@@ -38,7 +38,7 @@ export function renderDocument(document: VectorDocument, output: Partial<OutputC
     svg = writeSvg(drawn, frame);
     paths = drawn.items.length;
     nodes = 0;
-    for (const item of drawn.items) nodes += item.kind === 'fill' ? pathOutline(item.d).nodes : ELLIPSE_NODES;
+    for (const item of drawn.items) nodes += item.kind === 'fill' ? (item.nodes ?? pathOutline(item.d).nodes) : ELLIPSE_NODES;
   }
   const ms = { write: Math.round((performance.now() - started) * 10) / 10 };
   return { svg, stats: { bytes: Buffer.byteLength(svg), paths, nodes, ms, ...penUp } };

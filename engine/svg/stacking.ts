@@ -12,7 +12,8 @@
  */
 import type { Ellipse } from '../fit/ellipse.js';
 import type { SvgItem } from './index.js';
-import { doubleSignedArea, pathPolygons, windingAt } from './path-data.js';
+import { grownPathData } from './offset.js';
+import { doubleSignedArea, pathOutline, pathPolygons, windingAt } from './path-data.js';
 
 interface Flattened {
   polygons: number[][];
@@ -83,27 +84,104 @@ function liesInside(upper: Flattened, lower: Flattened): boolean {
 }
 
 /**
+ * How far (px) a shape lifted below the shapes it lay on runs under them: the trace's seam underlap
+ * (engine/settings.ts, seams.overlapPx).
+ */
+const UNDERLAP = 0.75;
+
+/** The shape grown by UNDERLAP all round, as path data; null where it cannot be (an arc). */
+function grownPathDataOf(item: SvgItem): string | null {
+  if (item.kind === 'fill') return grownPathData(item.d, UNDERLAP);
+  return pathDataOf({ ...item, rx: item.rx + UNDERLAP, ry: item.ry + UNDERLAP });
+}
+
+/**
  * The items with, for every shape, the shapes `uncovered(lower, upper)` names (by index, upper
  * painted after lower) cut out of it where it runs under them whole. Of nested ones only the
  * outermost is cut: inside it the lower shape no longer paints, and evenodd would fill it again.
+ *
+ * One anti-aliased edge per rim: where a shape is cut out of several, only the one drawn on top
+ * (by `position`, the final paint order) is cut along its outline; the others are cut along the
+ * outline grown by UNDERLAP, which the top one covers, and the shape itself, drawn below them, is
+ * grown as well. As traced, the rim was the shape's one edge over the shape below it; two cut edges
+ * on the same rim would each let the other's colour through, and so would the shape's own edge.
  */
-export function cutStackedHoles(items: SvgItem[], uncovered: (lower: number, upper: number) => boolean): SvgItem[] {
+function cutStackedHoles(
+  items: SvgItem[],
+  uncovered: (lower: number, upper: number) => boolean,
+  position: (item: number) => number,
+): SvgItem[] {
   const flat = new Map<number, Flattened>();
   const flattened = (i: number): Flattened => {
     let f = flat.get(i);
     if (f === undefined) flat.set(i, (f = flatten(items[i])));
     return f;
   };
-  return items.map((item, lower) => {
-    if (item.kind !== 'fill') return item; // an ellipse has no hole
+  const cutsOf = items.map((item, lower) => {
     const cuts: number[] = [];
+    if (item.kind !== 'fill') return cuts; // an ellipse has no hole
     for (let upper = lower + 1; upper < items.length; upper++) {
       if (!uncovered(lower, upper)) continue;
       if (!liesInside(flattened(upper), flattened(lower))) continue;
       if (cuts.some((outer) => liesInside(flattened(upper), flattened(outer)))) continue;
       cuts.push(upper);
     }
-    if (cuts.length === 0) return item;
-    return { ...item, d: [item.d, ...cuts.map((upper) => pathDataOf(items[upper]))].join(''), rule: 'evenodd' as const };
+    return cuts;
   });
+  // per cut shape, the shape it is cut out of that is drawn on top
+  const topmost = new Map<number, number>();
+  cutsOf.forEach((cuts, lower) => {
+    for (const upper of cuts) {
+      const top = topmost.get(upper);
+      if (top === undefined || position(lower) > position(top)) topmost.set(upper, lower);
+    }
+  });
+  const grown = new Map<number, string | null>();
+  const grownOf = (i: number): string | null => {
+    if (!grown.has(i)) grown.set(i, grownPathDataOf(items[i]));
+    return grown.get(i) as string | null;
+  };
+  return items.map((item, i) => {
+    let shape = item;
+    if (topmost.has(i)) {
+      const d = grownOf(i);
+      if (item.kind === 'ellipse') shape = { ...item, rx: item.rx + UNDERLAP, ry: item.ry + UNDERLAP };
+      else if (d !== null) shape = { ...item, d, nodes: pathOutline(d).nodes };
+    }
+    const cuts = cutsOf[i];
+    if (cuts.length === 0 || shape.kind !== 'fill') return shape;
+    const added = cuts.map((upper) => (topmost.get(upper) === i ? null : grownOf(upper)) ?? pathDataOf(items[upper]));
+    const nodes = shape.nodes === undefined ? undefined : added.reduce((sum, d) => sum + pathOutline(d).nodes, shape.nodes);
+    return { ...shape, d: [shape.d, ...added].join(''), rule: 'evenodd' as const, nodes };
+  });
+}
+
+/**
+ * A shape whose hidden outline takes shortcuts across the shapes painted after it
+ * (engine/svg/underlap.ts) goes back to the outline it runs under them with once any of those is
+ * uncovered: lifted below it or left out, that shape no longer hides the shortcut.
+ */
+function undoHiddenShortcuts(items: SvgItem[], uncovered: (lower: number, upper: number) => boolean): SvgItem[] {
+  return items.map((item, lower) => {
+    if (item.kind !== 'fill' || item.withoutShortcuts === undefined) return item;
+    for (let upper = lower + 1; upper < items.length; upper++)
+      if (uncovered(lower, upper)) {
+        const { withoutShortcuts, ...shape } = item;
+        return { ...shape, d: withoutShortcuts.d, nodes: withoutShortcuts.nodes };
+      }
+    return item;
+  });
+}
+
+/**
+ * The items drawn so that what the shapes `uncovered(lower, upper)` names (by index, upper painted
+ * after lower) used to cover shows as it was traced: hidden outlines without their shortcuts, then
+ * stacked holes cut. The shortcuts go first, so a hole is cut in the outline that is drawn.
+ */
+export function stackUncovered(
+  items: SvgItem[],
+  uncovered: (lower: number, upper: number) => boolean,
+  position: (item: number) => number,
+): SvgItem[] {
+  return cutStackedHoles(undoHiddenShortcuts(items, uncovered), uncovered, position);
 }

@@ -175,7 +175,7 @@ export class OutlineIndex {
 /**
  * Writes `run` (the pen is at its first point, or it starts with a moveto) with the fewest
  * segments whose shortcuts stay hidden under the regions painted after `region`; with no
- * `outline`, as it was collected.
+ * `outline`, as it was collected. Returns whether it took a shortcut.
  */
 export function writeHiddenRun(
   writer: PathWriter,
@@ -183,7 +183,7 @@ export function writeHiddenRun(
   layers: PaintLayers,
   region: number,
   outline: OutlineIndex | null,
-): void {
+): boolean {
   const { xs, ys, controls } = run;
   const segments = controls.length;
   if (run.moved) writer.moveTo(xs[0], ys[0]);
@@ -218,6 +218,7 @@ export function writeHiddenRun(
     else writer.lineTo(xs[b], ys[b]);
     a = b;
   }
+  return steps.length < segments;
 }
 
 /** A run's segments flattened to points (for the area between a shortcut and what it replaces). */

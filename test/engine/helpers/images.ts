@@ -94,3 +94,22 @@ export function coverage(x: number, y: number, inside: (x: number, y: number) =>
 export function mix(a: number[], b: number[], share: number): [number, number, number] {
   return [0, 1, 2].map((c) => Math.round(a[c] * share + b[c] * (1 - share))) as [number, number, number];
 }
+
+/**
+ * Anti-aliased clip art whose hidden outline takes a shortcut across a shape that group_by=color
+ * lifts below it: on white, a large blue rectangle, an orange band over its right end (the blue
+ * outline under it becomes one straight line, engine/svg/underlap.ts), and a white dot on the band
+ * straddling the blue's right edge, painted last. Grouped, white is the bottom layer, so the dot
+ * goes below the blue; left out as a background colour, the dot is a hole.
+ */
+export function hiddenShortcutArt(): Raster {
+  const white = [255, 255, 255],
+    blue = [40, 90, 170],
+    orange = [240, 150, 40];
+  return raster(120, 80, (x, y) => {
+    const inBlue = coverage(x, y, (u, v) => u >= 10.3 && u < 90.4 && v >= 10.2 && v < 69.6);
+    const inBand = coverage(x, y, (u, v) => u >= 55.4 && u < 104.6 && v >= 24.7 && v < 55.3);
+    const inDot = coverage(x, y, (u, v) => Math.hypot(u - 90.2, v - 40.1) < 6.3);
+    return mix(white, mix(orange, mix(blue, white, inBlue), inBand), inDot);
+  });
+}

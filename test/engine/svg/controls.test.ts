@@ -2,7 +2,7 @@ import t, { type Test } from 'tap';
 import { renderDocument, vectorize } from '../../../engine/index.js';
 import type { TraceResult } from '../../../engine/types.js';
 import { svgStats } from '../../../app/renderer/svg-stats.js';
-import { coverage, mismatch, mix, png, raster, render, testCard, type Raster } from '../helpers/images.js';
+import { coverage, hiddenShortcutArt, mismatch, mix, png, raster, render, testCard, type Raster } from '../helpers/images.js';
 
 // The output controls on real traces of synthetic images: each done-when of issue #17 that the
 // engine answers, checked on what the SVG paints (resvg) and on its text.
@@ -163,6 +163,44 @@ t.test('group_by=color draws the same picture: a counter stays on top of its let
     t.equal(wrong, 0, `${name}: ${(wrong * 100).toFixed(2)} % of pixels changed`);
     statsMatch(t, grouped);
   }
+});
+
+t.test('group_by=color and a left-out colour keep a hidden outline’s shortcut hidden', async (t) => {
+  const art = hiddenShortcutArt();
+  const result = await traced(art);
+  const items = result.document.style === 'fill' ? result.document.items : [];
+  const blue = items.find((item) => item.paint === '#285aaa');
+  t.ok(blue?.kind === 'fill' && blue.withoutShortcuts !== undefined, 'the blue outline takes a shortcut under the band and the dot');
+  // the server keeps the document as JSON (POST /v1/jobs/{id}/render draws it from there)
+  const kept = JSON.parse(JSON.stringify(result.document));
+  const traced1x = render(result.svg, art.width, 1, 'white');
+  for (const controls of [{ groupBy: 'color' as const }, { background: '#ffffff' }, { background: '#ffffff', groupBy: 'color' as const }]) {
+    const drawn = renderDocument(kept, controls);
+    // composited on white, a left-out white is the same picture
+    const wrong = mismatch(traced1x, render(drawn.svg, art.width, 1, 'white'), 8);
+    t.equal(wrong, 0, `${JSON.stringify(controls)}: ${(wrong * 100).toFixed(2)} % of pixels changed`);
+    statsMatch(t, drawn);
+  }
+});
+
+/**
+ * A white dot on a light panel on a blue card, on white: group_by=color puts the dot (white, the
+ * page's colour) below both, so it is cut out of the two.
+ */
+const nested = raster(120, 90, (x, y) => {
+  const card = coverage(x, y, (u, v) => u >= 8.3 && u < 111.6 && v >= 7.4 && v < 82.7);
+  const panel = coverage(x, y, (u, v) => u >= 24.6 && u < 95.2 && v >= 20.3 && v < 70.5);
+  const dot = coverage(x, y, (u, v) => Math.hypot(u - 60.2, v - 45.4) < 13.7);
+  return mix([255, 255, 255], mix([200, 205, 210], mix([30, 60, 150], [255, 255, 255], card), panel), dot);
+});
+
+t.test('a shape cut out of two shapes it lay in keeps one anti-aliased edge', async (t) => {
+  const result = await traced(nested);
+  const grouped = renderDocument(result.document, { groupBy: 'color' });
+  t.equal((grouped.svg.match(/fill-rule="evenodd"/g) ?? []).length, 2, 'the dot is cut out of the card and the panel');
+  const wrong = mismatch(render(result.svg, nested.width, 1, 'white'), render(grouped.svg, nested.width, 1, 'white'), 8);
+  t.equal(wrong, 0, `${(wrong * 100).toFixed(2)} % of pixels changed`);
+  statsMatch(t, grouped);
 });
 
 t.test('background=#rrggbb takes a left-out shape’s hole with it: the page shows there', async (t) => {

@@ -13,6 +13,7 @@ import sharp from 'sharp';
 import { loadConfig } from '../../../server/config.js';
 import { startServer, type Running } from '../../../server/runtime.js';
 import { until } from '../helpers.js';
+import { hiddenShortcutArt, mismatch, png, render } from '../../engine/helpers/images.js';
 
 /** A logo on white: a red disc, a blue triangle and a dark bar. */
 async function logoOnWhite(): Promise<Buffer> {
@@ -100,4 +101,27 @@ t.test('real engine: a re-render draws the kept shapes again with a size and lay
   t.notOk(/fill="#fff(?:fff)?"/i.test(painted), 'no white shape left');
   t.ok(shapes(painted).length < shapes(first).length, 'the white background shape was left out');
   t.equal(await used(), spent, 'no conversion charged (GET /v1/account)');
+
+  // Grouping the kept geometry draws the picture traced, also where a hidden outline took a
+  // shortcut across a shape the layers lift below it (engine/svg/underlap.ts).
+  const art = hiddenShortcutArt();
+  const artForm = new FormData();
+  artForm.append('file', new Blob([new Uint8Array(await png(art))], { type: 'image/png' }), 'art.png');
+  artForm.append('image_type', 'clipart');
+  const artJob = await finished(
+    ((await (await fetch(`${url}/v1/vectorize`, { method: 'POST', body: artForm, headers: auth })).json()) as JobView).id,
+  );
+  t.equal(artJob.status, 'completed', JSON.stringify(artJob.error ?? {}));
+  const artSvg = await (await fetch(`${url}/v1/jobs/${artJob.id}/download`, { headers: auth })).text();
+  const regroup = await fetch(`${url}/v1/jobs/${artJob.id}/render`, {
+    method: 'POST',
+    body: new URLSearchParams({ group_by: 'color' }),
+    headers: auth,
+  });
+  const regrouped = await finished(((await regroup.json()) as JobView).id);
+  t.equal(regrouped.status, 'completed', JSON.stringify(regrouped.error ?? {}));
+  const layered = await (await fetch(`${url}/v1/jobs/${regrouped.id}/download`, { headers: auth })).text();
+  t.match(layered, /inkscape:groupmode="layer"/, 'in layers');
+  const wrong = mismatch(render(artSvg, art.width, 1, 'white'), render(layered, art.width, 1, 'white'), 8);
+  t.equal(wrong, 0, `grouped through the render route: ${(wrong * 100).toFixed(2)} % of pixels changed`);
 });
