@@ -9,7 +9,7 @@
  * traced as they are.
  */
 import { sharp } from './sharp.js';
-import type { DecodedRaster } from './decode/index.js';
+import { decodeRaster, type DecodedRaster } from './decode/index.js';
 
 /**
  * 2 MP of pure noise peaked at 1.05 GB for the whole process on the line-art path (the costliest);
@@ -67,4 +67,16 @@ export async function withinBusyBudget(
     image: { ...image, width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) },
     display,
   };
+}
+
+/**
+ * The raster a trace works on and classifies, from the input's bytes: decoded within the pixel
+ * limit, then within the busy budget. Every path that classifies (vectorize, the CLI's batch) takes
+ * it from here, so a file gets the same class whichever way it is converted.
+ */
+export async function decodeForTrace(
+  input: Uint8Array,
+  maxPixels: number,
+): Promise<{ image: DecodedRaster; display: { width: number; height: number } }> {
+  return withinBusyBudget(await decodeRaster(input, { maxPixels }));
 }

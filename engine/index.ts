@@ -11,18 +11,16 @@
  * colour regions, engine/parallel; the scratch slots and spare buffers of engine/scratch.ts), so it
  * runs as well inside a worker thread.
  */
-import { traceCenterline } from './centerline/index.js';
 import { classifyImage } from './classify/index.js';
-import { decodeRaster, toRgba } from './decode/index.js';
+import { toRgba } from './decode/index.js';
 import { buildBoundaryGraph } from './boundary/index.js';
 import { placeSubpixelEdges } from './boundary/subpixel.js';
 import { parseTraceOptions } from './options.js';
 import { releaseLabels, segmentImage } from './segment/index.js';
-import { segmentInk } from './segment/line-art.js';
 import { halveGraph } from './ink/upsample.js';
 import { engineSettingsFor } from './settings.js';
 import { checkAbort, type StageContext } from './stage.js';
-import { withinBusyBudget } from './budget.js';
+import { decodeForTrace } from './budget.js';
 import { startChainFits } from './parallel/chain-fits.js';
 import { startRegionPaints } from './parallel/region-paints.js';
 import { prepareInBands } from './parallel/banded-denoise.js';
@@ -84,8 +82,7 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
   };
 
   let step = stage('decode');
-  // A noise-like image is traced smaller so its memory stays bounded (engine/budget.ts).
-  const { image, display } = await withinBusyBudget(await decodeRaster(input, { maxPixels: hooks.maxPixels ?? ENGINE_MAX_PIXELS }));
+  const { image, display } = await decodeForTrace(input, hooks.maxPixels ?? ENGINE_MAX_PIXELS);
   step.done();
 
   step = stage('classify');
@@ -101,6 +98,7 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
 
   if (opts.traceStyle === 'centerline') {
     step = stage('segment');
+    const { traceCenterline } = await import('./centerline/index.js');
     const traced = await traceCenterline(toRgba(image), { signal: hooks.signal, onProgress: (f: number) => step.progress(f) });
     step.done();
     const write = stage('write');
@@ -118,13 +116,15 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
 
   step = stage('segment');
   // Scans and drawings: ink against paper, one region per ink (engine/segment/line-art.ts), thin
-  // ink traced at twice the size.
+  // ink traced at twice the size. The centerline and line-art modules are imported when used: a
+  // cold one-file `vectorize convert` of clip art or a photo need not load them (about a fifth of
+  // the engine's module loading).
   const {
     segmentation,
     image: traced,
     scale,
   } = settings.lineArt
-    ? segmentInk(prepared, settings.lineArt, step)
+    ? (await import('./segment/line-art.js')).segmentInk(prepared, settings.lineArt, step)
     : { segmentation: segmentImage(prepared, settings.segment, step), image: prepared, scale: 1 };
   step.done();
 

@@ -9,7 +9,7 @@
  * 25 ns), which grows to the longest request seen and stays. Zeroing the view costs as much again,
  * so only the zeroed* variants do it: with the others, a call site writes every element it reads.
  * A view is valid until its slot is asked for again, so a slot belongs to call sites whose arrays
- * are never alive twice at once (fitCubic's recursion finishes with its arrays before it recurses).
+ * are never alive twice at once (fitCubics's recursion finishes with its arrays before it recurses).
  *
  * Every slot is its own object with its own buffer, declared by name through scratchSlots(); a
  * name declared twice throws when the second module loads. Two call sites therefore share memory

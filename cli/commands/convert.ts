@@ -177,14 +177,31 @@ export { readInput };
  */
 let classifierSessions: ClassifierSessionFactory | null = null;
 async function startClassifier(): Promise<void> {
-  const [{ configureClassifier, getClassifierInfo }, { classifierThread }] = await Promise.all([
+  const [{ configureClassifier, getClassifierInfo }, { classifierThread }, { plainMlpSessionFactory }] = await Promise.all([
     import('../../engine/classify/index.js'),
     import('../convert/classifier-thread.js'),
+    import('../../engine/classify/onnx-mlp.js'),
   ]);
   // one thread for the process: a command run again in it (the tests) opens a new session there
-  classifierSessions ??= classifierThread();
+  classifierSessions ??= plainOnCpu(plainMlpSessionFactory, classifierThread());
   configureClassifier({ log: () => {}, sessionFactory: classifierSessions });
   getClassifierInfo().catch(() => {});
+}
+
+/**
+ * On the CPU the model runs in plain JavaScript (engine/classify/onnx-mlp.ts): loading
+ * onnxruntime for its few thousand multiply-adds was a third of a second of a cold call's CPU.
+ * CUDA, or a model the plain evaluator cannot run, opens onnxruntime on its thread; so does a
+ * model file that cannot be read, to fail with onnxruntime's own message as before.
+ */
+export function plainOnCpu(plain: ClassifierSessionFactory, onnxRuntime: ClassifierSessionFactory): ClassifierSessionFactory {
+  return async (modelPath, provider) => {
+    if (provider === 'cpu') {
+      const session = await plain(modelPath, provider).catch(() => null);
+      if (session) return session;
+    }
+    return onnxRuntime(modelPath, provider);
+  };
 }
 
 /**

@@ -102,11 +102,12 @@ async function pooledTracer(settings: BatchSettings, size: number): Promise<Trac
 
 /** The engine's own decode and classify steps, so the class is the one vectorize() would pick. */
 async function mainThreadClassifier(settings: BatchSettings): Promise<(file: string) => Promise<TraceOptions['imageType']>> {
-  const { decodeRaster, toRgba } = await import('../../engine/decode/index.js');
+  const { toRgba } = await import('../../engine/decode/index.js');
+  const { decodeForTrace } = await import('../../engine/budget.js');
   const { classifyImage } = await import('../../engine/classify/index.js');
   let first: Promise<void> | null = null;
   return async (file) => {
-    const image = await decodeRaster(await readInput(file), { maxPixels: settings.maxPixels });
+    const { image } = await decodeForTrace(await readInput(file), settings.maxPixels);
     const { class: imageClass } = await classifyImage(toRgba(image));
     await (first ??= Promise.resolve(settings.onClassifierUsed?.()));
     return imageClass;

@@ -5,6 +5,7 @@
  * automatically fitting digitized curves", Graphics Gems 1990), split at the worst point until it fits.
  */
 
+import { newtonParameter } from '../fit/newton.js';
 import { hypot } from '../hypot.js';
 import { scratchFloat64, scratchSlots } from '../scratch.js';
 
@@ -306,17 +307,7 @@ function curveError(p: Float64Array, i0: number, i1: number, u: Float64Array, c:
 /** One Newton step per point towards the parameter of its nearest curve point. */
 function reparameterize(p: Float64Array, i0: number, i1: number, u: Float64Array, c: Float64Array): void {
   for (let k = 1; k < u.length - 1; k++) {
-    const t = u[k],
-      s = 1 - t;
-    const [bx, by] = bezier(c, t);
-    const d1x = 3 * (s * s * (c[2] - c[0]) + 2 * s * t * (c[4] - c[2]) + t * t * (c[6] - c[4]));
-    const d1y = 3 * (s * s * (c[3] - c[1]) + 2 * s * t * (c[5] - c[3]) + t * t * (c[7] - c[5]));
-    const d2x = 6 * (s * (c[4] - 2 * c[2] + c[0]) + t * (c[6] - 2 * c[4] + c[2]));
-    const d2y = 6 * (s * (c[5] - 2 * c[3] + c[1]) + t * (c[7] - 2 * c[5] + c[3]));
-    const ex = bx - p[(i0 + k) * 2],
-      ey = by - p[(i0 + k) * 2 + 1];
-    const num = ex * d1x + ey * d1y;
-    const den = d1x * d1x + d1y * d1y + ex * d2x + ey * d2y;
-    if (Math.abs(den) > 1e-12) u[k] = Math.min(1, Math.max(0, t - num / den));
+    const [bx, by] = bezier(c, u[k]);
+    u[k] = newtonParameter(c, u[k], bx - p[(i0 + k) * 2], by - p[(i0 + k) * 2 + 1]);
   }
 }

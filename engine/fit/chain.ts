@@ -7,6 +7,7 @@ import { chainMidpoints, fitChain, type FitSettings, type FittedPath, type Segme
 import { dotEllipse } from './dot.js';
 import { ellipsePath, fitEllipse } from './ellipse.js';
 import { scratchFloat64, scratchSlots } from '../scratch.js';
+import { segmentDistance2 } from '../geometry.js';
 import { hypot } from '../hypot.js';
 
 /** Scratch slots (../scratch.ts) of the guard, apart from fitChain's own. */
@@ -188,7 +189,7 @@ function farthest(from: Float64Array, to: Float64Array, limit: number, byNearest
       bestAt = at;
     const stop = Math.min(segments, at + GUARD_WINDOW);
     for (let k = Math.max(0, at - 1); k < stop; k++) {
-      const d2 = segmentDistance2(px, py, to, k);
+      const d2 = segmentDistance2(px, py, to[2 * k], to[2 * k + 1], to[2 * k + 2], to[2 * k + 3]);
       if (d2 < best) {
         best = d2;
         bestAt = k;
@@ -203,21 +204,6 @@ function farthest(from: Float64Array, to: Float64Array, limit: number, byNearest
     } else if (worstAt >= 0 && best <= limit2) break;
   }
   return worstAt;
-}
-
-function segmentDistance2(px: number, py: number, line: Float64Array, k: number): number {
-  const ax = line[2 * k],
-    ay = line[2 * k + 1],
-    bx = line[2 * k + 2],
-    by = line[2 * k + 3];
-  const dx = bx - ax,
-    dy = by - ay;
-  const len2 = dx * dx + dy * dy;
-  let t = len2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / len2 : 0;
-  t = t < 0 ? 0 : t > 1 ? 1 : t;
-  const ex = px - ax - t * dx,
-    ey = py - ay - t * dy;
-  return ex * ex + ey * ey;
 }
 
 function nearestPoint(points: Float64Array, x: number, y: number): number {

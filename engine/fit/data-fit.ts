@@ -12,12 +12,15 @@
  * points are straight the cubics become lines in the shared clean-up (straighten, mergeLines).
  */
 import { hypot } from '../hypot.js';
+import { fitAroundStraightRuns, type EndTangents } from './straight-runs.js';
 import {
-  generateAndMeasure,
+  fitCubics,
+  fitOneCubic,
   mergeLines,
-  reparameterize,
   straighten,
   MAX_ARC_TURN,
+  type CubicFit,
+  type CubicFitPolicy,
   type FitSettings,
   type FittedPath,
   type Segment,
@@ -54,6 +57,15 @@ export function fitToData(points: Float64Array, closed: boolean, corners: Corner
   const n = points.length >> 1;
   const tolerance = settings.tolerance * DATA_TOLERANCE_SHARE;
   const out: Segment[] = [];
+  // each span's long straight runs are written as lines (./straight-runs.ts), the rest as curves
+  const fitPoints = (xs: Float64Array, ys: Float64Array, ends: EndTangents) =>
+    fitAroundStraightRuns(
+      xs,
+      ys,
+      ends,
+      (cx, cy, t) => fitSpan(cx, cy, ...t, tolerance, out),
+      (x, y) => out.push({ kind: 'L', x, y }),
+    );
   const k = corners.at.length;
   if (k === 0) {
     // a smooth loop: round from point 0 back to it, leaving and arriving along its tangent
@@ -70,7 +82,7 @@ export function fitToData(points: Float64Array, closed: boolean, corners: Corner
       ty += points[2 * w + 1] - points[2 * (n - w) + 1];
     }
     const len = hypot(tx, ty) || 1;
-    fitSpan(xs, ys, tx / len, ty / len, -tx / len, -ty / len, tolerance, out);
+    fitPoints(xs, ys, [tx / len, ty / len, -tx / len, -ty / len]);
     const start = { x: xs[0], y: ys[0] };
     return finish(start, out, closed, settings);
   }
@@ -104,7 +116,7 @@ export function fitToData(points: Float64Array, closed: boolean, corners: Corner
     }
     const [t1x, t1y] = cornerTangent(xs, ys, 0, 1);
     const [t2x, t2y] = cornerTangent(xs, ys, xs.length - 1, -1);
-    fitSpan(Float64Array.from(xs), Float64Array.from(ys), t1x, t1y, t2x, t2y, tolerance, out);
+    fitPoints(Float64Array.from(xs), Float64Array.from(ys), [t1x, t1y, t2x, t2y]);
   }
   return finish({ x: corners.x[0], y: corners.y[0] }, out, closed, settings);
 }
@@ -155,22 +167,28 @@ function fitSpan(
     previous = angle;
   }
   const cubics: SpanCubic[] = [];
-  splitFit(xs, ys, turned, 0, m - 1, t1x, t1y, t2x, t2y, tol, cubics, 0);
+  const emit = (first: number, last: number, t1x: number, t1y: number, t2x: number, t2y: number, bez: Float64Array) => {
+    cubics.push({ first, last, t1x, t1y, t2x, t2y, bez: bez.slice() });
+  };
+  const fit: CubicFit = { px: xs, py: ys, turned, tolerance: tol, policy: DATA_FIT, emit };
+  fitCubics(fit, 0, m - 1, t1x, t1y, t2x, t2y, 0);
   // A split is made where one cubic strays most, which is rarely where two are best joined: try
   // each pair of neighbours again as one cubic (Potrace's curve optimisation does the same).
   for (let i = 0; i + 1 < cubics.length;) {
     const a = cubics[i],
       b = cubics[i + 1];
+    const bez = new Float64Array(8);
     const joined =
-      turned[b.last] - turned[a.first] <= MAX_ARC_TURN ? oneCubic(xs, ys, a.first, b.last, a.t1x, a.t1y, b.t2x, b.t2y, tol) : null;
+      turned[b.last] - turned[a.first] <= MAX_ARC_TURN ? fitOneCubic(fit, a.first, b.last, a.t1x, a.t1y, b.t2x, b.t2y, bez) : null;
     if (joined !== null && joined.error <= tol) {
-      cubics.splice(i, 2, joined);
+      cubics.splice(i, 2, { first: a.first, last: b.last, t1x: a.t1x, t1y: a.t1y, t2x: b.t2x, t2y: b.t2y, bez });
       if (i > 0) i--;
     } else i++;
   }
   for (const c of cubics) out.push({ kind: 'C', x1: c.bez[2], y1: c.bez[3], x2: c.bez[4], y2: c.bez[5], x: xs[c.last], y: ys[c.last] });
 }
 
+/** A fitted cubic over points first..last, with the end tangents it was fitted to (for joining two). */
 interface SpanCubic {
   first: number;
   last: number;
@@ -179,82 +197,14 @@ interface SpanCubic {
   t2x: number;
   t2y: number;
   bez: Float64Array;
-  error: number;
-  worst: number;
 }
 
-/** Newton steps towards each point's nearest parameter before a cubic's error is judged. */
-const NEWTON_STEPS = 8;
-/** Points on each side of a split whose chord gives the tangent there. */
-const SPLIT_WINDOW = 3;
-
-/** The least-squares cubic over points first..last with the given end tangents, and its largest error. */
-function oneCubic(
-  xs: Float64Array,
-  ys: Float64Array,
-  first: number,
-  last: number,
-  t1x: number,
-  t1y: number,
-  t2x: number,
-  t2y: number,
-  tol: number,
-): SpanCubic {
-  const count = last - first + 1;
-  const u = new Float64Array(count);
-  for (let i = 1; i < count; i++) u[i] = u[i - 1] + hypot(xs[first + i] - xs[first + i - 1], ys[first + i] - ys[first + i - 1]);
-  const arc = u[count - 1] || 1;
-  for (let i = 1; i < count; i++) u[i] /= arc;
-  const bez = new Float64Array(8);
-  let worst = generateAndMeasure(xs, ys, first, last, u, t1x, t1y, t2x, t2y, bez);
-  for (let step = 0; step < NEWTON_STEPS && worst.error > tol && worst.error < 8 * tol; step++) {
-    reparameterize(xs, ys, first, u, bez);
-    worst = generateAndMeasure(xs, ys, first, last, u, t1x, t1y, t2x, t2y, bez);
-  }
-  return { first, last, t1x, t1y, t2x, t2y, bez, error: worst.error, worst: worst.index };
-}
-
-/** Schneider's recursion: one cubic when it fits within `tol`, else two split where it strays most. */
-function splitFit(
-  xs: Float64Array,
-  ys: Float64Array,
-  turned: Float64Array,
-  first: number,
-  last: number,
-  t1x: number,
-  t1y: number,
-  t2x: number,
-  t2y: number,
-  tol: number,
-  out: SpanCubic[],
-  depth: number,
-): void {
-  let split: number;
-  if (last - first >= 4 && turned[last] - turned[first] > MAX_ARC_TURN) {
-    // one cubic bends a half circle visibly out of round: split where half the turning is done
-    const half = (turned[first] + turned[last]) / 2;
-    split = first + 1;
-    while (split < last - 1 && turned[split] < half) split++;
-  } else {
-    const cubic = oneCubic(xs, ys, first, last, t1x, t1y, t2x, t2y, tol);
-    if (cubic.error <= tol || last - first < 2 || depth >= MAX_SPLITS) {
-      out.push(cubic);
-      return;
-    }
-    split = Math.min(last - 1, Math.max(first + 1, cubic.worst));
-  }
-  const lo = Math.max(first, split - SPLIT_WINDOW),
-    hi = Math.min(last, split + SPLIT_WINDOW);
-  let cx = xs[lo] - xs[hi],
-    cy = ys[lo] - ys[hi];
-  const cn = hypot(cx, cy) || 1;
-  cx /= cn;
-  cy /= cn;
-  splitFit(xs, ys, turned, first, split, t1x, t1y, cx, cy, tol, out, depth + 1);
-  splitFit(xs, ys, turned, split, last, -cx, -cy, t2x, t2y, tol, out, depth + 1);
-}
-
-const MAX_SPLITS = 24;
+/**
+ * The points are the edge itself: a near miss gets more Newton steps (each ends when the error
+ * leaves the reach), and the tangent at a split is read over a few points so their noise does not
+ * tilt it.
+ */
+const DATA_FIT: CubicFitPolicy = { newtonSteps: 8, newtonReach: 8, newtonReachEachStep: true, splitWindow: 3 };
 
 function finish(start: { x: number; y: number }, out: Segment[], closed: boolean, settings: FitSettings): FittedPath {
   if (closed && out.length > 0) {

@@ -23,6 +23,7 @@ import type { Smoothing } from '../types.js';
 import { scratchFloat64, scratchInt32, scratchSlots, scratchUint8, zeroedFloat64, zeroedUint8 } from '../scratch.js';
 import { hypot } from '../hypot.js';
 import { fitToData, turnsSharply, type Corners } from './data-fit.js';
+import { newtonParameter } from './newton.js';
 
 /** Scratch slots (../scratch.ts): one per call site, none alive twice at once. */
 const F64 = scratchSlots('fit', Float64Array, [
@@ -959,7 +960,10 @@ function fitRun(c: Float64Array, s: number, e: number, settings: FitSettings, ou
     turned[i] = turned[i - 1] + Math.abs(turnAngle(px[i - 1], py[i - 1], px[i], py[i], px[i + 1], py[i + 1]));
   }
   turned[total - 1] = turned[total - 2 < 0 ? 0 : total - 2];
-  fitCubic(px, py, turned, 0, total - 1, t1x, t1y, t2x, t2y, settings.tolerance, out, 0);
+  const emit = (first: number, last: number, t1x: number, t1y: number, t2x: number, t2y: number, bez: Float64Array) => {
+    out.push({ kind: 'C', x1: bez[2], y1: bez[3], x2: bez[4], y2: bez[5], x: px[last], y: py[last] });
+  };
+  fitCubics({ px, py, turned, tolerance: settings.tolerance, policy: SAMPLE_FIT, emit }, 0, total - 1, t1x, t1y, t2x, t2y, 0);
 }
 
 /** Unit tangent leaving (x0,y0) towards the first control point that differs from it. */
@@ -978,92 +982,125 @@ const MAX_DEPTH = 24;
 export const MAX_ARC_TURN = (100 * Math.PI) / 180;
 
 /**
+ * What the two Schneider fits of this stage do differently: fitRun fits samples of the smoothed
+ * pieces, ./data-fit.ts the sub-pixel points of the edge. Each keeps the policy its output was
+ * tuned (and its golden SVGs made) with.
+ */
+export interface CubicFitPolicy {
+  /** Newton steps at most before a cubic's error is judged. */
+  newtonSteps: number;
+  /** Newton steps start only when the error is under this many tolerances: further off, a split serves better. */
+  newtonReach: number;
+  /** Whether a step that leaves the error past the reach ends the steps (else they run on while it is over the tolerance). */
+  newtonReachEachStep: boolean;
+  /** Points on each side of a split whose chord gives the tangent the two halves share there. */
+  splitWindow: number;
+}
+
+/** The samples of fitRun lie on smooth pieces: a near miss gets a few steps, and the split tangent is local. */
+const SAMPLE_FIT: CubicFitPolicy = { newtonSteps: 4, newtonReach: 4, newtonReachEachStep: false, splitWindow: 1 };
+
+/** One Schneider fit: the points, their cumulative turning, and where the accepted cubics go. */
+export interface CubicFit {
+  px: Float64Array;
+  py: Float64Array;
+  /** Cumulative turning along the points (radians): a cubic spans at most MAX_ARC_TURN of it. */
+  turned: Float64Array;
+  tolerance: number;
+  policy: CubicFitPolicy;
+  /**
+   * Takes a cubic over points first..last, its control points in bez[2..5]; `bez` is a scratch
+   * view, overwritten by the next fit.
+   */
+  emit(first: number, last: number, t1x: number, t1y: number, t2x: number, t2y: number, bez: Float64Array): void;
+}
+
+/**
  * Schneider (Graphics Gems, 1990): fit one cubic to points [first, last] with fixed unit end
  * tangents (t1 leaving the first point, t2 leaving the last point backwards); split at the worst
  * point with a shared tangent when the error bound is not met.
  */
-function fitCubic(
-  px: Float64Array,
-  py: Float64Array,
-  turned: Float64Array,
+export function fitCubics(
+  fit: CubicFit,
   first: number,
   last: number,
   t1x: number,
   t1y: number,
   t2x: number,
   t2y: number,
-  tol: number,
-  out: Segment[],
   depth: number,
 ): void {
-  const x0 = px[first],
-    y0 = py[first],
-    x3 = px[last],
-    y3 = py[last];
-  const chord = hypot(x3 - x0, y3 - y0);
-  if (last - first === 1) {
-    const d = chord / 3;
-    out.push({ kind: 'C', x1: x0 + t1x * d, y1: y0 + t1y * d, x2: x3 + t2x * d, y2: y3 + t2y * d, x: x3, y: y3 });
-    return;
-  }
+  const { px, py, turned } = fit;
+  let split: number;
   const arcTurn = turned[last] - turned[first];
   if (arcTurn > MAX_ARC_TURN && last - first >= 4) {
     // one cubic bends a half circle visibly out of round: split where half the turning is done
     const half = turned[first] + arcTurn / 2;
-    let split = first + 1;
+    split = first + 1;
     while (split < last - 1 && turned[split] < half) split++;
-    splitAt(px, py, turned, first, split, last, t1x, t1y, t2x, t2y, tol, out, depth);
-    return;
+  } else {
+    const bez = scratchFloat64(F64.Bezier, 8);
+    const worst = fitOneCubic(fit, first, last, t1x, t1y, t2x, t2y, bez);
+    // the points all coincide: nothing to draw
+    if (worst === null) return;
+    if (worst.error <= fit.tolerance || depth >= MAX_DEPTH) {
+      fit.emit(first, last, t1x, t1y, t2x, t2y, bez);
+      return;
+    }
+    split = Math.min(last - 1, Math.max(first + 1, worst.index));
   }
+  const lo = Math.max(first, split - fit.policy.splitWindow),
+    hi = Math.min(last, split + fit.policy.splitWindow);
+  let cx = px[lo] - px[hi],
+    cy = py[lo] - py[hi];
+  if (hypot(cx, cy) < 1e-12) {
+    cx = px[lo] - px[split];
+    cy = py[lo] - py[split];
+  }
+  const cn = hypot(cx, cy) || 1;
+  cx /= cn;
+  cy /= cn;
+  fitCubics(fit, first, split, t1x, t1y, cx, cy, depth + 1);
+  fitCubics(fit, split, last, -cx, -cy, t2x, t2y, depth + 1);
+}
+
+/**
+ * The least-squares cubic over points first..last with the given end tangents, written to `bez`,
+ * after the policy's Newton steps; its largest error and where. Null when the points coincide.
+ */
+export function fitOneCubic(
+  fit: CubicFit,
+  first: number,
+  last: number,
+  t1x: number,
+  t1y: number,
+  t2x: number,
+  t2y: number,
+  bez: Float64Array,
+): { error: number; index: number } | null {
+  const { px, py, tolerance: tol, policy } = fit;
   const count = last - first + 1;
   const u = scratchFloat64(F64.Params, count);
   u[0] = 0;
   for (let i = 1; i < count; i++) u[i] = u[i - 1] + hypot(px[first + i] - px[first + i - 1], py[first + i] - py[first + i - 1]);
   const arc = u[count - 1];
-  if (arc <= 1e-12) return;
-  for (let i = 1; i < count; i++) u[i] /= arc;
-  const bez = scratchFloat64(F64.Bezier, 8);
+  // Two points always give a cubic (both ends, chord/3 handles: generateAndMeasure's fallback), so
+  // no end point of the path goes missing; more points than that, all in one spot, give none.
+  if (arc <= 1e-12) {
+    if (count > 2) return null;
+  } else for (let i = 1; i < count; i++) u[i] /= arc;
   let worst = generateAndMeasure(px, py, first, last, u, t1x, t1y, t2x, t2y, bez);
-  if (worst.error > tol && worst.error < tol * 4) {
-    for (let iter = 0; iter < 4 && worst.error > tol; iter++) {
+  if (worst.error > tol && worst.error < tol * policy.newtonReach) {
+    for (
+      let step = 0;
+      step < policy.newtonSteps && worst.error > tol && (!policy.newtonReachEachStep || worst.error < tol * policy.newtonReach);
+      step++
+    ) {
       reparameterize(px, py, first, u, bez);
       worst = generateAndMeasure(px, py, first, last, u, t1x, t1y, t2x, t2y, bez);
     }
   }
-  if (worst.error <= tol || depth >= MAX_DEPTH) {
-    out.push({ kind: 'C', x1: bez[2], y1: bez[3], x2: bez[4], y2: bez[5], x: x3, y: y3 });
-    return;
-  }
-  splitAt(px, py, turned, first, Math.min(last - 1, Math.max(first + 1, worst.index)), last, t1x, t1y, t2x, t2y, tol, out, depth);
-}
-
-/** Fits both halves around `split`, sharing the tangent there so the join stays smooth. */
-function splitAt(
-  px: Float64Array,
-  py: Float64Array,
-  turned: Float64Array,
-  first: number,
-  split: number,
-  last: number,
-  t1x: number,
-  t1y: number,
-  t2x: number,
-  t2y: number,
-  tol: number,
-  out: Segment[],
-  depth: number,
-): void {
-  let cx = px[split - 1] - px[split + 1],
-    cy = py[split - 1] - py[split + 1];
-  if (hypot(cx, cy) < 1e-12) {
-    cx = px[split - 1] - px[split];
-    cy = py[split - 1] - py[split];
-  }
-  const cn = hypot(cx, cy) || 1;
-  cx /= cn;
-  cy /= cn;
-  fitCubic(px, py, turned, first, split, t1x, t1y, cx, cy, tol, out, depth + 1);
-  fitCubic(px, py, turned, split, last, -cx, -cy, t2x, t2y, tol, out, depth + 1);
+  return worst;
 }
 
 export function generateAndMeasure(
@@ -1155,15 +1192,7 @@ export function reparameterize(px: Float64Array, py: Float64Array, first: number
       s = 1 - t;
     const qx = s * s * s * b[0] + 3 * s * s * t * b[2] + 3 * s * t * t * b[4] + t * t * t * b[6];
     const qy = s * s * s * b[1] + 3 * s * s * t * b[3] + 3 * s * t * t * b[5] + t * t * t * b[7];
-    const d1x = 3 * (s * s * (b[2] - b[0]) + 2 * s * t * (b[4] - b[2]) + t * t * (b[6] - b[4]));
-    const d1y = 3 * (s * s * (b[3] - b[1]) + 2 * s * t * (b[5] - b[3]) + t * t * (b[7] - b[5]));
-    const d2x = 6 * (s * (b[4] - 2 * b[2] + b[0]) + t * (b[6] - 2 * b[4] + b[2]));
-    const d2y = 6 * (s * (b[5] - 2 * b[3] + b[1]) + t * (b[7] - 2 * b[5] + b[3]));
-    const ex = qx - px[first + i],
-      ey = qy - py[first + i];
-    const num = ex * d1x + ey * d1y;
-    const den = d1x * d1x + d1y * d1y + ex * d2x + ey * d2y;
-    if (Math.abs(den) > 1e-12) u[i] = clamp(t - num / den, 0, 1);
+    u[i] = newtonParameter(b, t, qx - px[first + i], qy - py[first + i]);
   }
 }
 

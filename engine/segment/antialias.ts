@@ -9,7 +9,8 @@
  * (engine/boundary/subpixel.ts) reads the band's colours to place it between pixel centres.
  *
  * A thin region whose colour is no such mix (a one-pixel ink line, a dark outline between light
- * fills) is left alone.
+ * fills) is left alone, and so are two bands side by side along a straight run (a strip of its own
+ * colour: see joinStrips).
  */
 import { renumberInScanOrder, type RegionLabels } from './renumber.js';
 
@@ -27,6 +28,10 @@ const REACH = 2;
 const MIN_CONTRAST = 24;
 /** A mix lies within this share of the two colours' distance from the line between them. */
 const OFF_LINE_SHARE = 0.3;
+/** Two bands side by side for at least this many pixels, and… */
+const MIN_STRIP_RUN = 8;
+/** …along at least this share of the smaller one, are a strip. */
+const STRIP_SHARE = 0.5;
 /** At most this many distinct neighbour regions are weighed per band pixel. */
 const MAX_CANDIDATES = 8;
 
@@ -67,6 +72,7 @@ export function absorbAntialiasBands(image: BandImage, regions: RegionLabels): R
     }
   }
   if (!anyBand) return regions;
+  const stripInto = joinStrips(image, labels, regionCount, band, regions.area);
 
   // Decisions read the labels as the merging left them; they are applied afterwards, so no band
   // pixel's choice depends on another's (or on the order of the scan).
@@ -122,9 +128,109 @@ export function absorbAntialiasBands(image: BandImage, regions: RegionLabels): R
       if (best >= 0) moved.push(p, best);
     }
   }
-  if (moved.length === 0) return regions;
+  if (moved.length === 0 && stripInto === null) return regions;
   for (let k = 0; k < moved.length; k += 2) labels[moved[k]] = moved[k + 1];
 
   // regions emptied by the move disappear
-  return renumberInScanOrder(labels, regionCount, transparent, null);
+  return renumberInScanOrder(labels, regionCount, transparent, stripInto);
+}
+
+/**
+ * Two bands side by side along a horizontal or vertical run are no edge's anti-aliasing: across a
+ * straight axis-aligned edge only one pixel is a mix. They are a thin strip of its own colour (an
+ * artist's one-pixel highlight or shade line inside an outline, drawn off the pixel grid so it
+ * covers parts of two pixel rows or columns), and its pixels are a mix of the strip and each side. Joined
+ * into one region (the lower id) and no longer bands; null when there is none.
+ */
+function joinStrips(image: BandImage, labels: Int32Array, regionCount: number, band: Uint8Array, area: Int32Array): Int32Array | null {
+  const { width, height, rgb } = image;
+  const beside = new Map<number, number>();
+  const note = (a: number, b: number) => {
+    const key = a < b ? a * regionCount + b : b * regionCount + a;
+    beside.set(key, (beside.get(key) ?? 0) + 1);
+  };
+  for (let y = 1; y + 1 < height; y++) {
+    for (let x = 1, p = y * width + 1; x + 1 < width; x++, p++) {
+      const l = labels[p];
+      if (!band[l]) continue;
+      // a vertical run: this pixel and its right neighbour each continue their band up and down,
+      // and step from the fill on the left to the fill on the right
+      const r = labels[p + 1];
+      if (
+        r !== l &&
+        band[r] &&
+        x + 2 < width &&
+        labels[p - width] === l &&
+        labels[p + width] === l &&
+        labels[p + 1 - width] === r &&
+        labels[p + 1 + width] === r &&
+        !band[labels[p - 1]] &&
+        !band[labels[p + 2]] &&
+        mixesInOrder(rgb, p - 1, p, p + 1, p + 2)
+      )
+        note(l, r);
+      const d = labels[p + width];
+      if (
+        d !== l &&
+        band[d] &&
+        y + 2 < height &&
+        labels[p - 1] === l &&
+        labels[p + 1] === l &&
+        labels[p + width - 1] === d &&
+        labels[p + width + 1] === d &&
+        !band[labels[p - width]] &&
+        !band[labels[p + 2 * width]] &&
+        mixesInOrder(rgb, p - width, p, p + width, p + 2 * width)
+      )
+        note(l, d);
+    }
+  }
+  let into: Int32Array | null = null;
+  for (const [key, run] of beside) {
+    const a = Math.floor(key / regionCount),
+      b = key % regionCount;
+    if (run < MIN_STRIP_RUN || run < STRIP_SHARE * Math.min(area[a], area[b])) continue;
+    into ??= Int32Array.from({ length: regionCount }, (_, r) => r);
+    const ra = rootOf(into, a),
+      rb = rootOf(into, b);
+    if (ra !== rb) into[Math.max(ra, rb)] = Math.min(ra, rb);
+  }
+  if (into === null) return null;
+  for (let r = 0; r < regionCount; r++) {
+    const root = rootOf(into, r);
+    into[r] = root;
+    if (root !== r) band[r] = band[root] = 0;
+  }
+  return into;
+}
+
+/**
+ * Whether pixels p and q lie on the colour line from pixel a to pixel b, p nearer a than q is: what
+ * a strip's two pixels are between its two sides (two thin lines of their own colours, a dark one
+ * beside a white one, are not).
+ */
+function mixesInOrder(rgb: Uint8Array, a: number, p: number, q: number, b: number): boolean {
+  const dr = rgb[3 * b] - rgb[3 * a],
+    dg = rgb[3 * b + 1] - rgb[3 * a + 1],
+    db = rgb[3 * b + 2] - rgb[3 * a + 2];
+  const contrast2 = dr * dr + dg * dg + db * db;
+  if (contrast2 < MIN_CONTRAST * MIN_CONTRAST) return false;
+  const along = (c: number): number => {
+    const pr = rgb[3 * c] - rgb[3 * a],
+      pg = rgb[3 * c + 1] - rgb[3 * a + 1],
+      pb = rgb[3 * c + 2] - rgb[3 * a + 2];
+    const t = (pr * dr + pg * dg + pb * db) / contrast2;
+    const er = pr - t * dr,
+      eg = pg - t * dg,
+      eb = pb - t * db;
+    return (er * er + eg * eg + eb * eb) / contrast2 <= OFF_LINE_SHARE * OFF_LINE_SHARE ? t : NaN;
+  };
+  const tp = along(p),
+    tq = along(q);
+  return tp > 0 && tp < tq && tq < 1;
+}
+
+function rootOf(into: Int32Array, r: number): number {
+  while (into[r] !== r) r = into[r];
+  return r;
 }

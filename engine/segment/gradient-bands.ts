@@ -13,9 +13,10 @@
  * no ramp of a few levels a pixel reaches, and a flat fill on each side paints it better than any
  * ramp across it, so it stays.
  */
-import { gradientSampleStep, paintResidual } from '../fit/gradient.js';
 import type { RasterImage } from '../types.js';
+import { gradientSampleStep, paintResidual } from '../fit/gradient.js';
 import { scratchInt32, scratchSlots } from '../scratch.js';
+import { addRun, addShifted, MOMENTS, surfaceResidual } from './colour-moments.js';
 import { renumberInScanOrder, type RegionLabels } from './renumber.js';
 
 export interface GradientBandSettings {
@@ -61,10 +62,11 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
   const speckPair = (pair: { a: number; b: number }) => (Math.min(area[pair.a], area[pair.b]) < MIN_REGION ? 1 : 0);
   soft.sort((s, t) => speckPair(s) - speckPair(t) || t.larger - s.larger || s.a - t.a || s.b - t.b);
 
-  // The pixels of every region on a soft boundary (no other region is ever sampled), in scan
-  // order, by counting sort.
   const involved = new Uint8Array(regionCount);
   for (const { a, b } of soft) involved[a] = involved[b] = 1;
+
+  // The pixels of every region on a soft boundary (no other region is ever sampled), in scan
+  // order, by counting sort.
   const first = new Int32Array(regionCount + 1);
   for (let r = 0; r < regionCount; r++) first[r + 1] = first[r] + (involved[r] ? area[r] : 0);
   const pixels = new Int32Array(first[regionCount]);
@@ -82,7 +84,6 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
   };
   const members: number[][] = Array.from({ length: regionCount }, (_, r) => [r]);
   const size = Float64Array.from(area);
-  const residual = new Float64Array(regionCount).fill(NaN);
   const { width, data } = image;
   const channels = image.channels ?? 4;
   const hard2 = settings.hardStep * settings.hardStep;
@@ -130,10 +131,20 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
     if (k < MIN_REGION) k = take(false);
     return paintResidual(image, sample.subarray(0, k), { maxResidual: settings.maxResidual });
   };
-  const ownResidual = (r: number): number => {
-    if (Number.isNaN(residual[r])) residual[r] = paintOf(members[r], size[r], find(r), find(r));
-    return residual[r];
+  // Each group's residual twice: from its moments (always known), and from the gradient fill that
+  // paints it (fitted only when a join needs it; NaN until then and again once the group grows).
+  const moments = regionMoments(image, regions, involved, settings.hardStep);
+  const smooth = new Float64Array(regionCount).fill(NaN);
+  const painted = new Float64Array(regionCount).fill(NaN);
+  const smoothResidual = (r: number): number => {
+    if (Number.isNaN(smooth[r])) smooth[r] = moments.residual(r);
+    return smooth[r];
   };
+  const paintedResidual = (r: number): number => {
+    if (Number.isNaN(painted[r])) painted[r] = paintOf(members[r], size[r], r, r);
+    return painted[r];
+  };
+  const passes = (before: number, after: number): boolean => after <= before + settings.residualSlack && after <= settings.maxResidual;
 
   const enclosedBy = (speck: number, group: number): boolean => {
     const inGroup = (q: number) => labels[q] === speck || find(labels[q]) === group;
@@ -165,20 +176,28 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
     const total = size[a] + size[b];
     const groups = a < b ? a * regionCount + b : b * regionCount + a;
     if (refused.get(groups) === total) continue;
-    const before = (size[a] * ownResidual(a) + size[b] * ownResidual(b)) / total;
     // the larger keeps its id; equal sizes keep the lower (determinism)
     if (size[b] > size[a] || (size[b] === size[a] && b < a)) [a, b] = [b, a];
-    const group = members[a].concat(members[b]);
-    const after = paintOf(group, total, a, b);
-    if (!(after <= before + settings.residualSlack && after <= settings.maxResidual)) {
-      refused.set(groups, total);
-      continue;
+    // One smooth surface through both (moments: no pass over the pixels) passes most joins. The
+    // rest are judged by the fill that will paint them, which follows what a cubic cannot: the
+    // tip of a cone (a radial ramp linear in the distance), a ramp whose profile kinks.
+    const smoothAfter = moments.joinedResidual(a, b);
+    let paintedAfter = NaN;
+    if (!passes((size[a] * smoothResidual(a) + size[b] * smoothResidual(b)) / total, smoothAfter)) {
+      const before = (size[a] * paintedResidual(a) + size[b] * paintedResidual(b)) / total;
+      paintedAfter = paintOf(members[a].concat(members[b]), total, a, b);
+      if (!passes(before, paintedAfter)) {
+        refused.set(groups, total);
+        continue;
+      }
     }
+    moments.join(a, b);
     parent[b] = a;
-    members[a] = group;
+    members[a] = members[a].concat(members[b]);
     members[b] = [];
     size[a] = total;
-    residual[a] = after;
+    smooth[a] = smoothAfter;
+    painted[a] = paintedAfter;
     joined++;
   }
   if (joined === 0) return regions;
@@ -186,6 +205,92 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
   const joinedInto = new Int32Array(regionCount);
   for (let r = 0; r < regionCount; r++) joinedInto[r] = find(r);
   return renumberInScanOrder(labels, regionCount, transparent, joinedInto);
+}
+
+/**
+ * The colour moments (./colour-moments.ts) of every region on a soft boundary, kept per group as
+ * groups join: how well one smooth fill paints a group, and would paint two groups together, in
+ * a few hundred operations whatever their size.
+ *
+ * A pixel beside a pixel of another region that steps hard is a mix of the two colours
+ * (anti-aliasing), which no ramp of the region's own colours paints: its moments are kept apart
+ * and count only where a group has fewer than MIN_REGION other pixels (a thin region is all outline).
+ */
+function regionMoments(image: RasterImage, regions: RegionLabels, involved: Uint8Array, hardStep: number) {
+  const { width, height, data } = image;
+  const channels = image.channels ?? 4;
+  const { labels, regionCount } = regions;
+  const n = width * height;
+  const hard2 = hardStep * hardStep;
+  const slot = new Int32Array(regionCount).fill(-1);
+  let slots = 0;
+  for (let r = 0; r < regionCount; r++) if (involved[r]) slot[r] = slots++;
+  // per slot: the moments of its clean pixels, then of its edge pixels, about its reference pixel
+  const BLOCK = 2 * MOMENTS;
+  const sums = new Float64Array(slots * BLOCK);
+  const refX = new Int32Array(slots),
+    refY = new Int32Array(slots).fill(-1);
+  const stepsHard = (p: number, q: number): boolean => {
+    if (labels[q] === labels[p]) return false;
+    const dr = data[channels * p] - data[channels * q],
+      dg = data[channels * p + 1] - data[channels * q + 1],
+      db = data[channels * p + 2] - data[channels * q + 2];
+    return dr * dr + dg * dg + db * db > hard2;
+  };
+  const edgeAt = (p: number, x: number): boolean =>
+    (x > 0 && stepsHard(p, p - 1)) ||
+    (x + 1 < width && stepsHard(p, p + 1)) ||
+    (p >= width && stepsHard(p, p - width)) ||
+    (p + width < n && stepsHard(p, p + width));
+  // runs of one region's pixels along a row, cut where a pixel's edge flag changes
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width;) {
+      const p = row + x;
+      const label = labels[p];
+      const s = slot[label];
+      if (s < 0) {
+        x++;
+        continue;
+      }
+      if (refY[s] < 0) {
+        refX[s] = x;
+        refY[s] = y;
+      }
+      const edge = edgeAt(p, x);
+      let end = x + 1;
+      while (end < width && labels[row + end] === label && edgeAt(row + end, end) === edge) end++;
+      addRun(sums, s * BLOCK + (edge ? MOMENTS : 0), x - refX[s], y - refY[s], end - x, data, channels, p);
+      x = end;
+    }
+  }
+  const pair = new Float64Array(BLOCK),
+    all = new Float64Array(MOMENTS);
+  const residualOf = (block: Float64Array, at: number): number => {
+    if (block[at] >= MIN_REGION) return surfaceResidual(block, at, MIN_REGION);
+    for (let k = 0; k < MOMENTS; k++) all[k] = block[at + k] + block[at + MOMENTS + k];
+    return surfaceResidual(all, 0, MIN_REGION);
+  };
+  /** Adds group b's moments, shifted to group a's reference pixel, into `target` at `at`. */
+  const addGroup = (target: Float64Array, at: number, a: number, b: number): void => {
+    const sa = slot[a],
+      sb = slot[b];
+    const dx = refX[sb] - refX[sa],
+      dy = refY[sb] - refY[sa];
+    addShifted(target, at, sums, sb * BLOCK, dx, dy);
+    addShifted(target, at + MOMENTS, sums, sb * BLOCK + MOMENTS, dx, dy);
+  };
+  return {
+    residual: (r: number): number => residualOf(sums, slot[r] * BLOCK),
+    /** The residual of groups a and b painted as one. */
+    joinedResidual(a: number, b: number): number {
+      pair.set(sums.subarray(slot[a] * BLOCK, slot[a] * BLOCK + BLOCK));
+      addGroup(pair, 0, a, b);
+      return residualOf(pair, 0);
+    },
+    /** Group b joins group a (a keeps its reference pixel). */
+    join: (a: number, b: number): void => addGroup(sums, slot[a] * BLOCK, a, b),
+  };
 }
 
 /**

@@ -25,6 +25,7 @@ import type { FittedChains } from '../fit/chain.js';
 import type { ChainRef } from '../boundary/index.js';
 import type { PathWriter } from './index.js';
 import { cubicPoint } from './path-data.js';
+import { segmentDistance2 } from '../geometry.js';
 import { hypot } from '../hypot.js';
 
 /** Pen moves an offset chain makes: PathWriter's, or a HiddenRun collecting them. */
@@ -129,7 +130,8 @@ export class OutlineIndex {
     const list = this.cells.get(cellKey(cellOf(x), cellOf(y)));
     if (!list) return false;
     const d2 = distance * distance;
-    for (const s of list) if (segmentDistance2(x, y, this.segments, s) < d2) return true;
+    const segments = this.segments;
+    for (const s of list) if (segmentDistance2(x, y, segments[s], segments[s + 1], segments[s + 2], segments[s + 3]) < d2) return true;
     return false;
   }
 
@@ -331,17 +333,4 @@ function cellOf(v: number): number {
 
 function cellKey(cx: number, cy: number): number {
   return (cy + 16) * 65536 + (cx + 16);
-}
-
-function segmentDistance2(x: number, y: number, s: number[], o: number): number {
-  const ax = s[o],
-    ay = s[o + 1],
-    dx = s[o + 2] - ax,
-    dy = s[o + 3] - ay;
-  const len2 = dx * dx + dy * dy;
-  let t = len2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / len2 : 0;
-  t = t < 0 ? 0 : t > 1 ? 1 : t;
-  const ex = x - ax - t * dx,
-    ey = y - ay - t * dy;
-  return ex * ex + ey * ey;
 }

@@ -118,17 +118,12 @@ export function renderService(deps: RenderDeps) {
       const controls: OutputControls = { ...(first.options.output ?? DEFAULT_OUTPUT_CONTROLS), ...replaced };
       const idemKey = idempotency.validateKey(request.idempotencyKey);
       const print = fingerprint(`render:${first.id}`, fields);
-      if (idemKey) {
-        const replayOf = idempotency.begin(accountId, idemKey, print);
-        if (replayOf) return { job: store.jobs.get(replayOf)!, replay: true };
-      }
-      let uploadPath: string | null = null;
-      let uploadKept = false;
-      try {
+      return steps.guard(accountId, idemKey, print, async (removeUnlessAdmitted) => {
         const id = newId('job');
         const admitted = { id, accountId, idempotency: idemKey ? { key: idemKey, print } : null };
+        let uploadPath: string;
         try {
-          uploadPath = await blobs.copyToUpload(first.document_path, id);
+          uploadPath = removeUnlessAdmitted(await blobs.copyToUpload(first.document_path, id));
         } catch {
           // Expired or deleted between the check and the copy.
           throw new VectorizeError('result_expired', 'The result is no longer available.', { job_id: first.id });
@@ -157,7 +152,7 @@ export function renderService(deps: RenderDeps) {
             retention: clampRetention(first.retention, plan.maxRetention),
             requested_retention: first.retention,
             options: { ...first.options, output },
-            upload_path: uploadPath!,
+            upload_path: uploadPath,
             result_path: null,
             result_bytes: null,
             document_path: null,
@@ -173,13 +168,8 @@ export function renderService(deps: RenderDeps) {
           await steps.enterQueue(admitted, tx);
           return {};
         });
-        const result = await steps.commit(admitted, admission.replayOf);
-        uploadKept = !result.replay;
-        return result;
-      } finally {
-        if (!uploadKept) await blobs.remove(uploadPath);
-        if (idemKey) idempotency.release(accountId, idemKey);
-      }
+        return steps.commit(admitted, admission.replayOf);
+      });
     },
   };
 }

@@ -154,19 +154,12 @@ export function submissionService(deps: SubmissionDeps) {
       const fileHash = createHash('sha256').update(bytes).digest('hex');
       const print = fingerprint(fileHash, fields);
       const accountId = submission.account.id;
-      if (idemKey) {
-        const replayOf = idempotency.begin(accountId, idemKey, print);
-        if (replayOf) return { job: store.jobs.get(replayOf)!, replay: true };
-      }
-      // The stored upload goes again unless its job is accepted and stored.
-      let uploadPath: string | null = null;
-      let uploadKept = false;
-      try {
+      return steps.guard(accountId, idemKey, print, async (removeUnlessAdmitted) => {
         const probe = await prober.probe(bytes);
         const freeBytes = await disk.freeBytes(blobs.root);
         const id = newId('job');
         // In place before the admission commits: a worker on another node may take the job at once.
-        uploadPath = await blobs.adoptUpload(file.path, id);
+        const uploadPath = removeUnlessAdmitted(await blobs.adoptUpload(file.path, id));
         // A full disk (or any failed write) refuses the whole submission: no job, no charge, no
         // upload left for the sweeper, and the key is free for the retry.
         const admitted = { id, accountId, idempotency: idemKey ? { key: idemKey, print } : null };
@@ -269,15 +262,10 @@ export function submissionService(deps: SubmissionDeps) {
         });
         // ── end of the admission ──
         const { charge } = admission;
-        const result = await steps.commit(admitted, admission.replayOf, async () => {
+        return steps.commit(admitted, admission.replayOf, async () => {
           if (charge) await accounts.refund(accountId, charge.charged, charge.period);
         });
-        uploadKept = !result.replay;
-        return result;
-      } finally {
-        if (!uploadKept) await blobs.remove(uploadPath);
-        if (idemKey) idempotency.release(accountId, idemKey);
-      }
+      });
     },
   };
 }

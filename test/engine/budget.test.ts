@@ -1,7 +1,8 @@
 /** The busy-pixel budget: which images are traced smaller, by how much, and at what display size. */
 import t from 'tap';
 import { randomBytes } from 'node:crypto';
-import { busyPixels, withinBusyBudget } from '../../engine/budget.js';
+import sharp from 'sharp';
+import { busyPixels, decodeForTrace, withinBusyBudget } from '../../engine/budget.js';
 import type { DecodedRaster } from '../../engine/decode/index.js';
 
 function raster(width: number, height: number, data: Uint8Array): DecodedRaster {
@@ -34,4 +35,17 @@ t.test('an image within the budget is traced as it is; a busier one is scaled do
   t.ok(Math.abs(image.width / image.height - 2) < 0.1, 'the aspect ratio is kept');
   t.ok(busyPixels(image) <= 2000, 'the copy fits the budget');
   t.equal(image.data.length, image.width * image.height * 3);
+});
+
+t.test('decodeForTrace: the bytes decoded, then held to the busy budget (what vectorize and the CLI batch classify)', async (t) => {
+  const width = 1300;
+  const height = 1250;
+  const png = await sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
+  const { image, display } = await decodeForTrace(new Uint8Array(png), 50_000_000);
+  t.same(display, { width, height }, "the display size is the file's");
+  t.ok(image.width < width && image.height < height, `noise over the budget is traced at ${image.width}×${image.height}`);
+  t.ok(busyPixels(image) <= 1_500_000, 'the copy fits the default budget');
+  await t.rejects(decodeForTrace(new Uint8Array(png), 1_000_000), { code: 'megapixels_exceeded' }, 'the pixel limit is checked first');
 });

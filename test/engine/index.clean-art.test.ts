@@ -194,3 +194,30 @@ t.test('an anti-aliased rectangle traces with each side within 0.1 px of where i
       t.ok(Math.abs(traced - truth) <= 0.1, `${side} at ${traced.toFixed(3)} for ${truth} (${svg.match(/<path[^>]*\/>\n(<path.*)/)?.[1]})`);
   }
 });
+
+t.test('a one-pixel strip drawn off the pixel grid keeps its colour and width when zoomed in', async (t) => {
+  // dark | grey from x = 20.25 to 21.5 | light, as a renderer draws an artist's inner highlight line
+  const DARK = [52, 52, 52],
+    GREY = [150, 150, 150],
+    LIGHT = [219, 220, 221];
+  const at = (x: number) => (x < 20.25 ? DARK : x < 21.5 ? GREY : LIGHT);
+  const image = raster(40, 48, (x) => {
+    if (x === 20) return mix(DARK, GREY, 0.25);
+    if (x === 21) return mix(GREY, LIGHT, 0.5);
+    return at(x + 0.5) as [number, number, number];
+  });
+  const { svg } = await vectorize(await png(image), { imageType: 'clipart' });
+  const zoom = 4,
+    zoomed = render(svg, 40, zoom, 'white');
+  // mean error (0-255) over the columns from x = 18 to 24, away from the image's top and bottom rows
+  // (read as one band, the strip's column 21 comes out light: about 15)
+  let error = 0,
+    count = 0;
+  for (let y = 8 * zoom; y < 40 * zoom; y++) {
+    for (let x = 18 * zoom; x < 24 * zoom; x++) {
+      error += Math.abs(zoomed.data[4 * (y * zoomed.width + x)] - at((x + 0.5) / zoom)[0]);
+      count++;
+    }
+  }
+  t.ok(error / count <= 5, `mean error ${(error / count).toFixed(1)} across the strip at ${zoom}x`);
+});

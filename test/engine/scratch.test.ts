@@ -11,7 +11,7 @@ import {
 import { FIT_PRESETS, fitChain } from '../../engine/fit/index.js';
 // Loaded for its guard's slots, declared when the module loads.
 import '../../engine/fit/chain.js';
-import { boundaryChain, polygonContains, rasterise } from './helpers/chains.js';
+import { boundaryChain, polygonChain, rasterise } from './helpers/chains.js';
 
 // The tests' own slots: a fit never asks for them, so these tests cannot disturb (or be disturbed by) one.
 const F64 = scratchSlots('scratch test', Float64Array, ['Zeroed', 'Grows', 'A', 'B']);
@@ -53,18 +53,12 @@ t.test('slots are independent, and each element type has its own', async (t) => 
 t.test('fits share no state through the scratch slots: a chain fits the same before and after a bigger one', async (t) => {
   const settings = FIT_PRESETS.light;
   const small = boundaryChain(rasterise(30, 30, (x, y) => (x - 15) ** 2 + (y - 15) ** 2 < 64));
-  const big = boundaryChain(
-    rasterise(
-      220,
-      160,
-      polygonContains([
-        [10, 10],
-        [200, 30],
-        [150, 150],
-        [40, 120],
-      ]),
-    ),
-  );
+  const big = polygonChain(220, 160, [
+    [10, 10],
+    [200, 30],
+    [150, 150],
+    [40, 120],
+  ]);
   const before = fitChain(small, true, settings);
   const other = fitChain(big, true, settings);
   const after = fitChain(small, true, settings);

@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { main, type CommandIo } from '../../../cli/main.js';
 import { IMAGE_CLASSES } from '../../../engine/types.js';
+import { plainOnCpu } from '../../../cli/commands/convert.js';
+import type { ClassifierSessionFactory } from '../../../engine/classify/index.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 // Runs the CLI from source in a real process (no build step).
@@ -224,6 +226,24 @@ t.test('the classifier provider is said only with --verbose when it is the expec
   const verbose = await cli(['convert', input, '--verbose']);
   t.equal(verbose.code, 0);
   t.match(verbose.stderr, /^classifier: (cpu|cuda)\n$/, 'one short line');
+});
+
+t.test('on the CPU the classifier runs without onnxruntime; CUDA or a model it refuses goes to onnxruntime', async (t) => {
+  const opened: string[] = [];
+  const factory =
+    (name: string, refuse = false): ClassifierSessionFactory =>
+    async (model, provider) => {
+      opened.push(`${name} ${provider} ${model}`);
+      if (refuse) throw new Error('operator Tanh is not supported');
+      return { provider, run: async () => new Float32Array(4) };
+    };
+  const sessions = plainOnCpu(factory('plain'), factory('onnxruntime'));
+  t.equal((await sessions('m.onnx', 'cpu')).provider, 'cpu');
+  t.equal((await sessions('m.onnx', 'cuda')).provider, 'cuda');
+  t.same(opened, ['plain cpu m.onnx', 'onnxruntime cuda m.onnx']);
+  opened.length = 0;
+  await plainOnCpu(factory('plain', true), factory('onnxruntime'))('other.onnx', 'cpu');
+  t.same(opened, ['plain cpu other.onnx', 'onnxruntime cpu other.onnx']);
 });
 
 t.test('a closed stdout (| head -c 100) ends the command quietly', async (t) => {

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { FIT_PRESETS, fitChain, reversePath, type FittedPath, type Segment } from '../../../engine/fit/index.js';
 import { SMOOTHING_LEVELS } from '../../../engine/types.js';
-import { boundaryChain, polygonContains, rasterise } from '../helpers/chains.js';
+import { boundaryChain, polygonChain, polygonContains, rasterise } from '../helpers/chains.js';
 import { halfArcPoint, samplePath, type Point } from '../helpers/paths.js';
 
 function endOf(path: FittedPath): Point {
@@ -149,18 +149,12 @@ t.test('closed paths end exactly where they start', async (t) => {
 });
 
 t.test('reversePath(reversePath(p)) equals p, and reversal walks the same points backwards', async (t) => {
-  const chain = boundaryChain(
-    rasterise(
-      80,
-      80,
-      polygonContains([
-        [10, 10],
-        [70, 18],
-        [55, 70],
-        [20, 50],
-      ]),
-    ),
-  );
+  const chain = polygonChain(80, 80, [
+    [10, 10],
+    [70, 18],
+    [55, 70],
+    [20, 50],
+  ]);
   const round = boundaryChain(rasterise(60, 60, disc(30, 30, 20)));
   for (const [name, path] of [
     ['polygon', fitChain(chain, true, FIT_PRESETS.strong)],
@@ -199,17 +193,11 @@ t.test('smoothing levels order by corner count on polygons with mild angles', as
 });
 
 t.test('a triangle keeps its three sharp corners and straight sides below maximum', async (t) => {
-  const chain = boundaryChain(
-    rasterise(
-      60,
-      60,
-      polygonContains([
-        [5, 5],
-        [55, 20],
-        [15, 50],
-      ]),
-    ),
-  );
+  const chain = polygonChain(60, 60, [
+    [5, 5],
+    [55, 20],
+    [15, 50],
+  ]);
   for (const level of ['off', 'light', 'strong'] as const) {
     const path = fitChain(chain, true, FIT_PRESETS[level]);
     t.equal(path.segments.length, 3, level);

@@ -27,6 +27,11 @@ export function polygonContains(vertices: Array<[number, number]>): (x: number, 
   };
 }
 
+/** The boundary chain of a polygon rasterised into a width × height mask. */
+export function polygonChain(width: number, height: number, vertices: Array<[number, number]>): Float64Array {
+  return boundaryChain(rasterise(width, height, polygonContains(vertices)));
+}
+
 /**
  * Walks the boundary of the single 4-connected blob in the mask, clockwise on screen (y down),
  * keeping the inside on the right. Returns x0,y0,x1,y1,… unit steps, not repeating the first point.

@@ -5,7 +5,7 @@ import { absorbAntialiasBands } from '../../../engine/segment/antialias.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
 import { DEFAULT_TRACE_OPTIONS } from '../../../engine/types.js';
-import { raster, type Raster } from '../helpers/images.js';
+import { mix, raster, type Raster } from '../helpers/images.js';
 
 function segment(image: Raster, absorbBands = true) {
   const settings = engineSettingsFor(DEFAULT_TRACE_OPTIONS, 'clipart');
@@ -65,4 +65,33 @@ t.test('regions are renumbered in scan order with their areas and transparency',
   t.same(Array.from(out.area), [10, 14]);
   t.same(Array.from(labels.subarray(0, 6)), [0, 0, 1, 1, 1, 1], 'the lighter mixes join the red side');
   t.same(Array.from(labels.subarray(18, 24)), [0, 0, 0, 1, 1, 1], 'the darker ones the black side');
+});
+
+t.test('two bands side by side along an axis-aligned edge are a thin strip of its own, not anti-aliasing', async (t) => {
+  // dark | a grey strip from x = 20.25 to 21.5 | light: columns 20 and 21 are both mixes of dark and
+  // light, which no single edge makes (across a vertical edge only one pixel is a mix)
+  const DARK: [number, number, number] = [52, 52, 52],
+    GREY: [number, number, number] = [150, 150, 150],
+    LIGHT: [number, number, number] = [219, 220, 221];
+  const image = raster(40, 48, (x) => {
+    if (x === 20) return mix(DARK, GREY, 0.25);
+    if (x === 21) return mix(GREY, LIGHT, 0.5);
+    return x < 20 ? DARK : LIGHT;
+  });
+  const seg = segment(image);
+  t.equal(seg.regionCount, 3, 'dark, strip and light');
+  for (const y of [0, 20, 47]) {
+    t.equal(seg.labels[y * 40 + 20], seg.labels[y * 40 + 21], `row ${y}: both columns are the strip`);
+    t.not(seg.labels[y * 40 + 20], seg.labels[y * 40 + 19], `row ${y}: not the dark side`);
+    t.not(seg.labels[y * 40 + 21], seg.labels[y * 40 + 22], `row ${y}: not the light side`);
+  }
+});
+
+t.test('a dark line beside a white line stays two lines: neither is a mix of the fills on each side', async (t) => {
+  const BLUE: [number, number, number] = [150, 170, 240],
+    NAVY: [number, number, number] = [30, 40, 90];
+  const image = raster(40, 48, (x) => (x === 20 ? [10, 10, 10] : x === 21 ? [250, 250, 250] : x < 20 ? NAVY : BLUE));
+  const seg = segment(image);
+  t.equal(seg.regionCount, 4, 'navy, black, white, blue');
+  t.not(seg.labels[20 * 40 + 20], seg.labels[20 * 40 + 21], 'the two lines apart');
 });
