@@ -87,6 +87,16 @@ export interface FitSettings {
    * polygon's corners (./data-fit.ts) instead of to its rounded edges. Absent means off.
    */
   followEdges?: boolean;
+  /**
+   * How chains still on their pixel cracks (a 1-bit drawing: no anti-aliasing moved them) are
+   * fitted; absent means like every other chain. There the true edge is the crack itself, known
+   * to half a pixel: the polygon's edges stay within `corridor` of the crack middles, a vertex moves
+   * at most `vertexShift` per axis (Potrace's unit square round the vertex), and the curves keep
+   * within `tolerance` of the rounded polygon. Each side of a stroke is fitted on its own, so what
+   * either side may stray adds up across the stroke: with the presets' 0.7 px a 1-px line pinched
+   * to nothing in one place and doubled in the next.
+   */
+  hardEdge?: { corridor: number; vertexShift: number; tolerance: number };
 }
 
 export type Segment =
@@ -161,8 +171,11 @@ export function fitChain(points: Float64Array, closed: boolean, settings: FitSet
   }
   const mids = staircaseMidpoints(crack, closed);
   const short = settings.shortChain;
-  const poly = buildPolygon(mids, closed, short && mids.length >> 1 <= short.maxSteps ? short.corridor : POLYGON_CORRIDOR);
-  adjustVertices(poly, mids, closed);
+  const hard = settings.hardEdge && onHalfPixelGrid(crack, closed) ? settings.hardEdge : null;
+  if (hard) settings = { ...settings, tolerance: Math.min(settings.tolerance, hard.tolerance) };
+  const corridor = short && mids.length >> 1 <= short.maxSteps ? short.corridor : (hard?.corridor ?? POLYGON_CORRIDOR);
+  const poly = buildPolygon(mids, closed, corridor);
+  adjustVertices(poly, mids, closed, hard?.vertexShift ?? MAX_VERTEX_SHIFT);
   if (!closed) {
     // junctions are shared with other chains: they stay exactly where the caller put them
     poly.vx[0] = crack[0];
@@ -177,6 +190,19 @@ export function fitChain(points: Float64Array, closed: boolean, settings: FitSet
     return fitToData(mids, closed, cornersOf(sharp, shape, mids.length >> 1, mids, closed), settings);
   const pieces = buildPieces(sharp, shape, closed, ROUNDING[settings.smoothing].roundingReach, settings.minLineRun ?? MIN_LINE_RUN);
   return fitPieces(pieces, closed, settings);
+}
+
+/**
+ * Whether every point lies on the half-pixel grid: a hard edge. Its cracks sit on pixel corners,
+ * except beside a pixel that line art filled in to join two ink pixels touching at a corner: that
+ * pixel has paper's coverage, so the sub-pixel stage moves its cracks half a pixel in. Anti-aliased
+ * edges move by any fraction. An open chain's ends may lie anywhere (the fit guard cuts a chain in
+ * the middle of a step).
+ */
+function onHalfPixelGrid(points: Float64Array, closed: boolean): boolean {
+  const skip = closed ? 0 : 2;
+  for (let i = skip; i < points.length - skip; i++) if (!Number.isInteger(2 * points[i])) return false;
+  return true;
 }
 
 /**
@@ -469,7 +495,7 @@ function turnAngle(ax: number, ay: number, bx: number, by: number, cx: number, c
  * Moves every free vertex to the meeting point of the least-squares lines through its two edges'
  * points, at most MAX_VERTEX_SHIFT per axis (Potrace clamps to the vertex's pixel square the same way).
  */
-function adjustVertices(poly: Polygon, mx: Float64Array, closed: boolean): void {
+function adjustVertices(poly: Polygon, mx: Float64Array, closed: boolean, maxShift: number): void {
   const { m, at } = poly;
   const n = mx.length >> 1;
   const edges = closed ? m : m - 1;
@@ -546,8 +572,8 @@ function adjustVertices(poly: Polygon, mx: Float64Array, closed: boolean): void 
     const t = ((cx[b] - cx[a]) * uy[b] - (cy[b] - cy[a]) * ux[b]) / cross;
     const px = cx[a] + t * ux[a],
       py = cy[a] + t * uy[a];
-    nx[v] = poly.vx[v] + clamp(px - poly.vx[v], -MAX_VERTEX_SHIFT, MAX_VERTEX_SHIFT);
-    ny[v] = poly.vy[v] + clamp(py - poly.vy[v], -MAX_VERTEX_SHIFT, MAX_VERTEX_SHIFT);
+    nx[v] = poly.vx[v] + clamp(px - poly.vx[v], -maxShift, maxShift);
+    ny[v] = poly.vy[v] + clamp(py - poly.vy[v], -maxShift, maxShift);
   }
   poly.vx.set(nx);
   poly.vy.set(ny);

@@ -198,6 +198,54 @@ t.test('a 1-bit circle traced as a blueprint is a curve, not stairs', async (t) 
   t.ok(result.stats.nodes <= 12, `a handful of nodes, not one per pixel step (${result.stats.nodes})`);
 });
 
+t.test('a 1-bit drawing keeps its stroke weight: 2-px lines stay 2 px and a 1-px line 1 px, no slivers or bulges', async (t) => {
+  // each stroke: its centre line and width; the lines cross as a drawing's do (a crossing makes a
+  // hole in the ink, so each side of a stroke is part of a different outline)
+  const strokes: { name: string; line: [number, number, number, number]; width: number }[] = [
+    { name: 'long steep 2-px diagonal', line: [10, 90, 60, 12], width: 2 },
+    { name: 'long shallow 2-px diagonal', line: [8, 30, 70, 8], width: 2 },
+    { name: '1-px diagonal', line: [20, 60, 75, 95], width: 1 },
+    { name: 'stem of the 1', line: [95, 20, 95, 85], width: 2 },
+    { name: 'flag of the 1', line: [95, 20, 84, 30], width: 2 },
+    { name: 'foot of the 1', line: [86, 85, 104, 85], width: 2 },
+  ];
+  const image = raster(120, 100, (x, y) =>
+    strokes.some((s) => segmentDistance(x + 0.5, y + 0.5, ...s.line) <= s.width / 2) ? [0, 0, 0] : [255, 255, 255],
+  );
+  const result = await vectorize(await png(image), { imageType: 'blueprint' });
+  const zoom = 8;
+  const drawn = render(result.svg, image.width, zoom, 'white');
+  const inkAt = (x: number, y: number): boolean => {
+    const px = Math.floor(x * zoom),
+      py = Math.floor(y * zoom);
+    return px >= 0 && py >= 0 && px < drawn.width && py < drawn.height && drawn.data[(py * drawn.width + px) * 4] < 128;
+  };
+  for (const { name, line, width } of strokes) {
+    const [ax, ay, bx, by] = line;
+    const length = Math.hypot(bx - ax, by - ay);
+    const ux = (bx - ax) / length,
+      uy = (by - ay) / length;
+    let thinnest = Infinity,
+      thickest = 0;
+    // across the stroke every quarter pixel along it, away from its ends and from the strokes it meets
+    for (let along = 3; along <= length - 3; along += 0.25) {
+      const cx = ax + ux * along,
+        cy = ay + uy * along;
+      if (strokes.some((other) => other.line !== line && segmentDistance(cx, cy, ...other.line) < 5)) continue;
+      let left = 0,
+        right = 0;
+      while (left < 6 && inkAt(cx - uy * left, cy + ux * left)) left += 1 / 32;
+      while (right < 6 && inkAt(cx + uy * right, cy - ux * right)) right += 1 / 32;
+      thinnest = Math.min(thinnest, left + right);
+      thickest = Math.max(thickest, left + right);
+    }
+    t.ok(
+      thinnest >= width - 0.5 && thickest <= width + 0.5,
+      `${name}: ${thinnest.toFixed(2)}-${thickest.toFixed(2)} px wide all along, the bitmap's ${width} ± 0.5`,
+    );
+  }
+});
+
 t.test('ink pixels touching only at a corner are one mark with one outline, no junction', async (t) => {
   // a 1-px staircase line: each pixel meets the next only at a corner
   const image = raster(40, 40, (x, y) => (x >= 8 && x < 32 && y === x ? [0, 0, 0] : [255, 255, 255]));
