@@ -335,7 +335,9 @@ function floodRegion(fill: FillState, start: number, label: number, clear: numbe
             x++;
             continue;
           }
-          // a stretch of accepted pixels, labelled up to the first refused one or the scan's end
+          // a stretch of accepted pixels, labelled up to the first refused one or the scan's end;
+          // its sums are written out as in the row growth above: a shared helper would have to hand
+          // back seven running sums per pixel (an object or array each time) in the flood's hottest loop
           const runStart = x;
           for (;;) {
             labels[q] = label;
