@@ -80,6 +80,9 @@ t.test(
       VECTORIZE_MIN_FREE_BYTES: '0',
       VECTORIZE_ENGINE_MODULE: join(root, 'test/fixtures/server/slow-engine.mjs'),
       SLOW_ENGINE_MS: String(TRACE_MS),
+      // the job this test cancels (a larger PNG) traces until canceled, so the cancel always finds it tracing
+      SLOW_ENGINE_LONG_FROM_BYTES: '1000',
+      SLOW_ENGINE_LONG_MS: '120000',
     };
 
     // Accounts straight into the database, before any node runs (the CLI's path with no server).
@@ -170,7 +173,9 @@ t.test(
 
     // A DELETE on one API node reaches the worker tracing the job: it stops the trace.
     const survivor = workers[1]!;
-    const accepted = await fetch(`${apis[0]}/v1/vectorize`, { method: 'POST', body: form(png, 'cancel-me.png'), headers: auth });
+    const longTrace = await pngBytes(256, 256);
+    t.ok(longTrace.length >= 1000, 'the job to cancel is large enough to trace until canceled');
+    const accepted = await fetch(`${apis[0]}/v1/vectorize`, { method: 'POST', body: form(longTrace, 'cancel-me.png'), headers: auth });
     const { id: cancelId } = (await accepted.json()) as { id: string };
     await until(async () => {
       const job = (await (await fetch(`${apis[1]}/v1/jobs/${cancelId}`, { headers: auth })).json()) as { status: string };
