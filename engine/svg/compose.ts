@@ -21,11 +21,12 @@ import type { BoundaryGraph, ChainRef } from '../boundary/index.js';
 import type { PreparedImage } from '../prepare/index.js';
 import type { Segmentation } from '../segment/index.js';
 import type { EngineSettings } from '../settings.js';
+import { scratchFloat64Buffer, scratchSlots, scratchUint8Buffer } from '../scratch.js';
 import { checkAbort, type StageContext } from '../stage.js';
 import { PathWriter, hexColour, type SvgDocument, type SvgItem } from './index.js';
 import { ELLIPSE_NODES, fittedEllipse } from './ellipse.js';
 import { HiddenRun, OutlineIndex, shortcutEnds, writeRunEnds, type PaintLayers, type Pen } from './underlap.js';
-import { appendOffsetWalk } from './offset.js';
+import { appendOffsetWalk, type Walk } from './offset.js';
 
 interface ComposedShapes {
   document: SvgDocument;
@@ -626,16 +627,21 @@ function appendOffsetChain(
   appendOffsetWalk(writer, chainWalk(fitted, c, reversed), continuing, distance, closed);
 }
 
+/** chainWalk's arrays and the walk itself, reused: appendOffsetWalk is done with them before the next chain. */
+const WALK = scratchSlots('chain walk', Float64Array, ['xs', 'ys']);
+const WALK_KINDS = scratchSlots('chain walk kinds', Uint8Array, ['curve']);
+const walk: Walk = { xs: [], ys: [], curve: [], segments: 0 };
+
 /** Chain c's control points in walking order (start, then 1 per line or 3 per curve) and which segments are curves. */
-function chainWalk(fitted: FittedChains, c: number, reversed: boolean): { xs: Float64Array; ys: Float64Array; curve: Uint8Array } {
+function chainWalk(fitted: FittedChains, c: number, reversed: boolean): Walk {
   const { coords, kinds } = fitted;
   const k0 = fitted.kindAt[c],
     n = fitted.count[c];
   let total = 1;
   for (let i = 0; i < n; i++) total += kinds[k0 + i] === 0 ? 1 : 3;
-  const xs = new Float64Array(total),
-    ys = new Float64Array(total),
-    curve = new Uint8Array(n);
+  const xs = scratchFloat64Buffer(WALK.xs, total),
+    ys = scratchFloat64Buffer(WALK.ys, total),
+    curve = scratchUint8Buffer(WALK_KINDS.curve, n);
   const base = fitted.coordAt[c];
   for (let q = 0; q < total; q++) {
     const at = reversed ? total - 1 - q : q;
@@ -643,7 +649,11 @@ function chainWalk(fitted: FittedChains, c: number, reversed: boolean): { xs: Fl
     ys[q] = coords[base + 2 * at + 1];
   }
   for (let i = 0; i < n; i++) curve[reversed ? n - 1 - i : i] = kinds[k0 + i];
-  return { xs, ys, curve };
+  walk.xs = xs;
+  walk.ys = ys;
+  walk.curve = curve;
+  walk.segments = n;
+  return walk;
 }
 
 /**
