@@ -82,6 +82,21 @@ export function scratchUint8(slot: ScratchSlot<Uint8Array<ArrayBuffer>>, length:
   return buffer.subarray(0, length);
 }
 
+/**
+ * The slot's whole buffer, at least `length` long, holding whatever was there: not even a view is
+ * created, for call sites run per chain that pass their length along.
+ */
+export function scratchFloat64Buffer(slot: ScratchSlot<Float64Array<ArrayBuffer>>, length: number): Float64Array<ArrayBuffer> {
+  if (slot.buffer.length < length) slot.buffer = new Float64Array(capacityFor(slot.buffer.length, length));
+  return slot.buffer;
+}
+
+/** scratchFloat64Buffer's Uint8Array. */
+export function scratchUint8Buffer(slot: ScratchSlot<Uint8Array<ArrayBuffer>>, length: number): Uint8Array<ArrayBuffer> {
+  if (slot.buffer.length < length) slot.buffer = new Uint8Array(capacityFor(slot.buffer.length, length));
+  return slot.buffer;
+}
+
 /** scratchFloat64, zeroed. */
 export function zeroedFloat64(slot: ScratchSlot<Float64Array<ArrayBuffer>>, length: number): Float64Array<ArrayBuffer> {
   return scratchFloat64(slot, length).fill(0);

@@ -21,11 +21,12 @@ import type { BoundaryGraph, ChainRef } from '../boundary/index.js';
 import type { PreparedImage } from '../prepare/index.js';
 import type { Segmentation } from '../segment/index.js';
 import type { EngineSettings } from '../settings.js';
+import { scratchFloat64Buffer, scratchSlots, scratchUint8Buffer } from '../scratch.js';
 import { checkAbort, type StageContext } from '../stage.js';
 import { PathWriter, hexColour, type SvgDocument, type SvgItem } from './index.js';
 import { ELLIPSE_NODES, fittedEllipse } from './ellipse.js';
-import { HiddenRun, OutlineIndex, writeHiddenRun, type PaintLayers, type Pen } from './underlap.js';
-import { appendOffsetWalk } from './offset.js';
+import { HiddenRun, OutlineIndex, shortcutEnds, writeRunEnds, type PaintLayers, type Pen } from './underlap.js';
+import { appendOffsetWalk, type Walk } from './offset.js';
 
 interface ComposedShapes {
   document: SvgDocument;
@@ -226,63 +227,68 @@ export function composeShapes(
       const other = otherSide(ref);
       return other >= 0 && !transparent[other] && rank[other] > i;
     };
-    // Whether a hidden run took a shortcut: the shape is then written a second time without any,
-    // for the output controls that lift a later shape below it or leave one out (controls.ts).
-    let shortened = false;
-    const writeRings = (fill: PathWriter, shortcuts: boolean): void => {
-      for (let k = 0; k < outline.rings.length; k++) {
-        const ring = outline.rings[k];
-        const ringArea = outline.ringArea[k];
-        // A hole stackedOrder checked, or one that only regions at most its size can fill when every
-        // shape painted so far is larger (then the rim says whether all of them come later).
-        if (stackHoles && ringArea < 0 && (stackedHoles.has(ring) || -ringArea < smallestEarlier)) {
-          let allLater = true;
-          for (let j = 0; j < ring.length && allLater; j++) if (!(rank[otherSide(ring[j])] > i)) allLater = false;
-          if (allLater) {
-            const inside = otherSide(ring[0]);
-            if (ring.every((ref) => otherSide(ref) === inside)) paintedBeneath[inside] = r;
-            continue;
-          }
-        }
-        // Runs of chains under later neighbours are collected and written by writeHiddenRun (./underlap.ts);
-        // the ring starts on a chain that is seen, so no run wraps round its end.
-        const hidden = ring.map((ref) => runsUnder(ref) && !hasArc(fitted, ref >> 1));
-        const first = Math.max(0, hidden.indexOf(false));
-        let run: HiddenRun | null = null;
-        let seen: OutlineIndex | null = null;
-        const endRun = (x: number, y: number): void => {
-          run!.lineTo(x, y);
-          if (writeHiddenRun(fill, run!, layers, r, shortcuts ? (seen ??= new OutlineIndex(fitted, ring)) : null)) shortened = true;
-          run = null;
-        };
-        for (let s = 0; s < ring.length; s++) {
-          const j = (first + s) % ring.length;
-          const ref = ring[j];
-          const chain = ref >> 1,
-            reversed = (ref & 1) === 1;
-          if (hidden[j]) {
-            run ??= s === 0 ? new HiddenRun() : new HiddenRun(...chainStart(fitted, chain, reversed));
-            appendOffsetChain(run, fitted, chain, reversed, s > 0, underlap, graph.chains[chain].closed);
-            continue;
-          }
-          // after an offset piece the pen is off the chain's start: a short line joins them
-          if (run !== null) endRun(...chainStart(fitted, chain, reversed));
-          append(fill, ref, s > 0);
-        }
-        // a run at the ring's end goes back to where the ring started (its own start when all of it is hidden)
-        const closing: HiddenRun | null = run;
-        // a ring whose every chain is hidden and has no segments has no point to write
-        if (closing !== null && closing.xs.length > 0)
-          endRun(
-            ...(hidden[first]
-              ? ([closing.xs[0], closing.ys[0]] as [number, number])
-              : chainStart(fitted, ring[first] >> 1, (ring[first] & 1) === 1)),
-          );
-        fill.close();
-      }
-    };
+    // The shape with shortcuts taken in hidden runs, and once one is taken, without any (a fork of
+    // the writer as it stood before that run), for the output controls that lift a later shape below
+    // it or leave one out (controls.ts). One pass over the rings writes both.
+    const shortcuts = settings.seams.hiddenShortcuts;
     const fill = new PathWriter();
-    writeRings(fill, settings.seams.hiddenShortcuts);
+    let plain = null as PathWriter | null; // set in endRun, a closure (no narrowing to null)
+    for (let k = 0; k < outline.rings.length; k++) {
+      const ring = outline.rings[k];
+      const ringArea = outline.ringArea[k];
+      // A hole stackedOrder checked, or one that only regions at most its size can fill when every
+      // shape painted so far is larger (then the rim says whether all of them come later).
+      if (stackHoles && ringArea < 0 && (stackedHoles.has(ring) || -ringArea < smallestEarlier)) {
+        let allLater = true;
+        for (let j = 0; j < ring.length && allLater; j++) if (!(rank[otherSide(ring[j])] > i)) allLater = false;
+        if (allLater) {
+          const inside = otherSide(ring[0]);
+          if (ring.every((ref) => otherSide(ref) === inside)) paintedBeneath[inside] = r;
+          continue;
+        }
+      }
+      // Runs of chains under later neighbours are collected and written by writeRunEnds (./underlap.ts);
+      // the ring starts on a chain that is seen, so no run wraps round its end.
+      const hidden = ring.map((ref) => runsUnder(ref) && !hasArc(fitted, ref >> 1));
+      const first = Math.max(0, hidden.indexOf(false));
+      let run: HiddenRun | null = null;
+      let seen: OutlineIndex | null = null;
+      const endRun = (x: number, y: number): void => {
+        run!.lineTo(x, y);
+        const ends = shortcuts ? shortcutEnds(run!, layers, r, (seen ??= new OutlineIndex(fitted, ring))) : null;
+        // fewer ends than segments: a shortcut was taken
+        if (ends !== null && ends.length < run!.controls.length) plain ??= fill.fork();
+        writeRunEnds(fill, run!, ends);
+        if (plain !== null) writeRunEnds(plain, run!, null);
+        run = null;
+      };
+      for (let s = 0; s < ring.length; s++) {
+        const j = (first + s) % ring.length;
+        const ref = ring[j];
+        const chain = ref >> 1,
+          reversed = (ref & 1) === 1;
+        if (hidden[j]) {
+          run ??= s === 0 ? new HiddenRun() : new HiddenRun(...chainStart(fitted, chain, reversed));
+          appendOffsetChain(run, fitted, chain, reversed, s > 0, underlap, graph.chains[chain].closed);
+          continue;
+        }
+        // after an offset piece the pen is off the chain's start: a short line joins them
+        if (run !== null) endRun(...chainStart(fitted, chain, reversed));
+        append(fill, ref, s > 0);
+        if (plain !== null) append(plain, ref, s > 0);
+      }
+      // a run at the ring's end goes back to where the ring started (its own start when all of it is hidden)
+      const closing: HiddenRun | null = run;
+      // a ring whose every chain is hidden and has no segments has no point to write
+      if (closing !== null && closing.xs.length > 0)
+        endRun(
+          ...(hidden[first]
+            ? ([closing.xs[0], closing.ys[0]] as [number, number])
+            : chainStart(fitted, ring[first] >> 1, (ring[first] & 1) === 1)),
+        );
+      fill.close();
+      plain?.close();
+    }
     if (fill.empty) continue;
     if (paintedBeneath[r] >= 0 && outline.rings.length === 1) fadeOnto(gradients, paint[r], paint[paintedBeneath[r]]);
     // an ellipse element has no offset copy: only a shape that runs under nothing is written as one
@@ -293,11 +299,7 @@ export function composeShapes(
       nodes += ELLIPSE_NODES;
     } else {
       const item: SvgItem = { kind: 'fill', paint: paint[r], d: fill.toString(), nodes: fill.segments };
-      if (shortened) {
-        const plain = new PathWriter();
-        writeRings(plain, false);
-        item.withoutShortcuts = { d: plain.toString(), nodes: plain.segments };
-      }
+      if (plain !== null) item.withoutShortcuts = { d: plain.toString(), nodes: plain.segments };
       items.push(item);
       nodes += fill.segments;
     }
@@ -625,16 +627,21 @@ function appendOffsetChain(
   appendOffsetWalk(writer, chainWalk(fitted, c, reversed), continuing, distance, closed);
 }
 
+/** chainWalk's arrays and the walk itself, reused: appendOffsetWalk is done with them before the next chain. */
+const WALK = scratchSlots('chain walk', Float64Array, ['xs', 'ys']);
+const WALK_KINDS = scratchSlots('chain walk kinds', Uint8Array, ['curve']);
+const walk: Walk = { xs: [], ys: [], curve: [], segments: 0 };
+
 /** Chain c's control points in walking order (start, then 1 per line or 3 per curve) and which segments are curves. */
-function chainWalk(fitted: FittedChains, c: number, reversed: boolean): { xs: Float64Array; ys: Float64Array; curve: Uint8Array } {
+function chainWalk(fitted: FittedChains, c: number, reversed: boolean): Walk {
   const { coords, kinds } = fitted;
   const k0 = fitted.kindAt[c],
     n = fitted.count[c];
   let total = 1;
   for (let i = 0; i < n; i++) total += kinds[k0 + i] === 0 ? 1 : 3;
-  const xs = new Float64Array(total),
-    ys = new Float64Array(total),
-    curve = new Uint8Array(n);
+  const xs = scratchFloat64Buffer(WALK.xs, total),
+    ys = scratchFloat64Buffer(WALK.ys, total),
+    curve = scratchUint8Buffer(WALK_KINDS.curve, n);
   const base = fitted.coordAt[c];
   for (let q = 0; q < total; q++) {
     const at = reversed ? total - 1 - q : q;
@@ -642,7 +649,11 @@ function chainWalk(fitted: FittedChains, c: number, reversed: boolean): { xs: Fl
     ys[q] = coords[base + 2 * at + 1];
   }
   for (let i = 0; i < n; i++) curve[reversed ? n - 1 - i : i] = kinds[k0 + i];
-  return { xs, ys, curve };
+  walk.xs = xs;
+  walk.ys = ys;
+  walk.curve = curve;
+  walk.segments = n;
+  return walk;
 }
 
 /**

@@ -98,6 +98,25 @@ export class PathWriter {
   private run: { x: number; y: number; inner: number[]; before: { parts: number; last: string; lastHadDot: boolean } } | null = null;
   segments = 0;
 
+  /** A writer with this one's text and pen, to carry on differently from here. */
+  fork(): PathWriter {
+    const copy = new PathWriter();
+    copy.parts = this.parts.slice();
+    copy.last = this.last;
+    copy.lastHadDot = this.lastHadDot;
+    copy.cx = this.cx;
+    copy.cy = this.cy;
+    copy.sx = this.sx;
+    copy.sy = this.sy;
+    copy.started = this.started;
+    copy.subpathParts = this.subpathParts;
+    copy.lineBefore = this.lineBefore;
+    // the run's inner points grow in place; its `before` is never changed, so it may be shared
+    copy.run = this.run === null ? null : { x: this.run.x, y: this.run.y, inner: this.run.inner.slice(), before: this.run.before };
+    copy.segments = this.segments;
+    return copy;
+  }
+
   get empty(): boolean {
     return this.parts.length === 0;
   }

@@ -3,14 +3,22 @@
  * and stacking.ts grows a shape that the output controls lift below the shapes it lay on.
  */
 import { hypot } from '../hypot.js';
+import { scratchFloat64Buffer, scratchSlots } from '../scratch.js';
 import type { Pen } from './underlap.js';
 
-/** Control points in walking order (start, then 1 per line or 3 per cubic) and which segments are cubics. */
+/**
+ * Control points in walking order (start, then 1 per line or 3 per cubic) and which segments are
+ * cubics, for `segments` segments (the arrays may be longer: reused buffers).
+ */
 export interface Walk {
   xs: ArrayLike<number>;
   ys: ArrayLike<number>;
   curve: ArrayLike<number>;
+  segments: number;
 }
+
+/** Each segment's normals at its ends: compose offsets every chain a shape runs under, so these are reused. */
+const NORMALS = scratchSlots('offset normals', Float64Array, ['startX', 'startY', 'endX', 'endY']);
 
 /** Offset joins sharper than this stretch their miter no further (a spike would poke out of the shape above). */
 const MITER_LIMIT = 2;
@@ -25,14 +33,13 @@ const MITER_LIMIT = 2;
  * offset curve. The pen reaches the moved start with a line (or a move, first in the ring).
  */
 export function appendOffsetWalk(writer: Pen, walk: Walk, continuing: boolean, distance: number, closed: boolean): void {
-  const { xs, ys, curve } = walk;
-  const segments = curve.length;
+  const { xs, ys, curve, segments } = walk;
   if (segments === 0) return;
   // each segment's left normal at its start and at its end (from the control polygon's legs)
-  const nsx = new Float64Array(segments),
-    nsy = new Float64Array(segments),
-    nex = new Float64Array(segments),
-    ney = new Float64Array(segments);
+  const nsx = scratchFloat64Buffer(NORMALS.startX, segments),
+    nsy = scratchFloat64Buffer(NORMALS.startY, segments),
+    nex = scratchFloat64Buffer(NORMALS.endX, segments),
+    ney = scratchFloat64Buffer(NORMALS.endY, segments);
   for (let s = 0, p = 0; s < segments; s++) {
     const last = p + (curve[s] ? 3 : 1);
     const [ax, ay] = leftNormal(xs, ys, p, last, 1);
@@ -198,6 +205,6 @@ export function grownPathData(d: string, distance: number): string | null {
   // on screen (y down) a positive area walks clockwise, with the inside on its right
   const left = outerArea > 0 ? distance : -distance;
   const out = new PathText();
-  for (const ring of rings) appendOffsetWalk(out, ring, false, left, true);
+  for (const ring of rings) appendOffsetWalk(out, { ...ring, segments: ring.curve.length }, false, left, true);
   return out.toString();
 }

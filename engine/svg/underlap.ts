@@ -173,20 +173,12 @@ export class OutlineIndex {
 }
 
 /**
- * Writes `run` (the pen is at its first point, or it starts with a moveto) with the fewest
- * segments whose shortcuts stay hidden under the regions painted after `region`; with no
- * `outline`, as it was collected. Returns whether it took a shortcut.
+ * The points of `run` (the pen is at its first point, or it starts with a moveto), last first, that
+ * its fewest segments end on whose shortcuts stay hidden under the regions painted after `region`;
+ * a point left out is skipped by a straight shortcut.
  */
-export function writeHiddenRun(
-  writer: PathWriter,
-  run: HiddenRun,
-  layers: PaintLayers,
-  region: number,
-  outline: OutlineIndex | null,
-): boolean {
-  const { xs, ys, controls } = run;
-  const segments = controls.length;
-  if (run.moved) writer.moveTo(xs[0], ys[0]);
+export function shortcutEnds(run: HiddenRun, layers: PaintLayers, region: number, outline: OutlineIndex): number[] {
+  const segments = run.controls.length;
   // Fewest segments to reach point b: the original segment from b - 1, or a straight shortcut from
   // an earlier a. Shortcuts from a are tried further and further out until one fails (a line
   // that meets an earlier shape or the outline rarely clears it again further on).
@@ -199,7 +191,7 @@ export function writeHiddenRun(
       cost[a + 1] = cost[a] + 1;
       from[a + 1] = a;
     }
-    for (let b = a + 2; outline !== null && b <= Math.min(segments, a + MAX_SPAN); b++) {
+    for (let b = a + 2; b <= Math.min(segments, a + MAX_SPAN); b++) {
       if (cost[a] + 1 >= cost[b] && b < segments) continue;
       if (!shortcutHidden(flat, a, b, layers, region, outline)) break;
       if (cost[a] + 1 < cost[b]) {
@@ -208,17 +200,31 @@ export function writeHiddenRun(
       }
     }
   }
-  const steps: number[] = [];
-  for (let b = segments; b > 0; b = from[b]) steps.push(b);
+  const ends: number[] = [];
+  for (let b = segments; b > 0; b = from[b]) ends.push(b);
+  return ends;
+}
+
+/** Writes `run` through the points `ends` lists (shortcutEnds), or through all of them when null. */
+export function writeRunEnds(writer: PathWriter, run: HiddenRun, ends: number[] | null): void {
+  const { xs, ys, controls } = run;
+  if (run.moved) writer.moveTo(xs[0], ys[0]);
+  if (ends === null) {
+    for (let a = 0; a < controls.length; a++) {
+      const c = controls[a];
+      if (c) writer.curveTo(c[0], c[1], c[2], c[3], xs[a + 1], ys[a + 1]);
+      else writer.lineTo(xs[a + 1], ys[a + 1]);
+    }
+    return;
+  }
   let a = 0;
-  for (let i = steps.length - 1; i >= 0; i--) {
-    const b = steps[i];
+  for (let i = ends.length - 1; i >= 0; i--) {
+    const b = ends[i];
     const c = b === a + 1 ? controls[a] : null;
     if (c) writer.curveTo(c[0], c[1], c[2], c[3], xs[b], ys[b]);
     else writer.lineTo(xs[b], ys[b]);
     a = b;
   }
-  return steps.length < segments;
 }
 
 /** A run's segments flattened to points (for the area between a shortcut and what it replaces). */

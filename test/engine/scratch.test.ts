@@ -2,9 +2,11 @@ import t from 'tap';
 import {
   declaredScratchSlots,
   scratchFloat64,
+  scratchFloat64Buffer,
   scratchInt32,
   scratchSlots,
   scratchUint8,
+  scratchUint8Buffer,
   zeroedFloat64,
   zeroedUint8,
 } from '../../engine/scratch.js';
@@ -14,9 +16,9 @@ import '../../engine/fit/chain.js';
 import { boundaryChain, polygonChain, rasterise } from './helpers/chains.js';
 
 // The tests' own slots: a fit never asks for them, so these tests cannot disturb (or be disturbed by) one.
-const F64 = scratchSlots('scratch test', Float64Array, ['Zeroed', 'Grows', 'A', 'B']);
+const F64 = scratchSlots('scratch test', Float64Array, ['Zeroed', 'Grows', 'A', 'B', 'Whole']);
 const I32 = scratchSlots('scratch test', Int32Array, ['Ints']);
-const U8 = scratchSlots('scratch test', Uint8Array, ['Bytes']);
+const U8 = scratchSlots('scratch test', Uint8Array, ['Bytes', 'WholeBytes']);
 
 t.test('a zeroed slot hands back a zeroed view of the asked length, whatever was written before', async (t) => {
   const first = scratchFloat64(F64.Zeroed, 10);
@@ -33,6 +35,20 @@ t.test('a slot grows to a longer request and keeps the longer buffer', async (t)
   t.equal(big.length, 5000);
   t.not(big.buffer, small.buffer);
   t.equal(scratchFloat64(F64.Grows, 100).buffer, big.buffer);
+});
+
+t.test('a whole-buffer request hands back the same array, grown when asked for more, keeping its numbers', async (t) => {
+  const first = scratchFloat64Buffer(F64.Whole, 10);
+  t.ok(first.length >= 10);
+  first[3] = 42;
+  t.equal(scratchFloat64Buffer(F64.Whole, 5), first, 'no new array, not even a view, for a shorter request');
+  const grown = scratchFloat64Buffer(F64.Whole, 5000);
+  t.ok(grown.length >= 5000);
+  t.not(grown, first);
+  t.equal(scratchFloat64(F64.Whole, 8).buffer, grown.buffer, 'views of the slot see the grown buffer');
+  const bytes = scratchUint8Buffer(U8.WholeBytes, 3);
+  bytes[2] = 9;
+  t.equal(scratchUint8Buffer(U8.WholeBytes, 3)[2], 9, 'whatever was there stays there');
 });
 
 t.test('slots are independent, and each element type has its own', async (t) => {

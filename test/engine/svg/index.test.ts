@@ -87,6 +87,32 @@ function penEnd(d: string): [number, number] {
   return [x, y];
 }
 
+t.test('a fork carries on as the writer it came from would, and apart from it', async (t) => {
+  // mid straight run, so the fork must merge its next line into the run without touching the original's
+  const original = new PathWriter();
+  original.moveTo(0, 0);
+  original.lineTo(1, 0);
+  original.lineTo(2, 0);
+  const fork = original.fork();
+  const reference = new PathWriter();
+  reference.moveTo(0, 0);
+  reference.lineTo(1, 0);
+  reference.lineTo(2, 0);
+  for (const w of [fork, reference]) {
+    w.lineTo(3, 0);
+    w.lineTo(3, 2);
+    w.lineTo(0, 0);
+    w.close();
+  }
+  t.equal(fork.toString(), reference.toString(), 'the fork writes what one writer would have');
+  t.equal(fork.segments, reference.segments);
+  t.equal(fork.toString(), 'M0 0h3v2z');
+  // the fork's merged line must not have added its points to the original's straight run
+  original.lineTo(4, 0);
+  original.close();
+  t.equal(original.toString(), 'M0 0h4z', 'the original goes on from where it stood, untouched by the fork');
+});
+
 t.test('rounding never drifts: deltas come from snapped absolute points', async (t) => {
   const w = new PathWriter();
   const segments = Array.from({ length: 30 }, (_, i) => ({ kind: 'L' as const, x: (i + 1) * 0.33, y: (i % 2) * 0.33 }));
