@@ -161,7 +161,7 @@ const LINE_ART_FIT = {
   collapseChamfers: false,
   shortChain: { maxSteps: 60, corridor: 0.3 },
   minLineRun: 4,
-  hardEdge: { corridor: 0.5, vertexShift: 0.5, tolerance: 0.35 },
+  hardEdge: { corridor: 0.5, vertexShift: 0.5, tolerance: 0.3, roundingReach: 1 },
 } as const;
 
 /** What the settings need to know of the input itself. */

@@ -92,11 +92,12 @@ export interface FitSettings {
    * fitted; absent means like every other chain. There the true edge is the crack itself, known
    * to half a pixel: the polygon's edges stay within `corridor` of the crack middles, a vertex moves
    * at most `vertexShift` per axis (Potrace's unit square round the vertex), and the curves keep
-   * within `tolerance` of the rounded polygon. Each side of a stroke is fitted on its own, so what
+   * within `tolerance` of the polygon rounded with `roundingReach` (px a rounded vertex may eat).
+   * Each side of a stroke is fitted on its own, so what
    * either side may stray adds up across the stroke: with the presets' 0.7 px a 1-px line pinched
    * to nothing in one place and doubled in the next.
    */
-  hardEdge?: { corridor: number; vertexShift: number; tolerance: number };
+  hardEdge?: { corridor: number; vertexShift: number; tolerance: number; roundingReach: number };
 }
 
 export type Segment =
@@ -188,7 +189,8 @@ export function fitChain(points: Float64Array, closed: boolean, settings: FitSet
   const shape = classifyVertices(sharp, closed, settings);
   if (settings.followEdges && settings.smoothing !== 'off' && followsSubpixelEdge(crack))
     return fitToData(mids, closed, cornersOf(sharp, shape, mids.length >> 1, mids, closed), settings);
-  const pieces = buildPieces(sharp, shape, closed, ROUNDING[settings.smoothing].roundingReach, settings.minLineRun ?? MIN_LINE_RUN);
+  const reach = hard?.roundingReach ?? ROUNDING[settings.smoothing].roundingReach;
+  const pieces = buildPieces(sharp, shape, closed, reach, settings.minLineRun ?? MIN_LINE_RUN);
   return fitPieces(pieces, closed, settings);
 }
 
