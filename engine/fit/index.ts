@@ -394,14 +394,18 @@ function isStraight(mx: Float64Array, n: number, sums: RunSums, i: number, j: nu
   return true;
 }
 
-/** Largest j ≤ limit with i..j straight: doubling, then bisection (O(L log L) for a run of L). */
-function longestStraight(mx: Float64Array, n: number, sums: RunSums, i: number, limit: number, corridor: number): number {
-  let good = i + 1,
-    step = 2;
+/**
+ * Largest j ≤ limit with i..j straight, given that i..known is: doubling, then bisection
+ * (O(L log L) for a run of L).
+ */
+function longestStraight(mx: Float64Array, n: number, sums: RunSums, i: number, limit: number, corridor: number, known = i + 1): number {
+  let good = known,
+    step = 1;
   if (good >= limit) return limit;
   let bad: number;
+  // from known = i + 1 the probes are i + 2, i + 4, i + 8…
   while (true) {
-    const j = Math.min(limit, i + step);
+    const j = Math.min(limit, good + step);
     if (!isStraight(mx, n, sums, i, j, corridor)) {
       bad = j;
       break;
@@ -446,10 +450,8 @@ function optimalCover(mx: Float64Array, n: number, sums: RunSums, closed: boolea
     const i = start + k;
     // a run inside a straight run is straight: begin where the previous run ended
     const from = k > 0 ? Math.max(i + 1, start + reach[k - 1]) : i + 1;
-    const j =
-      from > i + 1 && isStraight(mx, n, sums, i, from, corridor)
-        ? longestStraightFrom(mx, n, sums, i, from, limit, corridor)
-        : longestStraight(mx, n, sums, i, limit, corridor);
+    const known = from > i + 1 && isStraight(mx, n, sums, i, from, corridor) ? from : i + 1;
+    const j = longestStraight(mx, n, sums, i, limit, corridor, known);
     reach[k] = Math.max(j, i + 1) - start;
   }
   const edges = new Int32Array(len + 1).fill(0x7fffffff);
@@ -472,36 +474,6 @@ function optimalCover(mx: Float64Array, n: number, sums: RunSums, closed: boolea
   for (let b = prev[len]; b > 0; b = prev[b]) at.push(start + b);
   at.push(start);
   return at.reverse();
-}
-
-/** Largest j ≤ limit with i..j straight, given that i..known is: doubling past known, then bisection. */
-function longestStraightFrom(
-  mx: Float64Array,
-  n: number,
-  sums: RunSums,
-  i: number,
-  known: number,
-  limit: number,
-  corridor: number,
-): number {
-  let good = known,
-    step = 1;
-  let bad = limit + 1;
-  while (good < limit) {
-    const j = Math.min(limit, good + step);
-    if (!isStraight(mx, n, sums, i, j, corridor)) {
-      bad = j;
-      break;
-    }
-    good = j;
-    step *= 2;
-  }
-  while (bad - good > 1) {
-    const mid = (good + bad) >> 1;
-    if (isStraight(mx, n, sums, i, mid, corridor)) good = mid;
-    else bad = mid;
-  }
-  return good;
 }
 
 /** Sum of squared distances of points i..j (unrolled) from the chord between points i and j. */
@@ -566,7 +538,13 @@ function buildPolygon(mx: Float64Array, closed: boolean, corridor: number, optim
     // the greedy vertex lies past the corner it found: start the real cover on the corner itself
     const start = n > 12 ? sharpestNear(mx, n, at[best] % n, 3) : at[best] % n;
     at = optimal ? optimalCover(mx, n, sums, closed, start, corridor) : greedyCover(mx, n, sums, closed, start, corridor);
-  } else if (optimal) at = optimalCover(mx, n, sums, closed, 0, corridor);
+  } else if (optimal) {
+    // where the greedy cover ends in a hook that dropEndHooks folds away (a straight edge whose
+    // last pixel turns), the least-distance tie would put that vertex further in and keep it
+    const fewest = optimalCover(mx, n, sums, closed, 0, corridor);
+    const hook = at.length > 1 && (at[1] - at[0] <= END_HOOK || n - 1 - at[at.length - 1] <= END_HOOK);
+    if (fewest.length < at.length || !hook) at = fewest;
+  }
   if (!closed) at.push(n - 1);
   const m = at.length;
   const vx = scratchFloat64(F64.PolyX, m),
