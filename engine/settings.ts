@@ -155,8 +155,8 @@ const SPECKS: Record<Smoothing, { share: number; floor: number; pinhole: number 
  * 9063; PSNR 18.45 -> 19.01 dB, the ink's core colour included). On a 1-bit page (hard edges)
  * the fitter keeps close to the cracks (`hardEdge`), so both sides of a thin stroke stay parallel:
  * bp-autotrace-lego-1bit's ink per 5x5 window differs from the bitmap's by 1.25 px² on average
- * before, 0.63 after (potrace 0.45), at 790 measure.mjs nodes (potrace 816); rounding a vertex by
- * the preset's 4 px instead of 1 gives 0.75, and a 2-px line's end tapers.
+ * before, 0.69 after (potrace 0.45), at 796 measure.mjs nodes (potrace 816); rounding a vertex by
+ * the preset's 4 px instead of 1 costs about 0.1 px² there, and a 2-px line's end tapers.
  */
 const LINE_ART_FIT = {
   collapseChamfers: false,
