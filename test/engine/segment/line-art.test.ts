@@ -240,8 +240,8 @@ t.test('a 1-bit drawing keeps its stroke weight: 2-px lines stay 2 px and a 1-px
       thickest = Math.max(thickest, left + right);
     }
     t.ok(
-      thinnest >= width - 0.5 && thickest <= width + 0.5,
-      `${name}: ${thinnest.toFixed(2)}-${thickest.toFixed(2)} px wide all along, the bitmap's ${width} ± 0.5`,
+      thinnest >= width - 0.4 && thickest <= width + 0.4,
+      `${name}: ${thinnest.toFixed(2)}-${thickest.toFixed(2)} px wide all along, the bitmap's ${width} ± 0.4`,
     );
   }
 });
