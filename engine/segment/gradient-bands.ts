@@ -93,7 +93,7 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
       db = data[channels * p + 2] - data[channels * q + 2];
     return dr * dr + dg * dg + db * db > hard2;
   };
-  const paintOf = (group: number[], total: number, a: number, b: number): number => {
+  const paintOf = (group: number[], total: number, a: number, b: number, bound = Infinity): number => {
     // the group's pixels thinned as one region of `total` pixels would be (at most MAX_SAMPLES)
     const step = gradientSampleStep(total);
     const sample = scratchInt32(JOIN.sample, Math.ceil(total / step));
@@ -129,7 +129,7 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
     };
     let k = take(true);
     if (k < MIN_REGION) k = take(false);
-    return paintResidual(image, sample.subarray(0, k), { maxResidual: settings.maxResidual });
+    return paintResidual(image, sample.subarray(0, k), { maxResidual: settings.maxResidual }, bound);
   };
   // Each group's residual twice: from its moments (always known), and from the gradient fill that
   // paints it (fitted only when a join needs it; NaN until then and again once the group grows).
@@ -184,9 +184,20 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
     const smoothAfter = moments.joinedResidual(a, b);
     let paintedAfter = NaN;
     if (!passes((size[a] * smoothResidual(a) + size[b] * smoothResidual(b)) / total, smoothAfter)) {
-      const before = (size[a] * paintedResidual(a) + size[b] * paintedResidual(b)) / total;
-      paintedAfter = paintOf(members[a].concat(members[b]), total, a, b);
-      if (!passes(before, paintedAfter)) {
+      // The two together first: two thirds of the joins the fill refuses end above maxResidual,
+      // which needs neither group's own fit (a group's fit is the same whenever it is made: it
+      // reads only the group's pixels and which of their neighbours lie outside it). Its
+      // residual only has to be exact up to the most a join may reach: the bound passes() sets
+      // where both groups' own fits are known, else maxResidual.
+      const known = !Number.isNaN(painted[a]) && !Number.isNaN(painted[b]);
+      const bound = known
+        ? Math.min(settings.maxResidual, (size[a] * painted[a] + size[b] * painted[b]) / total + settings.residualSlack)
+        : settings.maxResidual;
+      paintedAfter = paintOf(members[a].concat(members[b]), total, a, b, bound);
+      if (
+        !(paintedAfter <= settings.maxResidual) ||
+        !passes((size[a] * paintedResidual(a) + size[b] * paintedResidual(b)) / total, paintedAfter)
+      ) {
         refused.set(groups, total);
         continue;
       }
