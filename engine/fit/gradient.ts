@@ -52,7 +52,7 @@ interface Samples {
   gx: Float64Array;
   gy: Float64Array;
   n: number;
-  /** A candidate's mean residual above this is of no use to the caller: its pass may stop there. */
+  /** A candidate's mean residual above this is of no use (choosePaint): its pass may stop there. */
   bound: number;
 }
 
@@ -133,9 +133,10 @@ export function paintResidual(image: RasterImage, pixelIndices: Int32Array, sett
 }
 
 /**
- * With a finite `bound` (at most `maxResidual`), a candidate whose residual passes it stops early
- * and reports a number above it. The choice is then still exact wherever the result is at most
- * `bound`: the winner passes it, the stopped candidates lay above it, and the flat fill does too.
+ * A candidate whose residual passes the flat fill's less MIN_IMPROVEMENT, or passes `bound` (at
+ * most `maxResidual`), stops early and reports a number above it. The fill is exact all the same:
+ * a candidate past the first would lose to the flat fill, one that passes neither is not stopped
+ * and beats every stopped one. The residual is exact wherever it is at most `bound`.
  */
 function choosePaint(
   image: RasterImage,
@@ -147,6 +148,7 @@ function choosePaint(
   if (s.n < 16) return { fill: null, residual: Infinity };
   const flat = flatResidual(s);
   if (flat <= maxResidual) return { fill: null, residual: flat };
+  s.bound = Math.min(bound, flat * (1 - MIN_IMPROVEMENT));
   addSlopes(s, image);
   // every candidate is centred on the samples' mean position, taken once
   const centre = sampleCentroid(s);
