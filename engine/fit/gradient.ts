@@ -52,6 +52,8 @@ interface Samples {
   gx: Float64Array;
   gy: Float64Array;
   n: number;
+  /** A candidate's mean residual above this is of no use (choosePaint): its pass may stop there. */
+  bound: number;
 }
 
 /**
@@ -123,24 +125,40 @@ function rgbOf(colour: string): Rgb {
 /**
  * The mean per-pixel RGB residual of the paint fitGradient chooses for these pixels (its gradient,
  * else their flat mean): how well one shape can paint them. Infinity for fewer than 16 samples.
+ * A caller that only needs to know whether it is at most `bound` (at most `maxResidual`) gets some
+ * number above `bound` where it is not: a candidate's residual pass stops once it is past it.
  */
-export function paintResidual(image: RasterImage, pixelIndices: Int32Array, settings: { maxResidual: number }): number {
-  return choosePaint(image, pixelIndices, settings.maxResidual).residual;
+export function paintResidual(image: RasterImage, pixelIndices: Int32Array, settings: { maxResidual: number }, bound = Infinity): number {
+  return choosePaint(image, pixelIndices, settings.maxResidual, bound).residual;
 }
 
-function choosePaint(image: RasterImage, pixelIndices: Int32Array, maxResidual: number): { fill: GradientFill | null; residual: number } {
-  const s = sample(image, pixelIndices);
+/**
+ * A candidate whose residual passes the flat fill's less MIN_IMPROVEMENT, or passes `bound` (at
+ * most `maxResidual`), stops early and reports a number above it. The fill is exact all the same:
+ * a candidate past the first would lose to the flat fill, one that passes neither is not stopped
+ * and beats every stopped one. The residual is exact wherever it is at most `bound`.
+ */
+function choosePaint(
+  image: RasterImage,
+  pixelIndices: Int32Array,
+  maxResidual: number,
+  bound = Infinity,
+): { fill: GradientFill | null; residual: number } {
+  const s = sample(image, pixelIndices, bound);
   if (s.n < 16) return { fill: null, residual: Infinity };
   const flat = flatResidual(s);
   if (flat <= maxResidual) return { fill: null, residual: flat };
+  s.bound = Math.min(bound, flat * (1 - MIN_IMPROVEMENT));
   addSlopes(s, image);
   // every candidate is centred on the samples' mean position, taken once
   const centre = sampleCentroid(s);
+  // the isophote and elliptical candidates trust the same gradients: selected once
+  const trusted = trustedGradients(s);
   const candidates = [
     linearCandidate(s, centre),
     radialCandidate(s, centre),
-    isophoteCandidate(s, centre),
-    ellipticalCandidate(s, centre),
+    isophoteCandidate(s, centre, trusted),
+    ellipticalCandidate(s, centre, trusted),
   ].filter((c): c is Candidate => c !== null);
   let best: Candidate | null = null;
   for (const c of candidates) if (best === null || c.residual < best.residual) best = c;
@@ -164,7 +182,7 @@ const SAMPLE = scratchSlots('gradient samples', Float64Array, ['x', 'y', 'r', 'g
 /** Per-sample work arrays of one candidate (each candidate is done with them before the next starts). */
 const WORK = scratchSlots('gradient work', Float64Array, ['t', 'magnitude', 'selection']);
 
-function sample(image: RasterImage, pixelIndices: Int32Array): Samples {
+function sample(image: RasterImage, pixelIndices: Int32Array, bound: number): Samples {
   const step = gradientSampleStep(pixelIndices.length);
   const n = Math.ceil(pixelIndices.length / step);
   const s: Samples = {
@@ -176,6 +194,7 @@ function sample(image: RasterImage, pixelIndices: Int32Array): Samples {
     gx: scratchFloat64(SAMPLE.gx, n),
     gy: scratchFloat64(SAMPLE.gy, n),
     n,
+    bound,
   };
   const { width, data } = image;
   const channels = image.channels ?? 4;
@@ -383,12 +402,16 @@ const KINK_STEP = 6;
 /** Luma steps above this many times the median step are edges (anti-aliasing, a neighbour), not the ramp. */
 const EDGE_STEP_FACTOR = 3;
 
+interface TrustedGradients {
+  magnitude: Float64Array;
+  limit: number;
+}
 /**
  * The squared luma step at every sample, and the largest a ramp's own step may be: a sample is
  * trusted where its step is above 0 and at most `limit` (NaN, beside an edge, fails both tests).
  * Null when no sample steps.
  */
-function trustedGradients(s: Samples): { magnitude: Float64Array; limit: number } | null {
+function trustedGradients(s: Samples): TrustedGradients | null {
   const magnitude = scratchFloat64(WORK.magnitude, s.n);
   // the median step of the samples with a gradient, selected from a copy (the callers read the
   // magnitudes in sample order)
@@ -410,8 +433,7 @@ function trustedGradients(s: Samples): { magnitude: Float64Array; limit: number 
  * (colour linear in the distance) seen over a thin arc it puts the centre about twice too far out,
  * and the rings come out too flat.
  */
-function isophoteCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
-  const trusted = trustedGradients(s);
+function isophoteCandidate(s: Samples, { mx, my }: Centre, trusted: TrustedGradients | null): Candidate | null {
   if (trusted === null) return null;
   const { magnitude, limit } = trusted;
   // Σ n·nᵀ c = Σ n·(n·p) over the normals n = (−gy, gx), weighted by the step squared (its length)
@@ -451,8 +473,7 @@ const ROUND_RATIO = 0.95;
  * k's two; with Q's trace fixed at 1 (its scale is free) four unknowns, by least squares over the
  * same gradients the isophote candidate trusts.
  */
-function ellipticalCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
-  const trusted = trustedGradients(s);
+function ellipticalCandidate(s: Samples, { mx, my }: Centre, trusted: TrustedGradients | null): Candidate | null {
   if (trusted === null) return null;
   const { magnitude, limit } = trusted;
   // Q = [[a, b], [b, 1 − a]]: row (−gy·x − gx·y, gx·x − gy·y, gy, −gx) · (a, b, k1, k2) = −gx·y,
@@ -635,6 +656,8 @@ function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): { stop
       dg = g[i] - cg,
       db = b[i] - cb;
     residual += Math.sqrt(dr * dr + dg * dg + db * db);
+    // the sum only grows: once its mean passes the bound, the final mean does too
+    if ((i & 255) === 255 && residual / s.n > s.bound) break;
   }
   const stops = stopPos.map((offset, k) => ({ offset: Math.round(offset * 1000) / 1000, color: hex(stopCol[k]) }));
   return { stops, residual: residual / s.n, profile: col };

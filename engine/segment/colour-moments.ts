@@ -18,6 +18,8 @@
 
 /** Degree of the surface fitted to each channel. */
 const DEGREE = 3;
+// addRun's sums are written out for this degree
+if (DEGREE !== 3) throw new Error('colour-moments: addRun is written for a cubic');
 /** The power sums xⁱyʲ, i + j ≤ 2·DEGREE, by degree: those up to DEGREE are also the surface's terms. */
 const POWERS: ReadonlyArray<readonly [number, number]> = Array.from({ length: 2 * DEGREE + 1 }, (_, d) =>
   Array.from({ length: d + 1 }, (_, k) => [d - k, k] as const),
@@ -86,24 +88,77 @@ export function addRun(
   first: number,
 ): void {
   const colourAt = 2 * DEGREE + 1;
-  runSums.fill(0);
+  // Written out for DEGREE 3, the sums in locals: the same products added in the same order as a
+  // loop over the powers would (so the same bits), without a load and store per power and pixel.
+  let x0 = 0,
+    x1 = 0,
+    x2 = 0,
+    x3 = 0,
+    x4 = 0,
+    x5 = 0,
+    x6 = 0;
+  let r0 = 0,
+    r1 = 0,
+    r2 = 0,
+    r3 = 0,
+    g0 = 0,
+    g1 = 0,
+    g2 = 0,
+    g3 = 0,
+    b0 = 0,
+    b1 = 0,
+    b2 = 0,
+    b3 = 0;
   let squares = 0;
   for (let t = 0, o = channels * first; t < count; t++, o += channels) {
     const r = data[o],
       g = data[o + 1],
       b = data[o + 2];
     squares += r * r + g * g + b * b;
-    let w = 1;
-    for (let k = 0; k <= 2 * DEGREE; k++) {
-      runSums[k] += w;
-      if (k <= DEGREE) {
-        runSums[colourAt + k] += r * w;
-        runSums[colourAt + DEGREE + 1 + k] += g * w;
-        runSums[colourAt + 2 * (DEGREE + 1) + k] += b * w;
-      }
-      w *= x + t;
-    }
+    const at = x + t;
+    const w2 = at * at,
+      w3 = w2 * at,
+      w4 = w3 * at,
+      w5 = w4 * at;
+    x0 += 1;
+    x1 += at;
+    x2 += w2;
+    x3 += w3;
+    x4 += w4;
+    x5 += w5;
+    x6 += w5 * at;
+    r0 += r;
+    r1 += r * at;
+    r2 += r * w2;
+    r3 += r * w3;
+    g0 += g;
+    g1 += g * at;
+    g2 += g * w2;
+    g3 += g * w3;
+    b0 += b;
+    b1 += b * at;
+    b2 += b * w2;
+    b3 += b * w3;
   }
+  runSums[0] = x0;
+  runSums[1] = x1;
+  runSums[2] = x2;
+  runSums[3] = x3;
+  runSums[4] = x4;
+  runSums[5] = x5;
+  runSums[6] = x6;
+  runSums[colourAt] = r0;
+  runSums[colourAt + 1] = r1;
+  runSums[colourAt + 2] = r2;
+  runSums[colourAt + 3] = r3;
+  runSums[colourAt + 4] = g0;
+  runSums[colourAt + 5] = g1;
+  runSums[colourAt + 6] = g2;
+  runSums[colourAt + 7] = g3;
+  runSums[colourAt + 8] = b0;
+  runSums[colourAt + 9] = b1;
+  runSums[colourAt + 10] = b2;
+  runSums[colourAt + 11] = b3;
   yPowers[0] = 1;
   for (let k = 1; k <= 2 * DEGREE; k++) yPowers[k] = yPowers[k - 1] * y;
   for (let k = 0; k < POWERS.length; k++) {

@@ -15,7 +15,7 @@
  */
 import type { RasterImage } from '../types.js';
 import { gradientSampleStep, paintResidual } from '../fit/gradient.js';
-import { scratchInt32, scratchSlots } from '../scratch.js';
+import { scratchInt32, scratchSlots, SparePool } from '../scratch.js';
 import { addRun, addShifted, MOMENTS, surfaceResidual } from './colour-moments.js';
 import { renumberInScanOrder, type RegionLabels } from './renumber.js';
 
@@ -36,6 +36,11 @@ export interface GradientBandSettings {
 
 /** Regions smaller than this are left to the other stages: a gradient fit needs samples. */
 const MIN_REGION = 16;
+/**
+ * The pixel lists of the regions being joined, kept for the next trace on this thread: fresh
+ * pages for four bytes a pixel cost more than listing them.
+ */
+const sparePixelLists = new SparePool((bytes) => new Int32Array(bytes / 4), 1, 64 << 20);
 /** The pixels of the group being judged (read only inside its paintResidual call). */
 const JOIN = scratchSlots('gradient bands', Int32Array, ['sample']);
 
@@ -66,15 +71,21 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
   for (const { a, b } of soft) involved[a] = involved[b] = 1;
 
   // The pixels of every region on a soft boundary (no other region is ever sampled), in scan
-  // order, by counting sort.
+  // order, by counting sort; listed when a join first needs them (on a drawing whose joins the
+  // moments settle, never).
   const first = new Int32Array(regionCount + 1);
   for (let r = 0; r < regionCount; r++) first[r + 1] = first[r] + (involved[r] ? area[r] : 0);
-  const pixels = new Int32Array(first[regionCount]);
-  const next = first.slice(0, regionCount);
-  for (let p = 0; p < n; p++) {
-    const l = labels[p];
-    if (involved[l]) pixels[next[l]++] = p;
-  }
+  let listed: Int32Array | null = null;
+  const pixelList = (): Int32Array => {
+    if (listed !== null) return listed;
+    const pixels = (listed = sparePixelLists.take(4 * first[regionCount]));
+    const next = first.slice(0, regionCount);
+    for (let p = 0; p < n; p++) {
+      const l = labels[p];
+      if (involved[l]) pixels[next[l]++] = p;
+    }
+    return pixels;
+  };
 
   const parent = new Int32Array(regionCount);
   for (let r = 0; r < regionCount; r++) parent[r] = r;
@@ -93,14 +104,17 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
       db = data[channels * p + 2] - data[channels * q + 2];
     return dr * dr + dg * dg + db * db > hard2;
   };
-  const paintOf = (group: number[], total: number, a: number, b: number): number => {
+  const paintOf = (group: number[], total: number, a: number, b: number, bound = Infinity): number => {
     // the group's pixels thinned as one region of `total` pixels would be (at most MAX_SAMPLES)
     const step = gradientSampleStep(total);
     const sample = scratchInt32(JOIN.sample, Math.ceil(total / step));
+    const pixels = pixelList();
     // A pixel of the group beside a pixel outside it that steps hard is a mix of the two colours
     // (anti-aliasing), which no ramp of the group's own colours paints: left out, unless that
     // leaves too few to judge by (a thin region is all outline).
     const acrossEdge = (p: number, q: number): boolean => {
+      // a pixel of the same region is in the group (most neighbours): no find needed
+      if (labels[q] === labels[p]) return false;
       const g = find(labels[q]);
       return g !== a && g !== b && stepsHard(p, q);
     };
@@ -129,7 +143,7 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
     };
     let k = take(true);
     if (k < MIN_REGION) k = take(false);
-    return paintResidual(image, sample.subarray(0, k), { maxResidual: settings.maxResidual });
+    return paintResidual(image, sample.subarray(0, k), { maxResidual: settings.maxResidual }, bound);
   };
   // Each group's residual twice: from its moments (always known), and from the gradient fill that
   // paints it (fitted only when a join needs it; NaN until then and again once the group grows).
@@ -148,6 +162,7 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
 
   const enclosedBy = (speck: number, group: number): boolean => {
     const inGroup = (q: number) => labels[q] === speck || find(labels[q]) === group;
+    const pixels = pixelList();
     for (let i = first[speck]; i < first[speck + 1]; i++) {
       const p = pixels[i];
       const x = p % width;
@@ -184,9 +199,20 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
     const smoothAfter = moments.joinedResidual(a, b);
     let paintedAfter = NaN;
     if (!passes((size[a] * smoothResidual(a) + size[b] * smoothResidual(b)) / total, smoothAfter)) {
-      const before = (size[a] * paintedResidual(a) + size[b] * paintedResidual(b)) / total;
-      paintedAfter = paintOf(members[a].concat(members[b]), total, a, b);
-      if (!passes(before, paintedAfter)) {
+      // The two together first: two thirds of the joins the fill refuses end above maxResidual,
+      // which needs neither group's own fit (a group's fit is the same whenever it is made: it
+      // reads only the group's pixels and which of their neighbours lie outside it). Its
+      // residual only has to be exact up to the most a join may reach: the bound passes() sets
+      // where both groups' own fits are known, else maxResidual.
+      const known = !Number.isNaN(painted[a]) && !Number.isNaN(painted[b]);
+      const bound = known
+        ? Math.min(settings.maxResidual, (size[a] * painted[a] + size[b] * painted[b]) / total + settings.residualSlack)
+        : settings.maxResidual;
+      paintedAfter = paintOf(members[a].concat(members[b]), total, a, b, bound);
+      if (
+        !(paintedAfter <= settings.maxResidual) ||
+        !passes((size[a] * paintedResidual(a) + size[b] * paintedResidual(b)) / total, paintedAfter)
+      ) {
         refused.set(groups, total);
         continue;
       }
@@ -200,6 +226,7 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
     painted[a] = paintedAfter;
     joined++;
   }
+  if (listed !== null) sparePixelLists.giveBack(listed);
   if (joined === 0) return regions;
 
   const joinedInto = new Int32Array(regionCount);
@@ -366,10 +393,12 @@ function boundarySteps(image: RasterImage, regions: RegionLabels, hardStep: numb
     pixelPairs[entry]++;
     if (d2 > hard2) hard[entry]++;
   };
+  // facing() only where the labels differ: most pairs lie inside one region
   for (let y = 0, p = 0; y < height; y++) {
     for (let x = 0; x < width; x++, p++) {
-      if (x + 1 < width) facing(p, p + 1);
-      if (y + 1 < height) facing(p, p + width);
+      const label = labels[p];
+      if (x + 1 < width && labels[p + 1] !== label) facing(p, p + 1);
+      if (y + 1 < height && labels[p + width] !== label) facing(p, p + width);
     }
   }
   return { count, a, b, sum, pixelPairs, hard };

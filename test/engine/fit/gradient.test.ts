@@ -1,5 +1,5 @@
 import t from 'tap';
-import { fadeToBeneath, fitGradient } from '../../../engine/fit/gradient.js';
+import { fadeToBeneath, fitGradient, paintResidual } from '../../../engine/fit/gradient.js';
 import type { RgbaImage } from '../../../engine/types.js';
 
 function image(width: number, height: number, colour: (x: number, y: number) => [number, number, number]): RgbaImage {
@@ -215,4 +215,22 @@ t.test('a ramp within the allowed residual of a flat fill gives null', async (t)
 t.test('a tiny region gives null', async (t) => {
   const img = image(4, 2, (x) => [x * 60, 0, 0]);
   t.equal(fitGradient(img, all(4, 2), { maxResidual: 1 }), null);
+});
+
+t.test('paintResidual with a bound: the exact residual at or under it, a number above it otherwise', async (t) => {
+  // a noisy ramp a gradient paints (the flat fill does not): its residual is the noise's
+  const w = 80,
+    h = 60;
+  const jitter = noise(7);
+  const img = image(w, h, (x) => [40 + 2 * x + 3 * jitter(), 200 - x + 3 * jitter(), 90 + 3 * jitter()]);
+  const settings = { maxResidual: 6 };
+  const fill = fitGradient(img, all(w, h), settings);
+  const exact = paintResidual(img, all(w, h), settings);
+  t.ok(exact > 1 && exact < 5, `a gradient paints it to ${exact.toFixed(2)}`);
+  t.equal(paintResidual(img, all(w, h), settings, exact), exact, 'a bound at the residual: exact');
+  t.equal(paintResidual(img, all(w, h), settings, exact + 0.5), exact, 'a bound above it: exact');
+  for (const bound of [exact / 2, exact - 0.01]) {
+    t.ok(paintResidual(img, all(w, h), settings, bound) > bound, `a bound of ${bound.toFixed(2)}: above it`);
+  }
+  t.same(fitGradient(img, all(w, h), settings), fill, 'the fill after bounded calls is the one before them');
 });
