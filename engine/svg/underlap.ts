@@ -24,7 +24,6 @@
 import type { FittedChains } from '../fit/chain.js';
 import type { ChainRef } from '../boundary/index.js';
 import type { PathWriter } from './index.js';
-import { cubicPoint } from './path-data.js';
 import { segmentDistance2 } from '../geometry.js';
 import { hypot } from '../hypot.js';
 import { scratchFloat64Buffer, scratchSlots } from '../scratch.js';
@@ -216,7 +215,8 @@ export class OutlineIndex {
         let px = x0,
           py = y0;
         for (let k = 1; k <= steps; k++) {
-          const [qx, qy] = cubicPoint(x0, y0, coords[p], coords[p + 1], coords[p + 2], coords[p + 3], x3, y3, k / steps);
+          const qx = cubicCoordinate(x0, coords[p], coords[p + 2], x3, k / steps),
+            qy = cubicCoordinate(y0, coords[p + 1], coords[p + 3], y3, k / steps);
           this.segments.push(px, py, qx, qy);
           px = qx;
           py = qy;
@@ -301,9 +301,8 @@ class FlatRun {
       if (c) {
         const steps = flatSteps(xs[s], ys[s], c[0], c[1], c[2], c[3], xs[s + 1], ys[s + 1]);
         for (let k = 1; k < steps; k++) {
-          const [qx, qy] = cubicPoint(xs[s], ys[s], c[0], c[1], c[2], c[3], xs[s + 1], ys[s + 1], k / steps);
-          this.px.push(qx);
-          this.py.push(qy);
+          this.px.push(cubicCoordinate(xs[s], c[0], c[2], xs[s + 1], k / steps));
+          this.py.push(cubicCoordinate(ys[s], c[1], c[3], ys[s + 1], k / steps));
         }
       }
       this.at.push(this.px.length);
@@ -341,11 +340,10 @@ function shortcutHidden(flat: FlatRun, a: number, b: number, layers: PaintLayers
       centreY = Math.floor(y),
       bottom = Math.floor(y + NEIGHBOURHOOD);
     if (left < 0 || top < 0 || right >= width || bottom >= height) return false;
-    const rowClear = (row: number): boolean => {
-      const base = row * width;
-      return ownOrLater(labels[base + left]) && ownOrLater(labels[base + centreX]) && ownOrLater(labels[base + right]);
-    };
-    if (!rowClear(top) || !rowClear(centreY) || !rowClear(bottom)) return false;
+    for (let dy = -1; dy <= 1; dy++) {
+      const base = (dy < 0 ? top : dy > 0 ? bottom : centreY) * width;
+      if (!ownOrLater(labels[base + left]) || !ownOrLater(labels[base + centreX]) || !ownOrLater(labels[base + right])) return false;
+    }
     if (outline.near(x, y, CLEARANCE)) return false;
   }
   return areaBetweenHidden(px, py, i, j, layers, mine);
@@ -459,6 +457,16 @@ function crossingBound(py: number[], i: number, j: number, firstRow: number, las
     if (to >= from) bound += to - from + 1;
   }
   return bound;
+}
+
+/** One coordinate of cubicPoint (./path-data.ts), the same arithmetic, without a pair to collect. */
+function cubicCoordinate(v0: number, v1: number, v2: number, v3: number, t: number): number {
+  const u = 1 - t;
+  const b0 = u * u * u,
+    b1 = 3 * u * u * t,
+    b2 = 3 * u * t * t,
+    b3 = t * t * t;
+  return b0 * v0 + b1 * v1 + b2 * v2 + b3 * v3;
 }
 
 function flatSteps(x0: number, y0: number, x1: number, y1: number, x2: number, y2: number, x3: number, y3: number): number {
