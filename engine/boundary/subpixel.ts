@@ -52,6 +52,16 @@ const OFF_LINE_SHARE = 0.35;
 const HARD_EDGE_SHIFT = 0.02;
 /** The half-pixel clamp: an anti-aliased pixel belongs to the side it is closer to. */
 const MAX_SHIFT = 0.5;
+/** placeSubpixelEdges's reference colours: R's colour, R's minus L's, the contrast² and its off-line bound. */
+const RR = 0,
+  RG = 1,
+  RB = 2,
+  DR = 3,
+  DG = 4,
+  DB = 5,
+  CONTRAST2 = 6,
+  OFF_LINE2 = 7,
+  REFERENCE_FIELDS = 8;
 
 export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, segmentation: SubpixelSegmentation): void {
   const { width, height, rgb } = image;
@@ -78,14 +88,8 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
   // mean. The helpers below read them; they are made once, not per chain (their garbage showed).
   let right = 0,
     left = 0;
-  let rr = 0,
-    rg = 0,
-    rb = 0,
-    dr = 0,
-    dg = 0,
-    db = 0,
-    contrast2 = 0,
-    offLine2 = 0;
+  // (in a typed array: a double kept in a closure's variable is a heap number, new on each write)
+  const reference = new Float64Array(REFERENCE_FIELDS);
   const referenceColours = (x: number, y: number, nx: number, ny: number): boolean => {
     const farR = pixelOf(x - SIDE_PIXELS * nx, y - SIDE_PIXELS * ny, right);
     const farL = pixelOf(x + (SIDE_PIXELS + 1) * nx, y + (SIDE_PIXELS + 1) * ny, left);
@@ -93,14 +97,21 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
       so = farR >= 0 ? 3 * farR : 3 * right;
     const lr = farL >= 0 ? rgb : mean,
       lo = farL >= 0 ? 3 * farL : 3 * left;
-    rr = sr[so];
-    rg = sr[so + 1];
-    rb = sr[so + 2];
-    dr = rr - lr[lo];
-    dg = rg - lr[lo + 1];
-    db = rb - lr[lo + 2];
-    contrast2 = dr * dr + dg * dg + db * db;
-    offLine2 = OFF_LINE_SHARE * OFF_LINE_SHARE * contrast2;
+    const rr = sr[so],
+      rg = sr[so + 1],
+      rb = sr[so + 2];
+    const dr = rr - lr[lo],
+      dg = rg - lr[lo + 1],
+      db = rb - lr[lo + 2];
+    const contrast2 = dr * dr + dg * dg + db * db;
+    reference[RR] = rr;
+    reference[RG] = rg;
+    reference[RB] = rb;
+    reference[DR] = dr;
+    reference[DG] = dg;
+    reference[DB] = db;
+    reference[CONTRAST2] = contrast2;
+    reference[OFF_LINE2] = OFF_LINE_SHARE * OFF_LINE_SHARE * contrast2;
     return contrast2 >= MIN_CONTRAST * MIN_CONTRAST;
   };
   const pixelOf = (x: number, y: number, region: number): number => {
@@ -116,14 +127,17 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
     const l = labels[p];
     if (l !== right && l !== left) return own;
     // α = (c − c_L)·(c_R − c_L) / |c_R − c_L|², written from R's side: 1 − (c_R − c)·d/|d|²
-    const cr = rr - rgb[3 * p],
-      cg = rg - rgb[3 * p + 1],
-      cb = rb - rgb[3 * p + 2];
-    const along = (cr * dr + cg * dg + cb * db) / contrast2;
+    const dr = reference[DR],
+      dg = reference[DG],
+      db = reference[DB];
+    const cr = reference[RR] - rgb[3 * p],
+      cg = reference[RG] - rgb[3 * p + 1],
+      cb = reference[RB] - rgb[3 * p + 2];
+    const along = (cr * dr + cg * dg + cb * db) / reference[CONTRAST2];
     const er = cr - along * dr,
       eg = cg - along * dg,
       eb = cb - along * db;
-    if (er * er + eg * eg + eb * eb > offLine2) return own;
+    if (er * er + eg * eg + eb * eb > reference[OFF_LINE2]) return own;
     const alpha = 1 - along;
     return alpha < 0 ? 0 : alpha > 1 ? 1 : alpha;
   };
