@@ -52,6 +52,16 @@ const OFF_LINE_SHARE = 0.35;
 const HARD_EDGE_SHIFT = 0.02;
 /** The half-pixel clamp: an anti-aliased pixel belongs to the side it is closer to. */
 const MAX_SHIFT = 0.5;
+/** placeSubpixelEdges's reference colours: R's colour, R's minus L's, the contrast² and its off-line bound. */
+const RR = 0,
+  RG = 1,
+  RB = 2,
+  DR = 3,
+  DG = 4,
+  DB = 5,
+  CONTRAST2 = 6,
+  OFF_LINE2 = 7,
+  REFERENCE_FIELDS = 8;
 
 export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, segmentation: SubpixelSegmentation): void {
   const { width, height, rgb } = image;
@@ -72,8 +82,69 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
     } else junctionShift.set(id, [sx, sy, 1]);
   };
 
+  // The chain being placed (its two regions) and the two colours its crack at hand mixes: each
+  // side's own colour just past the window when that pixel is still of its region (a gradient
+  // fill's colour changes across the shape, its mean is no match for the edge), else the region's
+  // mean. The helpers below read them; they are made once, not per chain (their garbage showed).
+  let right = 0,
+    left = 0;
+  // (in a typed array: a double kept in a closure's variable is a heap number, new on each write)
+  const reference = new Float64Array(REFERENCE_FIELDS);
+  const referenceColours = (x: number, y: number, nx: number, ny: number): boolean => {
+    const farR = pixelOf(x - SIDE_PIXELS * nx, y - SIDE_PIXELS * ny, right);
+    const farL = pixelOf(x + (SIDE_PIXELS + 1) * nx, y + (SIDE_PIXELS + 1) * ny, left);
+    const sr = farR >= 0 ? rgb : mean,
+      so = farR >= 0 ? 3 * farR : 3 * right;
+    const lr = farL >= 0 ? rgb : mean,
+      lo = farL >= 0 ? 3 * farL : 3 * left;
+    const rr = sr[so],
+      rg = sr[so + 1],
+      rb = sr[so + 2];
+    const dr = rr - lr[lo],
+      dg = rg - lr[lo + 1],
+      db = rb - lr[lo + 2];
+    const contrast2 = dr * dr + dg * dg + db * db;
+    reference[RR] = rr;
+    reference[RG] = rg;
+    reference[RB] = rb;
+    reference[DR] = dr;
+    reference[DG] = dg;
+    reference[DB] = db;
+    reference[CONTRAST2] = contrast2;
+    reference[OFF_LINE2] = OFF_LINE_SHARE * OFF_LINE_SHARE * contrast2;
+    return contrast2 >= MIN_CONTRAST * MIN_CONTRAST;
+  };
+  const pixelOf = (x: number, y: number, region: number): number => {
+    if (x < 0 || y < 0 || x >= width || y >= height) return -1;
+    const p = y * width + x;
+    return labels[p] === region ? p : -1;
+  };
+
+  // Coverage by R of pixel (x, y): 1 on R's side unless it is a mix of the two colours.
+  const coverage = (x: number, y: number, own: number): number => {
+    if (x < 0 || y < 0 || x >= width || y >= height) return own;
+    const p = y * width + x;
+    const l = labels[p];
+    if (l !== right && l !== left) return own;
+    // α = (c − c_L)·(c_R − c_L) / |c_R − c_L|², written from R's side: 1 − (c_R − c)·d/|d|²
+    const dr = reference[DR],
+      dg = reference[DG],
+      db = reference[DB];
+    const cr = reference[RR] - rgb[3 * p],
+      cg = reference[RG] - rgb[3 * p + 1],
+      cb = reference[RB] - rgb[3 * p + 2];
+    const along = (cr * dr + cg * dg + cb * db) / reference[CONTRAST2];
+    const er = cr - along * dr,
+      eg = cg - along * dg,
+      eb = cb - along * db;
+    if (er * er + eg * eg + eb * eb > reference[OFF_LINE2]) return own;
+    const alpha = 1 - along;
+    return alpha < 0 ? 0 : alpha > 1 ? 1 : alpha;
+  };
+
   for (const chain of graph.chains) {
-    const { right, left } = chain;
+    right = chain.right;
+    left = chain.left;
     chain.cracks = chain.points;
     if (right < 0 || left < 0) continue;
     const pts = chain.points;
@@ -88,59 +159,6 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
       }
       continue;
     }
-    // The two colours a crack's pixels mix: each side's own colour just past the window when that
-    // pixel is still of its region (a gradient fill's colour changes across the shape, its mean
-    // is no match for the edge), else the region's mean.
-    let rr = 0,
-      rg = 0,
-      rb = 0,
-      dr = 0,
-      dg = 0,
-      db = 0,
-      contrast2 = 0,
-      offLine2 = 0;
-    const referenceColours = (x: number, y: number, nx: number, ny: number): boolean => {
-      const farR = pixelOf(x - SIDE_PIXELS * nx, y - SIDE_PIXELS * ny, right);
-      const farL = pixelOf(x + (SIDE_PIXELS + 1) * nx, y + (SIDE_PIXELS + 1) * ny, left);
-      const sr = farR >= 0 ? rgb : mean,
-        so = farR >= 0 ? 3 * farR : 3 * right;
-      const lr = farL >= 0 ? rgb : mean,
-        lo = farL >= 0 ? 3 * farL : 3 * left;
-      rr = sr[so];
-      rg = sr[so + 1];
-      rb = sr[so + 2];
-      dr = rr - lr[lo];
-      dg = rg - lr[lo + 1];
-      db = rb - lr[lo + 2];
-      contrast2 = dr * dr + dg * dg + db * db;
-      offLine2 = OFF_LINE_SHARE * OFF_LINE_SHARE * contrast2;
-      return contrast2 >= MIN_CONTRAST * MIN_CONTRAST;
-    };
-    const pixelOf = (x: number, y: number, region: number): number => {
-      if (x < 0 || y < 0 || x >= width || y >= height) return -1;
-      const p = y * width + x;
-      return labels[p] === region ? p : -1;
-    };
-
-    // Coverage by R of pixel (x, y): 1 on R's side unless it is a mix of the two colours.
-    const coverage = (x: number, y: number, own: number): number => {
-      if (x < 0 || y < 0 || x >= width || y >= height) return own;
-      const p = y * width + x;
-      const l = labels[p];
-      if (l !== right && l !== left) return own;
-      // α = (c − c_L)·(c_R − c_L) / |c_R − c_L|², written from R's side: 1 − (c_R − c)·d/|d|²
-      const cr = rr - rgb[3 * p],
-        cg = rg - rgb[3 * p + 1],
-        cb = rb - rgb[3 * p + 2];
-      const along = (cr * dr + cg * dg + cb * db) / contrast2;
-      const er = cr - along * dr,
-        eg = cg - along * dg,
-        eb = cb - along * db;
-      if (er * er + eg * eg + eb * eb > offLine2) return own;
-      const alpha = 1 - along;
-      return alpha < 0 ? 0 : alpha > 1 ? 1 : alpha;
-    };
-
     const cracks = chain.closed ? count : count - 1;
     if (shifts.length < cracks) shifts = new Float64Array(2 * cracks);
     let largest = 0;

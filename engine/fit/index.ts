@@ -20,7 +20,7 @@
  * Everything is typed-array arithmetic; no per-point objects until the (few) output segments.
  */
 import type { Smoothing } from '../types.js';
-import { scratchFloat64, scratchInt32, scratchSlots, scratchUint8, zeroedFloat64, zeroedUint8 } from '../scratch.js';
+import { scratchFloat64, scratchFloat64Buffer, scratchInt32, scratchSlots, scratchUint8, zeroedFloat64, zeroedUint8 } from '../scratch.js';
 import { hypot } from '../hypot.js';
 import { fitToData, turnsSharply, type Corners } from './data-fit.js';
 import { newtonParameter } from './newton.js';
@@ -341,11 +341,12 @@ interface RunSums {
 function runSums(mx: Float64Array, closed: boolean): RunSums {
   const n = mx.length >> 1;
   const len = closed ? 2 * n : n;
-  const sx = scratchFloat64(F64.SumX, len + 1),
-    sy = scratchFloat64(F64.SumY, len + 1),
-    sxx = scratchFloat64(F64.SumXX, len + 1),
-    sxy = scratchFloat64(F64.SumXY, len + 1),
-    syy = scratchFloat64(F64.SumYY, len + 1);
+  // whole buffers, no views: the sums are read by index only (five views a chain were garbage)
+  const sx = scratchFloat64Buffer(F64.SumX, len + 1),
+    sy = scratchFloat64Buffer(F64.SumY, len + 1),
+    sxx = scratchFloat64Buffer(F64.SumXX, len + 1),
+    sxy = scratchFloat64Buffer(F64.SumXY, len + 1),
+    syy = scratchFloat64Buffer(F64.SumYY, len + 1);
   sx[0] = sy[0] = sxx[0] = sxy[0] = syy[0] = 0;
   const ox = mx[0],
     oy = mx[1];
@@ -577,10 +578,10 @@ function adjustVertices(poly: Polygon, mx: Float64Array, closed: boolean, maxShi
   const n = mx.length >> 1;
   const edges = closed ? m : m - 1;
   if (edges < 2) return;
-  const cx = scratchFloat64(F64.LineX, edges),
-    cy = scratchFloat64(F64.LineY, edges),
-    ux = scratchFloat64(F64.LineUx, edges),
-    uy = scratchFloat64(F64.LineUy, edges);
+  const cx = scratchFloat64Buffer(F64.LineX, edges),
+    cy = scratchFloat64Buffer(F64.LineY, edges),
+    ux = scratchFloat64Buffer(F64.LineUx, edges),
+    uy = scratchFloat64Buffer(F64.LineUy, edges);
   for (let e = 0; e < edges; e++) {
     let from = at[e];
     let to = e + 1 < m ? at[e + 1] : at[0] + n;

@@ -214,10 +214,11 @@ export class PathWriter {
       this.run = run;
       return;
     }
-    const start = { x: this.cx, y: this.cy };
+    const startX = this.cx,
+      startY = this.cy;
     const before = { parts: this.parts.length, last: this.last, lastHadDot: this.lastHadDot };
     this.emitLine(tx, ty, before);
-    this.run = { x: start.x, y: start.y, inner: [], before };
+    this.run = { x: startX, y: startY, inner: [], before };
   }
 
   private emitLine(tx: number, ty: number, before: { parts: number; last: string; lastHadDot: boolean }): void {
@@ -241,16 +242,18 @@ export class PathWriter {
     const ux = tx - run.x,
       uy = ty - run.y;
     const length2 = ux * ux + uy * uy;
+    // each point's distance along the line, which must grow; no closure (a double it kept would be garbage)
     let along = 0;
-    const fits = (px: number, py: number): boolean => {
+    const inner = run.inner;
+    for (let i = 0; i <= inner.length; i += 2) {
+      const px = i < inner.length ? inner[i] : this.cx,
+        py = i < inner.length ? inner[i + 1] : this.cy;
       const cross = (px - run.x) * uy - (py - run.y) * ux;
       const dot = (px - run.x) * ux + (py - run.y) * uy;
       if (4 * cross * cross > length2 || dot <= along || dot >= length2) return false;
       along = dot;
-      return true;
-    };
-    for (let i = 0; i < run.inner.length; i += 2) if (!fits(run.inner[i], run.inner[i + 1])) return false;
-    return fits(this.cx, this.cy);
+    }
+    return true;
   }
 
   curveTo(x1: number, y1: number, x2: number, y2: number, x: number, y: number): void {

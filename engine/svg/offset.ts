@@ -42,32 +42,39 @@ export function appendOffsetWalk(writer: Pen, walk: Walk, continuing: boolean, d
     ney = scratchFloat64Buffer(NORMALS.endY, segments);
   for (let s = 0, p = 0; s < segments; s++) {
     const last = p + (curve[s] ? 3 : 1);
-    const [ax, ay] = leftNormal(xs, ys, p, last, 1);
-    const [bx, by] = leftNormal(xs, ys, last, p, -1);
-    nsx[s] = ax;
-    nsy[s] = ay;
-    nex[s] = bx;
-    ney[s] = by;
+    leftNormal(xs, ys, p, last, 1);
+    nsx[s] = vector[0];
+    nsy[s] = vector[1];
+    leftNormal(xs, ys, last, p, -1);
+    nex[s] = vector[0];
+    ney[s] = vector[1];
     p = last;
   }
-  const joint = (ax: number, ay: number, bx: number, by: number): [number, number] => {
-    let mx = ax + bx,
-      my = ay + by;
-    const len = hypot(mx, my);
-    if (len < 1e-9) return [ax * distance, ay * distance];
-    mx /= len;
-    my /= len;
-    const cos = mx * ax + my * ay;
-    const scale = distance / Math.max(cos, 1 / MITER_LIMIT);
-    return [mx * scale, my * scale];
-  };
-  const [sx, sy] = closed ? joint(nex[segments - 1], ney[segments - 1], nsx[0], nsy[0]) : [nsx[0] * distance, nsy[0] * distance];
+  let sx: number, sy: number;
+  if (closed) {
+    joint(nex[segments - 1], ney[segments - 1], nsx[0], nsy[0], distance);
+    sx = vector[0];
+    sy = vector[1];
+  } else {
+    sx = nsx[0] * distance;
+    sy = nsy[0] * distance;
+  }
   if (continuing) writer.lineTo(xs[0] + sx, ys[0] + sy);
   else writer.moveTo(xs[0] + sx, ys[0] + sy);
   for (let s = 0, p = 0; s < segments; s++) {
     const last = p + (curve[s] ? 3 : 1);
-    const [ex, ey] =
-      s + 1 < segments ? joint(nex[s], ney[s], nsx[s + 1], nsy[s + 1]) : closed ? [sx, sy] : [nex[s] * distance, ney[s] * distance];
+    let ex: number, ey: number;
+    if (s + 1 < segments) {
+      joint(nex[s], ney[s], nsx[s + 1], nsy[s + 1], distance);
+      ex = vector[0];
+      ey = vector[1];
+    } else if (closed) {
+      ex = sx;
+      ey = sy;
+    } else {
+      ex = nex[s] * distance;
+      ey = ney[s] * distance;
+    }
     if (curve[s]) {
       writer.curveTo(
         xs[p + 1] + nsx[s] * distance,
@@ -82,19 +89,51 @@ export function appendOffsetWalk(writer: Pen, walk: Walk, continuing: boolean, d
   }
 }
 
+/** leftNormal's and joint's answer (x, y): a pair returned per segment was the offset's garbage. */
+const vector = new Float64Array(2);
+
 /**
- * The unit left normal (screen: (dy, −dx) of the walk) of the leg from point `from` towards `to`,
+ * The offset (into `vector`) of the point two segments share, `distance` px along their mitred mean
+ * normal: the start normal `a` of one and the end normal `b` of the other.
+ */
+function joint(ax: number, ay: number, bx: number, by: number, distance: number): void {
+  let mx = ax + bx,
+    my = ay + by;
+  const len = hypot(mx, my);
+  if (len < 1e-9) {
+    vector[0] = ax * distance;
+    vector[1] = ay * distance;
+    return;
+  }
+  mx /= len;
+  my /= len;
+  const cos = mx * ax + my * ay;
+  const scale = distance / Math.max(cos, 1 / MITER_LIMIT);
+  vector[0] = mx * scale;
+  vector[1] = my * scale;
+}
+
+/**
+ * The unit left normal (screen: (dy, −dx) of the walk; into `vector`) of the leg from point `from` towards `to`,
  * taking the next point over when the control point sits on the end point; `sign` −1 when `to`
  * lies before `from` on the walk.
  */
-function leftNormal(xs: ArrayLike<number>, ys: ArrayLike<number>, from: number, to: number, sign: number): [number, number] {
+function leftNormal(xs: ArrayLike<number>, ys: ArrayLike<number>, from: number, to: number, sign: number): void {
   const step = to > from ? 1 : -1;
   for (let q = to; ; q -= step) {
     const dx = (xs[q] - xs[from]) * sign,
       dy = (ys[q] - ys[from]) * sign;
     const len = hypot(dx, dy);
-    if (len > 1e-9) return [dy / len, -dx / len];
-    if (q === from + step) return [0, 0];
+    if (len > 1e-9) {
+      vector[0] = dy / len;
+      vector[1] = -dx / len;
+      return;
+    }
+    if (q === from + step) {
+      vector[0] = 0;
+      vector[1] = 0;
+      return;
+    }
   }
 }
 

@@ -24,9 +24,9 @@
 import type { FittedChains } from '../fit/chain.js';
 import type { ChainRef } from '../boundary/index.js';
 import type { PathWriter } from './index.js';
-import { cubicPoint } from './path-data.js';
 import { segmentDistance2 } from '../geometry.js';
 import { hypot } from '../hypot.js';
+import { scratchFloat64Buffer, scratchSlots } from '../scratch.js';
 
 /** Pen moves an offset chain makes: PathWriter's, or a HiddenRun collecting them. */
 export interface Pen {
@@ -101,38 +101,94 @@ export class HiddenRun implements Pen {
 
 /**
  * The outline a shape's ring follows where it is seen, as flat segments in a grid, so the distance
- * from any point to it comes from a few cells.
+ * from any point to it comes from a few cells. Built on the first question: many rings' hidden runs
+ * are too short for a shortcut to test any point against it.
  */
 export class OutlineIndex {
+  /** Flat segments, four numbers each (ax, ay, bx, by). */
   private readonly segments: number[] = [];
-  private readonly cells = new Map<number, number[]>();
+  /** The grid over the segments' reach: its first cell and size in cells. */
+  private cellX0 = 0;
+  private cellY0 = 0;
+  private columns = 0;
+  private rows = 0;
+  /** Per cell, where its segments' offsets (into `segments`) start in `cellSegments`; one more at the end. */
+  private cellStart: Int32Array | null = null;
+  private cellSegments = new Int32Array(0);
 
-  constructor(fitted: FittedChains, ring: ChainRef[]) {
-    for (const ref of ring) this.addChain(fitted, ref >> 1);
-    for (let s = 0; s < this.segments.length; s += 4) {
-      const [ax, ay, bx, by] = this.segments.slice(s, s + 4);
-      const x0 = cellOf(Math.min(ax, bx) - CLEARANCE),
-        x1 = cellOf(Math.max(ax, bx) + CLEARANCE),
-        y0 = cellOf(Math.min(ay, by) - CLEARANCE),
-        y1 = cellOf(Math.max(ay, by) + CLEARANCE);
-      for (let cy = y0; cy <= y1; cy++)
-        for (let cx = x0; cx <= x1; cx++) {
-          const key = cellKey(cx, cy);
-          const list = this.cells.get(key);
-          if (list) list.push(s);
-          else this.cells.set(key, [s]);
-        }
-    }
-  }
+  constructor(
+    private readonly fitted: FittedChains,
+    private readonly ring: ChainRef[],
+  ) {}
 
   /** Whether (x, y) lies closer than `distance` (at most CLEARANCE) to the outline. */
   near(x: number, y: number, distance: number): boolean {
-    const list = this.cells.get(cellKey(cellOf(x), cellOf(y)));
-    if (!list) return false;
+    if (this.cellStart === null) this.build();
+    const cx = cellOf(x) - this.cellX0,
+      cy = cellOf(y) - this.cellY0;
+    if (cx < 0 || cy < 0 || cx >= this.columns || cy >= this.rows) return false;
+    const cell = cy * this.columns + cx;
+    const start = this.cellStart![cell],
+      end = this.cellStart![cell + 1];
     const d2 = distance * distance;
-    const segments = this.segments;
-    for (const s of list) if (segmentDistance2(x, y, segments[s], segments[s + 1], segments[s + 2], segments[s + 3]) < d2) return true;
+    const segments = this.segments,
+      cellSegments = this.cellSegments;
+    for (let k = start; k < end; k++) {
+      const s = cellSegments[k];
+      if (segmentDistance2(x, y, segments[s], segments[s + 1], segments[s + 2], segments[s + 3]) < d2) return true;
+    }
     return false;
+  }
+
+  private build(): void {
+    for (const ref of this.ring) this.addChain(this.fitted, ref >> 1);
+    const segments = this.segments;
+    // each segment goes in every cell its box, grown by CLEARANCE, touches: counted, then placed
+    let x0 = Infinity,
+      y0 = Infinity,
+      x1 = -Infinity,
+      y1 = -Infinity;
+    for (let s = 0; s < segments.length; s += 4) {
+      x0 = Math.min(x0, cellOf(Math.min(segments[s], segments[s + 2]) - CLEARANCE));
+      x1 = Math.max(x1, cellOf(Math.max(segments[s], segments[s + 2]) + CLEARANCE));
+      y0 = Math.min(y0, cellOf(Math.min(segments[s + 1], segments[s + 3]) - CLEARANCE));
+      y1 = Math.max(y1, cellOf(Math.max(segments[s + 1], segments[s + 3]) + CLEARANCE));
+    }
+    if (segments.length === 0) {
+      this.cellStart = new Int32Array(1);
+      return;
+    }
+    this.cellX0 = x0;
+    this.cellY0 = y0;
+    const columns = (this.columns = x1 - x0 + 1);
+    this.rows = y1 - y0 + 1;
+    const cellStart = new Int32Array(columns * this.rows + 1);
+    for (let pass = 0; pass < 2; pass++) {
+      for (let s = 0; s < segments.length; s += 4) {
+        const ax = segments[s],
+          ay = segments[s + 1],
+          bx = segments[s + 2],
+          by = segments[s + 3];
+        const cx0 = cellOf(Math.min(ax, bx) - CLEARANCE) - x0,
+          cx1 = cellOf(Math.max(ax, bx) + CLEARANCE) - x0,
+          cy0 = cellOf(Math.min(ay, by) - CLEARANCE) - y0,
+          cy1 = cellOf(Math.max(ay, by) + CLEARANCE) - y0;
+        for (let cy = cy0; cy <= cy1; cy++)
+          for (let cx = cx0; cx <= cx1; cx++) {
+            const cell = cy * columns + cx;
+            if (pass === 0) cellStart[cell + 1]++;
+            else this.cellSegments[cellStart[cell]++] = s;
+          }
+      }
+      if (pass === 0) {
+        for (let c = 0; c < columns * this.rows; c++) cellStart[c + 1] += cellStart[c];
+        this.cellSegments = new Int32Array(cellStart[columns * this.rows]);
+      }
+    }
+    // placing moved each cell's start to the next one's: shift back
+    for (let c = columns * this.rows; c > 0; c--) cellStart[c] = cellStart[c - 1];
+    cellStart[0] = 0;
+    this.cellStart = cellStart;
   }
 
   private addChain(fitted: FittedChains, c: number): void {
@@ -159,7 +215,8 @@ export class OutlineIndex {
         let px = x0,
           py = y0;
         for (let k = 1; k <= steps; k++) {
-          const [qx, qy] = cubicPoint(x0, y0, coords[p], coords[p + 1], coords[p + 2], coords[p + 3], x3, y3, k / steps);
+          const qx = cubicCoordinate(x0, coords[p], coords[p + 2], x3, k / steps),
+            qy = cubicCoordinate(y0, coords[p + 1], coords[p + 3], y3, k / steps);
           this.segments.push(px, py, qx, qy);
           px = qx;
           py = qy;
@@ -244,9 +301,8 @@ class FlatRun {
       if (c) {
         const steps = flatSteps(xs[s], ys[s], c[0], c[1], c[2], c[3], xs[s + 1], ys[s + 1]);
         for (let k = 1; k < steps; k++) {
-          const [qx, qy] = cubicPoint(xs[s], ys[s], c[0], c[1], c[2], c[3], xs[s + 1], ys[s + 1], k / steps);
-          this.px.push(qx);
-          this.py.push(qy);
+          this.px.push(cubicCoordinate(xs[s], c[0], c[2], xs[s + 1], k / steps));
+          this.py.push(cubicCoordinate(ys[s], c[1], c[3], ys[s + 1], k / steps));
         }
       }
       this.at.push(this.px.length);
@@ -268,65 +324,149 @@ function shortcutHidden(flat: FlatRun, a: number, b: number, layers: PaintLayers
   if (length < 1e-6) return false;
   const { labels, width, height, rank } = layers;
   const mine = rank[region];
-  const paintedLater = (x: number, y: number, ownAllowed: boolean): boolean => {
-    const cx = Math.floor(x),
-      cy = Math.floor(y);
-    if (cx < 0 || cy < 0 || cx >= width || cy >= height) return false;
-    const label = labels[cy * width + cx];
-    return rank[label] > mine || (ownAllowed && label === region);
-  };
+  const ownOrLater = (label: number): boolean => rank[label] > mine || label === region;
   const samples = Math.ceil(length / SAMPLE_STEP);
   for (let k = 1; k < samples; k++) {
     const along = (k / samples) * length;
     if (along < END_ALLOWANCE || length - along < END_ALLOWANCE) continue;
     const x = ax + ((bx - ax) * k) / samples,
       y = ay + ((by - ay) * k) / samples;
+    // the pixels under the point and NEIGHBOURHOOD px to each side, in both directions: the shape's
+    // own or painted later (the pixel tests first: fixed work, where the outline's cell may hold many segments)
+    const left = Math.floor(x - NEIGHBOURHOOD),
+      centreX = Math.floor(x),
+      right = Math.floor(x + NEIGHBOURHOOD);
+    const top = Math.floor(y - NEIGHBOURHOOD),
+      centreY = Math.floor(y),
+      bottom = Math.floor(y + NEIGHBOURHOOD);
+    if (left < 0 || top < 0 || right >= width || bottom >= height) return false;
+    for (let dy = -1; dy <= 1; dy++) {
+      const base = (dy < 0 ? top : dy > 0 ? bottom : centreY) * width;
+      if (!ownOrLater(labels[base + left]) || !ownOrLater(labels[base + centreX]) || !ownOrLater(labels[base + right])) return false;
+    }
     if (outline.near(x, y, CLEARANCE)) return false;
-    for (let dy = -1; dy <= 1; dy++)
-      for (let dx = -1; dx <= 1; dx++) if (!paintedLater(x + dx * NEIGHBOURHOOD, y + dy * NEIGHBOURHOOD, true)) return false;
   }
-  return areaBetweenHidden(px, py, i, j, paintedLater);
+  return areaBetweenHidden(px, py, i, j, layers, mine);
 }
 
 /**
- * Whether every pixel whose centre lies inside the polygon of flat points i..j closed by the
- * shortcut (nonzero winding: an offset run may loop) is painted later. Scanline over pixel rows.
+ * Crossings of the pixel rows' centre lines with the polygon's edges, and each one's winding
+ * direction, grouped by row; reused by every areaBetweenHidden call.
  */
-function areaBetweenHidden(
-  px: number[],
-  py: number[],
-  i: number,
-  j: number,
-  paintedLater: (x: number, y: number, ownAllowed: boolean) => boolean,
-): boolean {
+const CROSSINGS = scratchSlots('hidden area crossings', Float64Array, ['row', 'x', 'dir', 'rowX', 'rowDir', 'rowStart']);
+
+/**
+ * Whether every pixel whose centre lies inside the polygon of flat points i..j closed by the
+ * shortcut (nonzero winding: an offset run may loop) is painted later. Scanline over pixel rows:
+ * each edge is met only on the few rows it spans (a long stretch crosses hundreds of rows, and
+ * testing every edge against every row made this the costliest test of a shortcut).
+ */
+function areaBetweenHidden(px: number[], py: number[], i: number, j: number, layers: PaintLayers, mine: number): boolean {
+  const { labels, width, height, rank } = layers;
   let top = Infinity,
     bottom = -Infinity;
   for (let k = i; k <= j; k++) {
     if (py[k] < top) top = py[k];
     if (py[k] > bottom) bottom = py[k];
   }
-  const crossings: Array<[number, number]> = [];
-  for (let row = Math.ceil(top - 0.5); row + 0.5 <= bottom; row++) {
-    const y = row + 0.5;
-    crossings.length = 0;
-    for (let k = i; k <= j; k++) {
-      // edges k→k+1 and, last, the shortcut j→i
-      const n = k === j ? i : k + 1;
-      const y0 = py[k],
-        y1 = py[n];
+  const firstRow = Math.ceil(top - 0.5);
+  let lastRow = Math.floor(bottom - 0.5);
+  // the rows whose centre line y = row + 0.5 lies at or above the bottom, as the comparison says
+  while (lastRow + 0.5 > bottom) lastRow--;
+  while (lastRow + 1.5 <= bottom) lastRow++;
+  if (lastRow < firstRow) return true;
+  const rows = lastRow - firstRow + 1;
+  // Each edge's crossings, edge by edge; an edge k→k+1 (and, last, the shortcut j→i) crosses the
+  // row where exactly one of its ends lies at or above the row's centre line. The row range from
+  // its ends' rounding is widened by one each way and every row in it tested the same way.
+  const rowStart = scratchFloat64Buffer(CROSSINGS.rowStart, rows + 1);
+  rowStart.fill(0, 0, rows + 1);
+  const capacity = crossingBound(py, i, j, firstRow, lastRow);
+  const crossingRow = scratchFloat64Buffer(CROSSINGS.row, capacity),
+    crossingX = scratchFloat64Buffer(CROSSINGS.x, capacity),
+    crossingDir = scratchFloat64Buffer(CROSSINGS.dir, capacity);
+  let count = 0;
+  for (let k = i; k <= j; k++) {
+    const n = k === j ? i : k + 1;
+    const y0 = py[k],
+      y1 = py[n];
+    if (y0 === y1) continue;
+    const low = y0 < y1 ? y0 : y1,
+      high = y0 < y1 ? y1 : y0;
+    const from = Math.max(firstRow, Math.ceil(low - 0.5) - 1),
+      to = Math.min(lastRow, Math.floor(high - 0.5) + 1);
+    for (let row = from; row <= to; row++) {
+      const y = row + 0.5;
       if (y0 <= y === y1 <= y) continue;
-      const x = px[k] + ((y - y0) * (px[n] - px[k])) / (y1 - y0);
-      crossings.push([x, y1 > y0 ? 1 : -1]);
+      crossingRow[count] = row - firstRow;
+      crossingX[count] = px[k] + ((y - y0) * (px[n] - px[k])) / (y1 - y0);
+      crossingDir[count] = y1 > y0 ? 1 : -1;
+      count++;
+      rowStart[row - firstRow + 1]++;
     }
-    crossings.sort((p, q) => p[0] - q[0]);
+  }
+  for (let r = 0; r < rows; r++) rowStart[r + 1] += rowStart[r];
+  // grouped by row, edge order kept within a row (a counting sort is stable)
+  const rowX = scratchFloat64Buffer(CROSSINGS.rowX, count),
+    rowDir = scratchFloat64Buffer(CROSSINGS.rowDir, count);
+  for (let c = 0; c < count; c++) {
+    const at = rowStart[crossingRow[c]]++;
+    rowX[at] = crossingX[c];
+    rowDir[at] = crossingDir[c];
+  }
+  // rowStart[r] is now where row r + 1 starts
+  for (let r = 0; r < rows; r++) {
+    const start = r === 0 ? 0 : rowStart[r - 1],
+      end = rowStart[r];
+    // by x, ties in edge order (insertion sort: a row has a few crossings)
+    for (let c = start + 1; c < end; c++) {
+      const x = rowX[c],
+        dir = rowDir[c];
+      let d = c - 1;
+      for (; d >= start && rowX[d] > x; d--) {
+        rowX[d + 1] = rowX[d];
+        rowDir[d + 1] = rowDir[d];
+      }
+      rowX[d + 1] = x;
+      rowDir[d + 1] = dir;
+    }
+    const row = firstRow + r;
     let winding = 0;
-    for (let c = 0; c < crossings.length - 1; c++) {
-      winding += crossings[c][1];
+    for (let c = start; c < end - 1; c++) {
+      winding += rowDir[c];
       if (winding === 0) continue;
-      for (let x = Math.ceil(crossings[c][0] - 0.5); x + 0.5 < crossings[c + 1][0]; x++) if (!paintedLater(x + 0.5, y, false)) return false;
+      // pixels x whose centre x + 0.5 lies between the two crossings; all must exist and be painted later
+      let x = Math.ceil(rowX[c] - 0.5);
+      if (!(x + 0.5 < rowX[c + 1])) continue;
+      if (row < 0 || row >= height || x < 0) return false;
+      for (let p = row * width + x; x + 0.5 < rowX[c + 1]; x++, p++) if (x >= width || !(rank[labels[p]] > mine)) return false;
     }
   }
   return true;
+}
+
+/** How many row crossings areaBetweenHidden may find at most: the rows each edge's range holds. */
+function crossingBound(py: number[], i: number, j: number, firstRow: number, lastRow: number): number {
+  let bound = 0;
+  for (let k = i; k <= j; k++) {
+    const y0 = py[k],
+      y1 = py[k === j ? i : k + 1];
+    if (y0 === y1) continue;
+    const from = Math.max(firstRow, Math.ceil(Math.min(y0, y1) - 0.5) - 1),
+      to = Math.min(lastRow, Math.floor(Math.max(y0, y1) - 0.5) + 1);
+    if (to >= from) bound += to - from + 1;
+  }
+  return bound;
+}
+
+/** One coordinate of cubicPoint (./path-data.ts), the same arithmetic, without a pair to collect. */
+function cubicCoordinate(v0: number, v1: number, v2: number, v3: number, t: number): number {
+  const u = 1 - t;
+  const b0 = u * u * u,
+    b1 = 3 * u * u * t,
+    b2 = 3 * u * t * t,
+    b3 = t * t * t;
+  return b0 * v0 + b1 * v1 + b2 * v2 + b3 * v3;
 }
 
 function flatSteps(x0: number, y0: number, x1: number, y1: number, x2: number, y2: number, x3: number, y3: number): number {
@@ -336,8 +476,4 @@ function flatSteps(x0: number, y0: number, x1: number, y1: number, x2: number, y
 
 function cellOf(v: number): number {
   return Math.floor(v / CELL);
-}
-
-function cellKey(cx: number, cy: number): number {
-  return (cy + 16) * 65536 + (cx + 16);
 }
