@@ -3,11 +3,22 @@
 // `convert` runs from the bundled CLI (build/cli-bundle.mjs) where the build made one: a cold call
 // loads a few files instead of about 70 modules. The other commands load dist/ as it is (the
 // server finds some of its modules by computed paths, which a bundle would not keep).
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 
+const compiled = new URL('../dist/cli/main.js', import.meta.url);
 const bundled = new URL('../dist/cli-bundle/main.js', import.meta.url);
-const entry = process.argv[2] === 'convert' && existsSync(bundled) ? bundled.href : '../dist/cli/main.js';
-const { main } = await import(entry);
+
+/** A bundle older than dist/ (tsc run again without it) would run the code from before. */
+function bundleIsCurrent() {
+  try {
+    return statSync(bundled).mtimeMs >= statSync(compiled).mtimeMs;
+  } catch {
+    return false;
+  }
+}
+
+const entry = process.argv[2] === 'convert' && bundleIsCurrent() ? bundled : compiled;
+const { main } = await import(entry.href);
 
 main(process.argv.slice(2)).then(
   (code) => {
