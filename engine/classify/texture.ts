@@ -39,20 +39,24 @@ function binOf(value: number, edges: readonly number[]): number {
   return bin;
 }
 
+/**
+ * Luma of the pixel at byte offset `i`, flattened on white as the thumbnail flattens it. A
+ * module function, not a closure made per call: a second image's call found a new closure where
+ * the optimised loop expected the first one and fell back to baseline code.
+ */
+function flatLuma(data: Uint8Array, i: number): number {
+  const a = data[i + 3];
+  if (a === 255) return luma601(data[i], data[i + 1], data[i + 2]);
+  const k = a / 255,
+    w = 255 * (1 - k);
+  return luma601(data[i] * k + w, data[i + 1] * k + w, data[i + 2] * k + w);
+}
+
 /** The texture features of one image (length TEXTURE_FEATURE_NAMES.length). */
 export function textureFeatures(image: RgbaImage): number[] {
   const { width, height, data } = image;
   const out = new Array<number>(TEXTURE_FEATURE_NAMES.length).fill(0);
   if (width < 5 || height < 5) return out;
-  // Luma of one pixel flattened on white, as the thumbnail flattens it.
-  const lumaAt = (x: number, y: number): number => {
-    const i = (y * width + x) * 4;
-    const a = data[i + 3];
-    if (a === 255) return luma601(data[i], data[i + 1], data[i + 2]);
-    const k = a / 255,
-      w = 255 * (1 - k);
-    return luma601(data[i] * k + w, data[i + 1] * k + w, data[i + 2] * k + w);
-  };
   const stepX = Math.max(1, Math.ceil((width - 4) / GRID_SIDE));
   const stepY = Math.max(1, Math.ceil((height - 4) / GRID_SIDE));
   const fine = new Float64Array(FINE_BINS.length + 1);
@@ -60,20 +64,25 @@ export function textureFeatures(image: RgbaImage): number[] {
   let centres = 0,
     calm = 0,
     fineSum = 0;
+  const right = 4,
+    down = width * 4;
   for (let y = 2; y < height - 2; y += stepY) {
     for (let x = 2; x < width - 2; x += stepX) {
       centres++;
-      const c = lumaAt(x, y);
-      const l = lumaAt(x - 1, y),
-        r = lumaAt(x + 1, y),
-        u = lumaAt(x, y - 1),
-        d = lumaAt(x, y + 1);
+      const i = (y * width + x) * 4;
+      const c = flatLuma(data, i);
+      const l = flatLuma(data, i - right),
+        r = flatLuma(data, i + right),
+        u = flatLuma(data, i - down),
+        d = flatLuma(data, i + down);
       if (Math.max(Math.abs(r - l), Math.abs(d - u)) > CALM_GRADIENT) continue;
       calm++;
       const second = Math.abs(l + r - 2 * c) + Math.abs(u + d - 2 * c);
       fine[binOf(second, FINE_BINS)]++;
       fineSum += second;
-      const wideSecond = Math.abs(lumaAt(x - 2, y) + lumaAt(x + 2, y) - 2 * c) + Math.abs(lumaAt(x, y - 2) + lumaAt(x, y + 2) - 2 * c);
+      const wideSecond =
+        Math.abs(flatLuma(data, i - 2 * right) + flatLuma(data, i + 2 * right) - 2 * c) +
+        Math.abs(flatLuma(data, i - 2 * down) + flatLuma(data, i + 2 * down) - 2 * c);
       wide[binOf(wideSecond, WIDE_BINS)]++;
     }
   }

@@ -152,7 +152,7 @@ t.test('electron-builder dir packs the app and production dependencies only', as
       /^\/(test|bench|app|engine|server|client|cli|tui)\//.test(file) ||
       /^\/models\/.*\.ts$/.test(file) ||
       file.includes('/.cache/') ||
-      /^\/dist\/(test|bench)\//.test(file) ||
+      /^\/dist\/(test|bench|cli-bundle)\//.test(file) ||
       (/^\/dist\//.test(file) && /\.(map|ts)$/.test(file)) ||
       file === '/dist/app/renderer/build.js' ||
       file === '/README.md',
