@@ -368,22 +368,15 @@ function closestInSquare(x0: number, y0: number, a: number[], b: number[], d: nu
   let bestX = x0,
     bestY = y0,
     bestCost = cost(x0, y0);
-  for (const side of [lo(x0), hi(x0)]) {
-    const y = ayy > 1e-12 ? clampTo(-(by + axy * side) / ayy, lo(y0), hi(y0)) : y0;
-    const c = cost(side, y);
-    if (c < bestCost) {
-      bestCost = c;
-      bestX = side;
-      bestY = y;
-    }
-  }
-  for (const side of [lo(y0), hi(y0)]) {
-    const x = axx > 1e-12 ? clampTo(-(bx + axy * side) / axx, lo(x0), hi(x0)) : x0;
-    const c = cost(x, side);
+  const candidates: [number, number][] = [];
+  for (const side of [lo(x0), hi(x0)]) candidates.push([side, ayy > 1e-12 ? clampTo(-(by + axy * side) / ayy, lo(y0), hi(y0)) : y0]);
+  for (const side of [lo(y0), hi(y0)]) candidates.push([axx > 1e-12 ? clampTo(-(bx + axy * side) / axx, lo(x0), hi(x0)) : x0, side]);
+  for (const [x, y] of candidates) {
+    const c = cost(x, y);
     if (c < bestCost) {
       bestCost = c;
       bestX = x;
-      bestY = side;
+      bestY = y;
     }
   }
   return [bestX, bestY];
