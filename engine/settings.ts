@@ -155,14 +155,15 @@ const SPECKS: Record<Smoothing, { share: number; floor: number; pinhole: number 
  * 9063; PSNR 18.45 -> 19.01 dB, the ink's core colour included). On a 1-bit page (hard edges)
  * the fitter keeps close to the cracks (`hardEdge`), so both sides of a thin stroke stay parallel:
  * bp-autotrace-lego-1bit's ink per 5x5 window differs from the bitmap's by 1.25 px² on average
- * before, 0.69 after (potrace 0.45), at 796 measure.mjs nodes (potrace 816); rounding a vertex by
- * the preset's 4 px instead of 1 costs about 0.1 px² there, and a 2-px line's end tapers.
+ * before, 0.50 after (potrace 0.45), at 813 measure.mjs nodes (potrace 816); rounding a vertex by
+ * 1 px instead of 0.85 gives 0.53 at 750 nodes, 0.6 px 0.46 at 963, and a 2-px line's end tapers
+ * at the preset's 4 px.
  */
 const LINE_ART_FIT = {
   collapseChamfers: false,
   shortChain: { maxSteps: 60, corridor: 0.3 },
   minLineRun: 4,
-  hardEdge: { corridor: 0.5, vertexShift: 0.5, tolerance: 0.3, roundingReach: 1 },
+  hardEdge: { tolerance: 0.3, roundingReach: 0.85 },
 } as const;
 
 /** What the settings need to know of the input itself. */

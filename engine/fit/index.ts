@@ -24,6 +24,7 @@ import { scratchFloat64, scratchFloat64Buffer, scratchInt32, scratchSlots, scrat
 import { hypot } from '../hypot.js';
 import { fitToData, turnsSharply, type Corners } from './data-fit.js';
 import { newtonParameter } from './newton.js';
+import { crackPolygon } from './optimal-polygon.js';
 
 /** Scratch slots (../scratch.ts): one per call site, none alive twice at once. */
 const F64 = scratchSlots('fit', Float64Array, [
@@ -90,14 +91,12 @@ export interface FitSettings {
   /**
    * How chains still on their pixel cracks (a 1-bit drawing: no anti-aliasing moved them) are
    * fitted; absent means like every other chain. There the true edge is the crack itself, known
-   * to half a pixel: the polygon's edges stay within `corridor` of the crack middles, a vertex moves
-   * at most `vertexShift` per axis (Potrace's unit square round the vertex), and the curves keep
-   * within `tolerance` of the polygon rounded with `roundingReach` (px a rounded vertex may eat).
-   * Each side of a stroke is fitted on its own, so what
-   * either side may stray adds up across the stroke: with the presets' 0.7 px a 1-px line pinched
-   * to nothing in one place and doubled in the next.
+   * to half a pixel: the polygon is Potrace's (./optimal-polygon.ts), and the curves keep within
+   * `tolerance` of it rounded with `roundingReach` (px a rounded vertex may eat). Each side of a
+   * stroke is fitted on its own, so what either side may stray adds up across the stroke: with
+   * the presets' 0.7 px a 1-px line pinched to nothing in one place and doubled in the next.
    */
-  hardEdge?: { corridor: number; vertexShift: number; tolerance: number; roundingReach: number };
+  hardEdge?: { tolerance: number; roundingReach: number };
 }
 
 export type Segment =
@@ -174,9 +173,13 @@ export function fitChain(points: Float64Array, closed: boolean, settings: FitSet
   const short = settings.shortChain;
   const hard = settings.hardEdge && onHalfPixelGrid(crack, closed) ? settings.hardEdge : null;
   if (hard) settings = { ...settings, tolerance: Math.min(settings.tolerance, hard.tolerance) };
-  const corridor = short && mids.length >> 1 <= short.maxSteps ? short.corridor : (hard?.corridor ?? POLYGON_CORRIDOR);
-  const poly = buildPolygon(mids, closed, corridor, hard !== null);
-  adjustVertices(poly, mids, closed, hard?.vertexShift ?? MAX_VERTEX_SHIFT);
+  let poly: Polygon;
+  if (hard) poly = crackPolygon(crack, closed);
+  else {
+    const corridor = short && mids.length >> 1 <= short.maxSteps ? short.corridor : POLYGON_CORRIDOR;
+    poly = buildPolygon(mids, closed, corridor);
+    adjustVertices(poly, mids, closed, MAX_VERTEX_SHIFT);
+  }
   if (!closed) {
     // junctions are shared with other chains: they stay exactly where the caller put them
     poly.vx[0] = crack[0];
@@ -436,71 +439,6 @@ function greedyCover(mx: Float64Array, n: number, sums: RunSums, closed: boolean
   return at;
 }
 
-/**
- * Potrace's optimal polygon (Selinger 2003, section 2.2): of all covers by straight runs, the one
- * with the fewest edges, ties going to the least squared distance of the points from their edge.
- * The greedy cover stretches every edge as far as it goes, so its vertices drift past the corners
- * they stand for and one side of a thin stroke bends where the other does not; the least-distance
- * tie puts each vertex where the drawing turns. Shortest path over the runs by dynamic programming.
- */
-function optimalCover(mx: Float64Array, n: number, sums: RunSums, closed: boolean, start: number, corridor: number): number[] {
-  const limit = closed ? start + n : n - 1;
-  const len = limit - start;
-  const reach = new Int32Array(len);
-  for (let k = 0; k < len; k++) {
-    const i = start + k;
-    // a run inside a straight run is straight: begin where the previous run ended
-    const from = k > 0 ? Math.max(i + 1, start + reach[k - 1]) : i + 1;
-    const known = from > i + 1 && isStraight(mx, n, sums, i, from, corridor) ? from : i + 1;
-    const j = longestStraight(mx, n, sums, i, limit, corridor, known);
-    reach[k] = Math.max(j, i + 1) - start;
-  }
-  const edges = new Int32Array(len + 1).fill(0x7fffffff);
-  const cost = new Float64Array(len + 1);
-  const prev = new Int32Array(len + 1);
-  edges[0] = 0;
-  for (let a = 0; a < len; a++) {
-    const nextEdges = edges[a] + 1;
-    for (let b = a + 1; b <= reach[a]; b++) {
-      if (nextEdges > edges[b]) continue;
-      const c = cost[a] + chordPenalty(mx, n, sums, start + a, start + b);
-      if (nextEdges < edges[b] || c < cost[b]) {
-        edges[b] = nextEdges;
-        cost[b] = c;
-        prev[b] = a;
-      }
-    }
-  }
-  const at: number[] = [];
-  for (let b = prev[len]; b > 0; b = prev[b]) at.push(start + b);
-  at.push(start);
-  return at.reverse();
-}
-
-/** Sum of squared distances of points i..j (unrolled) from the chord between points i and j. */
-function chordPenalty(mx: Float64Array, n: number, sums: RunSums, i: number, j: number): number {
-  const qi = i % n,
-    qj = j % n;
-  const x0 = mx[2 * qi] - sums.ox,
-    y0 = mx[2 * qi + 1] - sums.oy;
-  const ex = mx[2 * qj] - sums.ox - x0,
-    ey = mx[2 * qj + 1] - sums.oy - y0;
-  const length2 = ex * ex + ey * ey;
-  if (length2 === 0) return 0;
-  // distance·|e| = a·x + b·y + c for the line through point i along e, summed in closed form
-  const a = ey,
-    b = -ex,
-    c = -(a * x0 + b * y0);
-  const count = j - i + 1;
-  const sx = sums.sx[j + 1] - sums.sx[i],
-    sy = sums.sy[j + 1] - sums.sy[i],
-    sxx = sums.sxx[j + 1] - sums.sxx[i],
-    sxy = sums.sxy[j + 1] - sums.sxy[i],
-    syy = sums.syy[j + 1] - sums.syy[i];
-  const total = a * a * sxx + 2 * a * b * sxy + b * b * syy + 2 * a * c * sx + 2 * b * c * sy + c * c * count;
-  return Math.max(0, total) / length2;
-}
-
 /** The middle with the sharpest turn between the points `reach` steps before and after it, near `around`. */
 function sharpestNear(mx: Float64Array, n: number, around: number, reach: number): number {
   let best = around,
@@ -518,7 +456,7 @@ function sharpestNear(mx: Float64Array, n: number, around: number, reach: number
   return best;
 }
 
-function buildPolygon(mx: Float64Array, closed: boolean, corridor: number, optimal: boolean): Polygon {
+function buildPolygon(mx: Float64Array, closed: boolean, corridor: number): Polygon {
   const n = mx.length >> 1;
   const sums = runSums(mx, closed);
   let at = greedyCover(mx, n, sums, closed, 0, corridor);
@@ -538,13 +476,7 @@ function buildPolygon(mx: Float64Array, closed: boolean, corridor: number, optim
     }
     // the greedy vertex lies past the corner it found: start the real cover on the corner itself
     const start = n > 12 ? sharpestNear(mx, n, at[best] % n, 3) : at[best] % n;
-    at = optimal ? optimalCover(mx, n, sums, closed, start, corridor) : greedyCover(mx, n, sums, closed, start, corridor);
-  } else if (optimal) {
-    // where the greedy cover ends in a hook that dropEndHooks folds away (a straight edge whose
-    // last pixel turns), the least-distance tie would put that vertex further in and keep it
-    const fewest = optimalCover(mx, n, sums, closed, 0, corridor);
-    const hook = at.length > 1 && (at[1] - at[0] <= END_HOOK || n - 1 - at[at.length - 1] <= END_HOOK);
-    if (fewest.length < at.length || !hook) at = fewest;
+    at = greedyCover(mx, n, sums, closed, start, corridor);
   }
   if (!closed) at.push(n - 1);
   const m = at.length;

@@ -239,9 +239,12 @@ t.test('a 1-bit drawing keeps its stroke weight: 2-px lines stay 2 px and a 1-px
       thinnest = Math.min(thinnest, left + right);
       thickest = Math.max(thickest, left + right);
     }
+    // a 1-px diagonal's pixels touch at corners, and the half-pixel bridges line art puts there
+    // (fitChain's onHalfPixelGrid) weigh on one side: it may come out 0.4 px heavy, a 2-px line 0.3
+    const heavy = width > 1 ? 0.3 : 0.4;
     t.ok(
-      thinnest >= width - 0.4 && thickest <= width + 0.4,
-      `${name}: ${thinnest.toFixed(2)}-${thickest.toFixed(2)} px wide all along, the bitmap's ${width} ± 0.4`,
+      thinnest >= width - 0.4 && thickest <= width + heavy,
+      `${name}: ${thinnest.toFixed(2)}-${thickest.toFixed(2)} px wide all along, the bitmap's ${width} -0.4/+${heavy}`,
     );
   }
 });
