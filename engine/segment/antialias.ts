@@ -32,6 +32,12 @@ const OFF_LINE_SHARE = 0.3;
 const MIN_STRIP_RUN = 8;
 /** …along at least this share of the smaller one, are a strip. */
 const STRIP_SHARE = 0.5;
+/** A strip grows past the end of its run at most this far (px, in 8-neighbour steps). */
+const STRIP_GROWTH = 16;
+/** Passes that join a grown strip's diagonal steps (a join can leave a new one beside it). */
+const BRIDGE_PASSES = 3;
+/** A strip's growth is kept where the edge turns at least this far from its run (radians). */
+const MIN_CORNER_TURN = Math.PI / 6;
 /** At most this many distinct neighbour regions are weighed per band pixel. */
 const MAX_CANDIDATES = 8;
 
@@ -72,7 +78,8 @@ export function absorbAntialiasBands(image: BandImage, regions: RegionLabels): R
     }
   }
   if (!anyBand) return regions;
-  const stripInto = joinStrips(image, labels, regionCount, band, regions.area);
+  const strips = joinStrips(image, labels, regionCount, band, regions.area);
+  const stripInto = strips?.into ?? null;
 
   // Decisions read the labels as the merging left them; they are applied afterwards, so no band
   // pixel's choice depends on another's (or on the order of the scan).
@@ -130,9 +137,18 @@ export function absorbAntialiasBands(image: BandImage, regions: RegionLabels): R
   }
   if (moved.length === 0 && stripInto === null) return regions;
   for (let k = 0; k < moved.length; k += 2) labels[moved[k]] = moved[k + 1];
+  if (strips !== null) growStripEnds(image, labels, strips, band, transparent, sums, regions.area, mean);
 
   // regions emptied by the move disappear
   return renumberInScanOrder(labels, regionCount, transparent, stripInto);
+}
+
+/** Bands joined into strips. */
+interface Strips {
+  /** Each region's strip (the lowest id among the bands joined into it), or the region itself. */
+  into: Int32Array;
+  /** Per pixel pair found side by side across a run: its first pixel, then 1 across a vertical run, 0 a horizontal one. */
+  runs: number[];
 }
 
 /**
@@ -142,12 +158,15 @@ export function absorbAntialiasBands(image: BandImage, regions: RegionLabels): R
  * covers parts of two pixel rows or columns), and its pixels are a mix of the strip and each side. Joined
  * into one region (the lower id) and no longer bands; null when there is none.
  */
-function joinStrips(image: BandImage, labels: Int32Array, regionCount: number, band: Uint8Array, area: Int32Array): Int32Array | null {
+function joinStrips(image: BandImage, labels: Int32Array, regionCount: number, band: Uint8Array, area: Int32Array): Strips | null {
   const { width, height, rgb } = image;
   const beside = new Map<number, number>();
-  const note = (a: number, b: number) => {
+  // the first pixel of each side-by-side pair, and whether the pair lies across a vertical run
+  const runs: number[] = [];
+  const note = (a: number, b: number, p: number, vertical: boolean) => {
     const key = a < b ? a * regionCount + b : b * regionCount + a;
     beside.set(key, (beside.get(key) ?? 0) + 1);
+    runs.push(p, vertical ? 1 : 0);
   };
   for (let y = 1; y + 1 < height; y++) {
     for (let x = 1, p = y * width + 1; x + 1 < width; x++, p++) {
@@ -168,7 +187,7 @@ function joinStrips(image: BandImage, labels: Int32Array, regionCount: number, b
         !band[labels[p + 2]] &&
         mixesInOrder(rgb, p - 1, p, p + 1, p + 2)
       )
-        note(l, r);
+        note(l, r, p, true);
       const d = labels[p + width];
       if (
         d !== l &&
@@ -182,7 +201,7 @@ function joinStrips(image: BandImage, labels: Int32Array, regionCount: number, b
         !band[labels[p + 2 * width]] &&
         mixesInOrder(rgb, p - width, p, p + width, p + 2 * width)
       )
-        note(l, d);
+        note(l, d, p, false);
     }
   }
   let into: Int32Array | null = null;
@@ -201,7 +220,258 @@ function joinStrips(image: BandImage, labels: Int32Array, regionCount: number, b
     into[r] = root;
     if (root !== r) band[r] = band[root] = 0;
   }
-  return into;
+  return { into, runs };
+}
+
+/**
+ * A strip goes on where its run stops: round an outline's corner the highlight still runs along
+ * the edge, but no longer as two pixels side by side, so the merging gave its pixels to the fills
+ * beside it, the darker mixes to the dark side and the lighter ones to the light side. Cut off
+ * there, the strip ends square in the middle of the curve and the dark side's edge jumps by the
+ * strip's width where it ends: a notch and a spike at any zoom. So the strip grows from its run
+ * (8-neighbours, step by step) into pixels of the fills that are
+ * - nearer the strip's colour than their fill's, on the line from the fill's colour through the
+ *   strip's (a mix of the two, or of the strip and the fill across it);
+ * - beside another region (on the fill's edge, so a gradient fill passing through the strip's
+ *   colour is not eaten into);
+ * - a step along the edge from the pixel it grows from, not across it: beside the run lie the
+ *   fills, and where a strip ends square against another edge (a plain anti-aliased one, whose
+ *   mixes look alike) that edge runs across the strip's, so the strip does not creep along it.
+ * The strip follows the corner and ends where it fades (its mixes lie nearer a fill once it is
+ * thinner than half a pixel), or after STRIP_GROWTH steps.
+ */
+function growStripEnds(
+  image: BandImage,
+  labels: Int32Array,
+  strips: Strips,
+  band: Uint8Array,
+  transparent: Uint8Array,
+  sums: Float64Array,
+  area: Int32Array,
+  mean: Float64Array,
+): void {
+  const { width, height, rgb } = image;
+  const { into: stripInto, runs } = strips;
+  const regionCount = stripInto.length;
+  // a strip's colour: the mean of the bands joined into it (a fill's colour is its region's mean)
+  const colour = Float64Array.from(mean);
+  const stripArea = new Float64Array(regionCount);
+  const isStrip = new Uint8Array(regionCount);
+  for (let r = 0; r < regionCount; r++) if (stripInto[r] !== r) isStrip[stripInto[r]] = 1;
+  for (let s = 0; s < regionCount; s++) if (isStrip[s]) colour.fill(0, 3 * s, 3 * s + 3);
+  for (let r = 0; r < regionCount; r++) {
+    const s = stripInto[r];
+    if (!isStrip[s]) continue;
+    colour[3 * s] += sums[3 * r];
+    colour[3 * s + 1] += sums[3 * r + 1];
+    colour[3 * s + 2] += sums[3 * r + 2];
+    stripArea[s] += area[r];
+  }
+  for (let s = 0; s < regionCount; s++) if (isStrip[s]) for (let c = 0; c < 3; c++) colour[3 * s + c] /= Math.max(1, stripArea[s]);
+
+  // Decisions read the labels as the band move left them. The front holds (pixel, the edge's
+  // normal there): from the run's pixels, across the run, through the strip's other pixels (its
+  // end, band pixels it took) keeping that normal, then into the fills.
+  const before = labels.slice();
+  const reached = new Uint8Array(labels.length);
+  const turn = new Map<number, number>();
+  let front: number[] = [];
+  for (let k = 0; k < runs.length; k += 2) {
+    const p = runs[k],
+      vertical = runs[k + 1] === 1;
+    if (!isStrip[stripInto[before[p]]]) continue;
+    for (const q of vertical ? [p, p + 1] : [p, p + width]) {
+      if (reached[q]) continue;
+      reached[q] = 1;
+      front.push(q, vertical ? 1 : 0, vertical ? 0 : 1, vertical ? 1 : 0, vertical ? 0 : 1);
+    }
+  }
+  for (let step = 0; step < STRIP_GROWTH && front.length > 0; step++) {
+    const next: number[] = [];
+    for (let k = 0; k < front.length; k += 5) {
+      const p = front[k],
+        nx = front[k + 1],
+        ny = front[k + 2],
+        ax = front[k + 3],
+        ay = front[k + 4];
+      // a pixel of the strip already, or one it took (labelled with the strip's id)
+      const strip = isStrip[stripInto[before[p]]] ? stripInto[before[p]] : labels[p];
+      const x = p % width,
+        y = (p - x) / width;
+      for (let dy = -1; dy <= 1; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= height) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          if (xx < 0 || xx >= width) continue;
+          const q = yy * width + xx;
+          if (reached[q]) continue;
+          const fill = before[q];
+          if (stripInto[fill] === strip) {
+            reached[q] = 1;
+            next.push(q, nx, ny, ax, ay);
+            continue;
+          }
+          // along the edge only: across it, beside the run, lie the fills the strip is a mix of
+          if (band[fill] || transparent[fill] || isStrip[stripInto[fill]] || Math.abs(dx * nx + dy * ny) >= Math.abs(dx * ny - dy * nx))
+            continue;
+          if (!nearerStripThanFill(rgb, q, colour, fill, strip) || !besideAnotherRegion(before, width, height, q, fill, stripInto, isStrip))
+            continue;
+          const [qx, qy] = edgeNormal(rgb, width, height, q);
+          if (qx === 0 && qy === 0) continue;
+          reached[q] = 1;
+          labels[q] = strip;
+          next.push(q, qx, qy, ax, ay);
+          // how far the edge has turned from the run's here (|cos| of the angle)
+          turn.set(q, Math.abs(ax * qx + ay * qy) / Math.hypot(qx, qy));
+        }
+      }
+    }
+    front = next;
+  }
+  keepOnlyRoundCorners(labels, before, width, height, turn);
+  bridgeDiagonalSteps(rgb, width, height, labels, stripInto, isStrip, band, transparent, colour);
+}
+
+/**
+ * What grew from a strip's end stays only where the edge turns there (round a corner, by at least
+ * MIN_CORNER_TURN from the run's direction): where the strip's run just stops along a straight
+ * edge, its fills' outlines are left as they were (a junction moved along a straight edge tilts
+ * the line the fitter draws through it).
+ */
+function keepOnlyRoundCorners(labels: Int32Array, before: Int32Array, width: number, height: number, turn: Map<number, number>): void {
+  const seen = new Set<number>();
+  for (const start of turn.keys()) {
+    if (seen.has(start)) continue;
+    // the grown pixels 8-connected to this one
+    const piece = [start];
+    seen.add(start);
+    let turned = false;
+    for (let i = 0; i < piece.length; i++) {
+      const p = piece[i];
+      if (turn.get(p)! <= Math.cos(MIN_CORNER_TURN)) turned = true;
+      const x = p % width,
+        y = (p - x) / width;
+      for (let yy = Math.max(0, y - 1); yy <= Math.min(height - 1, y + 1); yy++)
+        for (let xx = Math.max(0, x - 1); xx <= Math.min(width - 1, x + 1); xx++) {
+          const q = yy * width + xx;
+          if (turn.has(q) && !seen.has(q)) {
+            seen.add(q);
+            piece.push(q);
+          }
+        }
+    }
+    if (!turned) for (const p of piece) labels[p] = before[p];
+  }
+}
+
+/**
+ * The direction in which pixel p's colour changes fastest (Sobel, on the sum of the channels):
+ * across the edge it lies on. [0, 0] on the image's border.
+ */
+function edgeNormal(rgb: Uint8Array, width: number, height: number, p: number): [number, number] {
+  const x = p % width,
+    y = (p - x) / width;
+  if (x === 0 || y === 0 || x + 1 === width || y + 1 === height) return [0, 0];
+  const v = (q: number) => rgb[3 * q] + rgb[3 * q + 1] + rgb[3 * q + 2];
+  const gx = v(p - width + 1) + 2 * v(p + 1) + v(p + width + 1) - v(p - width - 1) - 2 * v(p - 1) - v(p + width - 1);
+  const gy = v(p + width - 1) + 2 * v(p + width) + v(p + width + 1) - v(p - width - 1) - 2 * v(p - width) - v(p - width + 1);
+  return [gx, gy];
+}
+
+/**
+ * Round a corner the grown strip steps diagonally, and where two of its pixels touch only at a
+ * corner the fills on either side touch there too: a junction of four regions at every step, which
+ * cuts the outlines into pieces too short to fit (each keeps its pixel steps). Of the two fill
+ * pixels at such a step the one nearer the strip in colour joins it, so the strip is 4-connected.
+ */
+function bridgeDiagonalSteps(
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+  labels: Int32Array,
+  stripInto: Int32Array,
+  isStrip: Uint8Array,
+  band: Uint8Array,
+  transparent: Uint8Array,
+  colour: Float64Array,
+): void {
+  const stripOf = (p: number): number => {
+    const s = stripInto[labels[p]];
+    return isStrip[s] ? s : -1;
+  };
+  const distance2 = (p: number, s: number): number => {
+    let d = 0;
+    for (let c = 0; c < 3; c++) d += (rgb[3 * p + c] - colour[3 * s + c]) ** 2;
+    return d;
+  };
+  for (let pass = 0; pass < BRIDGE_PASSES; pass++) {
+    const bridges: number[] = [];
+    for (let y = 0; y + 1 < height; y++) {
+      for (let x = 0, p = y * width; x + 1 < width; x++, p++) {
+        // the 2×2 block p, p+1 / p+width, p+width+1: a strip on one diagonal only
+        const a = stripOf(p),
+          b = stripOf(p + 1),
+          c = stripOf(p + width),
+          d = stripOf(p + width + 1);
+        let s = -1,
+          o1 = -1,
+          o2 = -1;
+        if (a >= 0 && a === d && b !== a && c !== a) [s, o1, o2] = [a, p + 1, p + width];
+        else if (b >= 0 && b === c && a !== b && d !== b) [s, o1, o2] = [b, p, p + width + 1];
+        if (s < 0) continue;
+        const usable = (o: number) => stripOf(o) < 0 && !band[labels[o]] && !transparent[labels[o]];
+        const pick = !usable(o2) || (usable(o1) && distance2(o1, s) <= distance2(o2, s)) ? o1 : o2;
+        if (usable(pick)) bridges.push(pick, s);
+      }
+    }
+    if (bridges.length === 0) return;
+    for (let k = 0; k < bridges.length; k += 2) labels[bridges[k]] = bridges[k + 1];
+  }
+}
+
+/**
+ * Whether pixel q's colour lies nearer the strip's colour than its fill's, on the line from the
+ * fill's through the strip's and at most half as far again beyond it.
+ */
+function nearerStripThanFill(rgb: Uint8Array, q: number, colour: Float64Array, fill: number, strip: number): boolean {
+  const F = 3 * fill,
+    S = 3 * strip;
+  const dr = colour[S] - colour[F],
+    dg = colour[S + 1] - colour[F + 1],
+    db = colour[S + 2] - colour[F + 2];
+  const contrast2 = dr * dr + dg * dg + db * db;
+  if (contrast2 < MIN_CONTRAST * MIN_CONTRAST) return false;
+  const pr = rgb[3 * q] - colour[F],
+    pg = rgb[3 * q + 1] - colour[F + 1],
+    pb = rgb[3 * q + 2] - colour[F + 2];
+  const t = (pr * dr + pg * dg + pb * db) / contrast2;
+  if (t <= 0.5 || t > 1.5) return false;
+  const er = pr - t * dr,
+    eg = pg - t * dg,
+    eb = pb - t * db;
+  return (er * er + eg * eg + eb * eb) / contrast2 <= OFF_LINE_SHARE * OFF_LINE_SHARE;
+}
+
+/** Whether one of q's 8 neighbours lay, before the strips grew, in a region other than q's fill and any strip. */
+function besideAnotherRegion(
+  before: Int32Array,
+  width: number,
+  height: number,
+  q: number,
+  fill: number,
+  stripInto: Int32Array,
+  isStrip: Uint8Array,
+): boolean {
+  const x = q % width,
+    y = (q - x) / width;
+  for (let yy = Math.max(0, y - 1); yy <= Math.min(height - 1, y + 1); yy++) {
+    for (let xx = Math.max(0, x - 1); xx <= Math.min(width - 1, x + 1); xx++) {
+      const l = before[yy * width + xx];
+      if (l !== fill && !isStrip[stripInto[l]]) return true;
+    }
+  }
+  return false;
 }
 
 /**

@@ -5,7 +5,8 @@ import { absorbAntialiasBands } from '../../../engine/segment/antialias.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
 import { DEFAULT_TRACE_OPTIONS } from '../../../engine/types.js';
-import { mix, raster, type Raster } from '../helpers/images.js';
+import { vectorize } from '../../../engine/index.js';
+import { mix, png, raster, render, type Raster } from '../helpers/images.js';
 
 function segment(image: Raster, absorbBands = true) {
   const settings = engineSettingsFor(DEFAULT_TRACE_OPTIONS, 'clipart');
@@ -94,4 +95,89 @@ t.test('a dark line beside a white line stays two lines: neither is a mix of the
   const seg = segment(image);
   t.equal(seg.regionCount, 4, 'navy, black, white, blue');
   t.not(seg.labels[20 * 40 + 20], seg.labels[20 * 40 + 21], 'the two lines apart');
+});
+
+/**
+ * A dark frame with a rounded inner corner (radius 10, centre (24.3, 24.3)) round a light fill,
+ * and inside it a grey highlight 1.4 px wide down the left side that follows the corner, thinning
+ * to nothing at the top: how Tango draws an inner highlight. Anti-aliased by 8×8 supersampling.
+ */
+const FRAME = { inner: 14.3, radius: 10, size: 64, highlight: 1.4 };
+const FRAME_DARK = [52, 52, 52],
+  HIGHLIGHT = [150, 150, 150],
+  FILL = [219, 219, 219],
+  PAPER = [255, 255, 255];
+const CORNER = FRAME.inner + FRAME.radius;
+
+/** Signed distance to the frame's inner edge (px): negative inside the light fill. */
+function innerEdgeDistance(x: number, y: number): number {
+  const far = FRAME.size - FRAME.inner;
+  if (x < CORNER && y < CORNER) return Math.hypot(CORNER - x, CORNER - y) - FRAME.radius;
+  return Math.max(FRAME.inner - x, FRAME.inner - y, x - far, y - far);
+}
+
+function framePaint(x: number, y: number): number[] {
+  if (x < 3 || y < 3 || x > FRAME.size - 3 || y > FRAME.size - 3) return PAPER;
+  const d = innerEdgeDistance(x, y);
+  if (d > 0) return FRAME_DARK;
+  // down the left side the highlight is full width and ends square on the bottom edge; round the
+  // corner it tapers to nothing at the top
+  if (y >= CORNER) return x - FRAME.inner < FRAME.highlight ? HIGHLIGHT : FILL;
+  const turned = x >= CORNER ? 1 : Math.atan2(CORNER - y, CORNER - x) / (Math.PI / 2);
+  return -d < FRAME.highlight * (1 - turned) ? HIGHLIGHT : FILL;
+}
+
+function highlightFrame(): Raster {
+  const SAMPLES = 8;
+  return raster(FRAME.size, FRAME.size, (x, y) => {
+    const sum = [0, 0, 0];
+    for (let i = 0; i < SAMPLES; i++)
+      for (let j = 0; j < SAMPLES; j++) {
+        const c = framePaint(x + (i + 0.5) / SAMPLES, y + (j + 0.5) / SAMPLES);
+        for (let k = 0; k < 3; k++) sum[k] += c[k];
+      }
+    return sum.map((v) => Math.round(v / SAMPLES ** 2)) as [number, number, number];
+  });
+}
+
+t.test('a highlight strip follows the rounded corner its run leads into, as one region', async (t) => {
+  const image = highlightFrame();
+  const seg = segment(image);
+  const { width } = image;
+  const strip = seg.labels[40 * width + 14];
+  t.not(strip, seg.labels[40 * width + 10], 'down the side the strip is not the frame');
+  t.not(strip, seg.labels[40 * width + 20], 'nor the fill');
+  // round the corner (45°) the highlight is still over a pixel wide: the strip goes on there
+  const at45 = { x: Math.floor(CORNER - FRAME.radius * Math.SQRT1_2 + 0.5), y: Math.floor(CORNER - FRAME.radius * Math.SQRT1_2 + 0.5) };
+  const round = [-1, 0, 1].some((k) => seg.labels[(at45.y + k) * width + at45.x + k] === strip);
+  t.ok(round, `the strip reaches round the corner to (${at45.x}, ${at45.y})`);
+  t.equal(seg.labels[FRAME.inner * width + 40] === strip, false, 'it does not run along the top, where the highlight has faded');
+  // at the bottom it ends square on the frame's edge, whose anti-aliased row is as near the strip's grey as the fill's
+  const bottomRow = Math.floor(FRAME.size - FRAME.inner);
+  const along = [18, 22, 26, 30].filter((x) => seg.labels[bottomRow * width + x] === strip);
+  t.same(along, [], 'nor along the bottom edge it ends against');
+});
+
+t.test("traced, the frame's inner edge keeps its round corner where the highlight strip ends: no notch, no spike", async (t) => {
+  const image = highlightFrame();
+  const { svg } = await vectorize(await png(image), { imageType: 'clipart' });
+  const ZOOM = 8;
+  const out = render(svg, image.width, ZOOM, 'white');
+  // where the traced frame (darker than halfway to the highlight) and the drawn one disagree, how far from the drawn edge
+  const threshold = (FRAME_DARK[0] + HIGHLIGHT[0]) / 2;
+  let worst = 0,
+    where = '';
+  for (let Y = Math.floor((FRAME.inner - 4) * ZOOM); Y < (CORNER + 8) * ZOOM; Y++) {
+    for (let X = Math.floor((FRAME.inner - 4) * ZOOM); X < (CORNER + 8) * ZOOM; X++) {
+      const x = (X + 0.5) / ZOOM,
+        y = (Y + 0.5) / ZOOM;
+      const d = innerEdgeDistance(x, y);
+      const traced = out.data[4 * (Y * out.width + X)] < threshold;
+      if (traced !== d > 0 && Math.abs(d) > worst) {
+        worst = Math.abs(d);
+        where = `(${x.toFixed(1)}, ${y.toFixed(1)})`;
+      }
+    }
+  }
+  t.ok(worst < 0.5, `the traced inner edge stays within half a pixel of the drawn one (at most ${worst.toFixed(2)} px off, at ${where})`);
 });
