@@ -78,7 +78,8 @@ export function segmentImage(image: PreparedImage, settings: SegmentSettings, co
   context.progress(0.25);
   const merged = mergeRegions(image, seeds.labels, seeds.count, seeds.transparent, seeds.chunks, settings, context);
   checkAbort(context);
-  const absorbed = settings.absorbBands ? absorbAntialiasBands(image, merged) : merged;
+  const { colourSums, ...mergedRegions } = merged;
+  const absorbed = settings.absorbBands ? absorbAntialiasBands(image, mergedRegions, colourSums) : mergedRegions;
   const regions = settings.gradientBands ? joinGradientBands(image.source, absorbed, settings.gradientBands) : absorbed;
   context.progress(1);
   return { width, height, ...regions };
@@ -585,7 +586,7 @@ function mergeRegions(
   chunks: Float64Array<ArrayBuffer>[],
   settings: SegmentSettings,
   context: StageContext,
-): { labels: Int32Array; regionCount: number; area: Int32Array; transparent: Uint8Array } {
+): { labels: Int32Array; regionCount: number; area: Int32Array; transparent: Uint8Array; colourSums: Float64Array } {
   const { width, height } = image;
   const n = width * height;
   const plane = settings.gradientModel;
@@ -702,6 +703,9 @@ function mergeRegions(
   let regionCount = 0;
   const areaOf = new Int32Array(live);
   const clearOf = new Uint8Array(live);
+  // Σr, Σg, Σb per region (whole numbers, exact): the anti-aliasing stage's means without a pass
+  const colourSums = new Float64Array(3 * live);
+  const colourAt = plane ? 6 : 1;
   // each seed's final label, found once per seed instead of one union-find walk per pixel
   const finalOf = new Int32Array(count).fill(-1);
   // one look-up per run of equal seeds; a long run is written with fill() (a memset), a short one
@@ -716,6 +720,9 @@ function mergeRegions(
         l = compact[root] = regionCount++;
         clearOf[l] = liveTransparent[root];
         areaOf[l] = stats[root * stride];
+        colourSums[3 * l] = stats[root * stride + colourAt];
+        colourSums[3 * l + 1] = stats[root * stride + colourAt + 1];
+        colourSums[3 * l + 2] = stats[root * stride + colourAt + 2];
       }
       finalOf[seed] = l;
     }
@@ -725,7 +732,13 @@ function mergeRegions(
     else for (let q = p; q < end; q++) labels[q] = l;
     p = end;
   }
-  return { labels, regionCount, area: areaOf.slice(0, regionCount), transparent: clearOf.slice(0, regionCount) };
+  return {
+    labels,
+    regionCount,
+    area: areaOf.slice(0, regionCount),
+    transparent: clearOf.slice(0, regionCount),
+    colourSums: colourSums.subarray(0, 3 * regionCount),
+  };
 }
 
 /** What joining regions a and b adds to the summed squared error of their models. */

@@ -23,15 +23,24 @@ export function renumberInScanOrder(
   const area = new Int32Array(regionCount);
   const clear = new Uint8Array(regionCount);
   let count = 0;
-  for (let p = 0; p < labels.length; p++) {
-    const old = joinedInto === null ? labels[p] : joinedInto[labels[p]];
+  // one look-up per run of equal labels; a label that keeps its number is not written again
+  const n = labels.length;
+  for (let p = 0; p < n;) {
+    const from = labels[p];
+    let end = p + 1;
+    while (end < n && labels[end] === from) end++;
+    const old = joinedInto === null ? from : joinedInto[from];
     let l = compact[old];
     if (l < 0) {
       l = compact[old] = count++;
       clear[l] = transparent[old];
     }
-    labels[p] = l;
-    area[l]++;
+    area[l] += end - p;
+    if (l !== from) {
+      if (end - p > 32) labels.fill(l, p, end);
+      else for (let q = p; q < end; q++) labels[q] = l;
+    }
+    p = end;
   }
   return { labels, regionCount: count, area: area.slice(0, count), transparent: clear.slice(0, count) };
 }
