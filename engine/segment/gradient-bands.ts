@@ -15,7 +15,7 @@
  */
 import type { RasterImage } from '../types.js';
 import { gradientSampleStep, paintResidual } from '../fit/gradient.js';
-import { scratchInt32, scratchSlots, SparePool } from '../scratch.js';
+import { scratchInt32, scratchSlots, scratchUint8, SparePool } from '../scratch.js';
 import { addRun, addShifted, MOMENTS, surfaceResidual } from './colour-moments.js';
 import { renumberInScanOrder, type RegionLabels } from './renumber.js';
 
@@ -43,6 +43,8 @@ const MIN_REGION = 16;
 const sparePixelLists = new SparePool((bytes) => new Int32Array(bytes / 4), 1, 64 << 20);
 /** The pixels of the group being judged (read only inside its paintResidual call). */
 const JOIN = scratchSlots('gradient bands', Int32Array, ['sample']);
+/** Which pixels of the joined regions lie on a hard edge (valid for one trace's joining). */
+const MOMENT_EDGES = scratchSlots('gradient bands', Uint8Array, ['edgePixel']);
 
 /** Joins soft-bounded regions (labels in place) and returns the regions renumbered in scan order. */
 export function joinGradientBands(image: RasterImage, regions: RegionLabels, settings: GradientBandSettings): RegionLabels {
@@ -80,9 +82,17 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
     if (listed !== null) return listed;
     const pixels = (listed = sparePixelLists.take(4 * first[regionCount]));
     const next = first.slice(0, regionCount);
-    for (let p = 0; p < n; p++) {
+    // one look-up per run of a label
+    for (let p = 0; p < n;) {
       const l = labels[p];
-      if (involved[l]) pixels[next[l]++] = p;
+      let end = p + 1;
+      while (end < n && labels[end] === l) end++;
+      if (involved[l]) {
+        let at = next[l];
+        for (let q = p; q < end; q++) pixels[at++] = q;
+        next[l] = at;
+      }
+      p = end;
     }
     return pixels;
   };
@@ -118,6 +128,7 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
       const g = find(labels[q]);
       return g !== a && g !== b && stepsHard(p, q);
     };
+    const edgePixel = moments.edgePixel;
     const take = (skipEdges: boolean): number => {
       // one pixel every `step` along the members' pixels end to end (each member's list read by stride)
       let k = 0,
@@ -127,8 +138,10 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
         for (; i < first[r + 1]; i += step) {
           const p = pixels[i];
           const x = p % width;
+          // only a pixel that steps hard to another region can step hard to one outside the group
           if (
             skipEdges &&
+            edgePixel[p] === 1 &&
             ((x > 0 && acrossEdge(p, p - 1)) ||
               (x + 1 < width && acrossEdge(p, p + 1)) ||
               (p >= width && acrossEdge(p, p - width)) ||
@@ -257,38 +270,50 @@ function regionMoments(image: RasterImage, regions: RegionLabels, involved: Uint
   const sums = new Float64Array(slots * BLOCK);
   const refX = new Int32Array(slots),
     refY = new Int32Array(slots).fill(-1);
+  // 1 for a pixel of an involved region beside a pixel of another region that steps hard (other pixels: anything)
+  const edgePixel = scratchUint8(MOMENT_EDGES.edgePixel, n);
   const stepsHard = (p: number, q: number): boolean => {
-    if (labels[q] === labels[p]) return false;
     const dr = data[channels * p] - data[channels * q],
       dg = data[channels * p + 1] - data[channels * q + 1],
       db = data[channels * p + 2] - data[channels * q + 2];
     return dr * dr + dg * dg + db * db > hard2;
   };
-  const edgeAt = (p: number, x: number): boolean =>
-    (x > 0 && stepsHard(p, p - 1)) ||
-    (x + 1 < width && stepsHard(p, p + 1)) ||
-    (p >= width && stepsHard(p, p - width)) ||
-    (p + width < n && stepsHard(p, p + width));
-  // runs of one region's pixels along a row, cut where a pixel's edge flag changes
+  // Runs of one region's pixels along a row, cut where a pixel's edge flag changes. Within a row
+  // run of one label only its two ends have a left or right neighbour of another region.
   for (let y = 0; y < height; y++) {
     const row = y * width;
     for (let x = 0; x < width;) {
-      const p = row + x;
-      const label = labels[p];
+      const label = labels[row + x];
+      let runEnd = x + 1;
+      while (runEnd < width && labels[row + runEnd] === label) runEnd++;
       const s = slot[label];
       if (s < 0) {
-        x++;
+        x = runEnd;
         continue;
       }
       if (refY[s] < 0) {
         refX[s] = x;
         refY[s] = y;
       }
-      const edge = edgeAt(p, x);
-      let end = x + 1;
-      while (end < width && labels[row + end] === label && edgeAt(row + end, end) === edge) end++;
-      addRun(sums, s * BLOCK + (edge ? MOMENTS : 0), x - refX[s], y - refY[s], end - x, data, channels, p);
-      x = end;
+      let start = x,
+        startEdge = false;
+      for (let t = x; t < runEnd; t++) {
+        const p = row + t;
+        const edge =
+          (t === x && t > 0 && stepsHard(p, p - 1)) ||
+          (t + 1 === runEnd && t + 1 < width && stepsHard(p, p + 1)) ||
+          (y > 0 && labels[p - width] !== label && stepsHard(p, p - width)) ||
+          (y + 1 < height && labels[p + width] !== label && stepsHard(p, p + width));
+        edgePixel[p] = edge ? 1 : 0;
+        if (t === x) startEdge = edge;
+        else if (edge !== startEdge) {
+          addRun(sums, s * BLOCK + (startEdge ? MOMENTS : 0), start - refX[s], y - refY[s], t - start, data, channels, row + start);
+          start = t;
+          startEdge = edge;
+        }
+      }
+      addRun(sums, s * BLOCK + (startEdge ? MOMENTS : 0), start - refX[s], y - refY[s], runEnd - start, data, channels, row + start);
+      x = runEnd;
     }
   }
   const pair = new Float64Array(BLOCK),
@@ -308,6 +333,7 @@ function regionMoments(image: RasterImage, regions: RegionLabels, involved: Uint
     addShifted(target, at + MOMENTS, sums, sb * BLOCK + MOMENTS, dx, dy);
   };
   return {
+    edgePixel,
     residual: (r: number): number => residualOf(sums, slot[r] * BLOCK),
     /** The residual of groups a and b painted as one. */
     joinedResidual(a: number, b: number): number {
