@@ -137,17 +137,17 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
         let i = first[r] + at;
         for (; i < first[r + 1]; i += step) {
           const p = pixels[i];
-          const x = p % width;
           // only a pixel that steps hard to another region can step hard to one outside the group
-          if (
-            skipEdges &&
-            edgePixel[p] === 1 &&
-            ((x > 0 && acrossEdge(p, p - 1)) ||
+          if (skipEdges && edgePixel[p] === 1) {
+            const x = p % width;
+            if (
+              (x > 0 && acrossEdge(p, p - 1)) ||
               (x + 1 < width && acrossEdge(p, p + 1)) ||
               (p >= width && acrossEdge(p, p - width)) ||
-              (p + width < n && acrossEdge(p, p + width)))
-          )
-            continue;
+              (p + width < n && acrossEdge(p, p + width))
+            )
+              continue;
+          }
           sample[k++] = p;
         }
         at = i - first[r + 1];
@@ -172,6 +172,19 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
     return painted[r];
   };
   const passes = (before: number, after: number): boolean => after <= before + settings.residualSlack && after <= settings.maxResidual;
+  /**
+   * passes() against the two groups' own fits (`after` at most maxResidual), fitting them only as
+   * far as the answer needs: a residual is never negative and rounding is monotonic, so when
+   * `after` is within the slack, or one group's share of the mean already passes it, the full
+   * mean passes too and the other fit is never made (half the groups' own fits on gallardo and logo).
+   */
+  const passesOwnFits = (a: number, b: number, total: number, after: number): boolean => {
+    if (after <= settings.residualSlack) return true;
+    // the group whose fit is known first, else the larger (a)
+    const one = Number.isNaN(painted[a]) && !Number.isNaN(painted[b]) ? b : a;
+    if (passes((size[one] * paintedResidual(one)) / total, after)) return true;
+    return passes((size[a] * paintedResidual(a) + size[b] * paintedResidual(b)) / total, after);
+  };
 
   const enclosedBy = (speck: number, group: number): boolean => {
     const inGroup = (q: number) => labels[q] === speck || find(labels[q]) === group;
@@ -222,10 +235,7 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
         ? Math.min(settings.maxResidual, (size[a] * painted[a] + size[b] * painted[b]) / total + settings.residualSlack)
         : settings.maxResidual;
       paintedAfter = paintOf(members[a].concat(members[b]), total, a, b, bound);
-      if (
-        !(paintedAfter <= settings.maxResidual) ||
-        !passes((size[a] * paintedResidual(a) + size[b] * paintedResidual(b)) / total, paintedAfter)
-      ) {
+      if (!(paintedAfter <= settings.maxResidual) || !passesOwnFits(a, b, total, paintedAfter)) {
         refused.set(groups, total);
         continue;
       }
