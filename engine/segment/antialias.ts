@@ -12,6 +12,7 @@
  * fills) is left alone, and so are two bands side by side along a straight run (a strip of its own
  * colour: see joinStrips).
  */
+import { scratchInt32, scratchSlots, zeroedUint8 } from '../scratch.js';
 import { renumberInScanOrder, type RegionLabels } from './renumber.js';
 
 interface BandImage {
@@ -40,6 +41,11 @@ const BRIDGE_PASSES = 3;
 const MIN_CORNER_TURN = Math.PI / 6;
 /** At most this many distinct neighbour regions are weighed per band pixel. */
 const MAX_CANDIDATES = 8;
+/** Per-trace work arrays, kept for the next trace (fresh pages cost more than these passes' work). */
+const BAND_SCRATCH = {
+  ...scratchSlots('antialias', Int32Array, ['bandPixels', 'movedTo']),
+  ...scratchSlots('antialias', Uint8Array, ['reached']),
+};
 /** `reached` of a pixel a strip grew into (its label changed), beside 1 for one reached as it was. */
 const GROWN = 2;
 
@@ -69,16 +75,19 @@ export function absorbAntialiasBands(image: BandImage, regions: RegionLabels, co
   if (!anyBand) return regions;
   // Every later pass looks only at band pixels (and the strips, which are made of them), a few
   // per cent of the image: listed once, in scan order, so each pass keeps the order of a full scan.
-  const bandPixels = pixelsOfRegions(labels, band);
+  const bandPixels = pixelsOfRegions(labels, band, regions.area);
   const strips = joinStrips(image, labels, regionCount, band, regions.area, bandPixels);
   const stripInto = strips?.into ?? null;
 
   // Decisions read the labels as the merging left them; they are applied afterwards, so no band
   // pixel's choice depends on another's (or on the order of the scan).
-  const moved: number[] = [];
+  // each band pixel's new region (-1: it stays), by its place in bandPixels
+  const movedTo = scratchInt32(BAND_SCRATCH.movedTo, bandPixels.length);
+  let moves = 0;
   const candidates = new Int32Array(MAX_CANDIDATES);
   for (let i = 0; i < bandPixels.length; i++) {
     const p = bandPixels[i];
+    movedTo[i] = -1;
     if (!band[labels[p]]) continue;
     const x = p % width,
       y = (p - x) / width;
@@ -126,10 +135,13 @@ export function absorbAntialiasBands(image: BandImage, regions: RegionLabels, co
         best = alpha >= 0.5 ? candidates[i] : candidates[j];
       }
     }
-    if (best >= 0) moved.push(p, best);
+    if (best >= 0) {
+      movedTo[i] = best;
+      moves++;
+    }
   }
-  if (moved.length === 0 && stripInto === null) return regions;
-  for (let k = 0; k < moved.length; k += 2) labels[moved[k]] = moved[k + 1];
+  if (moves === 0 && stripInto === null) return regions;
+  for (let i = 0; i < bandPixels.length; i++) if (movedTo[i] >= 0) labels[bandPixels[i]] = movedTo[i];
   if (strips !== null) growStripEnds(image, labels, strips, band, transparent, sums, regions.area, mean, bandPixels);
 
   // regions emptied by the move disappear
@@ -173,25 +185,20 @@ function regionPerimeters(labels: Int32Array, width: number, height: number, reg
 }
 
 /** The pixels whose region is marked in `marked`, in scan order (one look-up per run of a label). */
-function pixelsOfRegions(labels: Int32Array, marked: Uint8Array): Int32Array {
-  let pixels = new Int32Array(1024);
+function pixelsOfRegions(labels: Int32Array, marked: Uint8Array, area: Int32Array): Int32Array {
+  let total = 0;
+  for (let r = 0; r < marked.length; r++) if (marked[r]) total += area[r];
+  const pixels = scratchInt32(BAND_SCRATCH.bandPixels, total);
   let count = 0;
   const n = labels.length;
   for (let p = 0; p < n;) {
     const l = labels[p];
     let end = p + 1;
     while (end < n && labels[end] === l) end++;
-    if (marked[l]) {
-      if (count + end - p > pixels.length) {
-        const bigger = new Int32Array(Math.max(2 * pixels.length, count + end - p));
-        bigger.set(pixels);
-        pixels = bigger;
-      }
-      for (let q = p; q < end; q++) pixels[count++] = q;
-    }
+    if (marked[l]) for (let q = p; q < end; q++) pixels[count++] = q;
     p = end;
   }
-  return pixels.subarray(0, count);
+  return pixels;
 }
 
 /** Bands joined into strips. */
@@ -334,7 +341,7 @@ function growStripEnds(
   // end, band pixels it took) keeping that normal, then into the fills. Only the pixels it grows
   // into change label: their labels before are kept aside (a copy of every label cost more than
   // the whole growth), and a pixel not reached yet still holds its label before.
-  const reached = new Uint8Array(labels.length);
+  const reached = zeroedUint8(BAND_SCRATCH.reached, labels.length);
   const grownFrom = new Map<number, number>();
   const labelBefore = (q: number): number => (reached[q] === GROWN ? grownFrom.get(q)! : labels[q]);
   const turn = new Map<number, number>();

@@ -393,6 +393,9 @@ function boundarySteps(image: RasterImage, regions: RegionLabels, hardStep: numb
       (x > 0 && other(p - 1)) || (x + 1 < width && other(p + 1)) || (p >= width && other(p - width)) || (p + width < n && other(p + width))
     );
   };
+  let lastLo = -1,
+    lastHi = -1,
+    lastEntry = -1;
   const facing = (p: number, q: number): void => {
     const lp = labels[p],
       lq = labels[q];
@@ -402,6 +405,11 @@ function boundarySteps(image: RasterImage, regions: RegionLabels, hardStep: numb
     if (area[lp] >= MIN_REGION && area[lq] >= MIN_REGION && (touchesThird(p, lp, lq) || touchesThird(q, lp, lq))) return;
     const lo = lp < lq ? lp : lq,
       hi = lp < lq ? lq : lp;
+    // along a boundary the same pair comes again and again: its entry without the table
+    if (lo === lastLo && hi === lastHi) {
+      addStep(lastEntry, p, q);
+      return;
+    }
     const slot = slotOf(lo, hi, slots);
     let entry = slots[slot] - 1;
     if (entry < 0) {
@@ -421,6 +429,12 @@ function boundarySteps(image: RasterImage, regions: RegionLabels, hardStep: numb
       b[entry] = hi;
       slots[slotOf(lo, hi, slots)] = entry + 1;
     }
+    lastLo = lo;
+    lastHi = hi;
+    lastEntry = entry;
+    addStep(entry, p, q);
+  };
+  const addStep = (entry: number, p: number, q: number): void => {
     const dr = data[channels * p] - data[channels * q],
       dg = data[channels * p + 1] - data[channels * q + 1],
       db = data[channels * p + 2] - data[channels * q + 2];
