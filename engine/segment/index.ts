@@ -531,21 +531,24 @@ function neighbourPairs(
   regionTransparent: Uint8Array,
   denseOf: Int32Array,
 ): { edgeA: Int32Array; edgeB: Int32Array; pairCount: number } {
-  const pairs: PairList = { edgeA: new Int32Array(1024), edgeB: new Int32Array(1024), pairCount: 0 };
+  const pairs: PairList = { edgeA: new Int32Array(1024), edgeB: new Int32Array(1024), pairCount: 0, lastKey: -1 };
   const seen = new Float64Array(PAIR_CACHE_SIZE).fill(-1);
   for (let y = 0, p = 0; y < height; y++) {
-    for (let x = 0; x < width; x++, p++) {
+    // the lower neighbour's offset, 0 on the last row: a pixel is its own neighbour there, never a pair
+    const down = y + 1 < height ? width : 0;
+    const last = p + width - 1;
+    for (; p < last; p++) {
       const a = labels[p];
       // right neighbour, then the one below (this order numbers the pairs, which breaks heap ties)
-      if (x + 1 < width) {
-        const b = labels[p + 1];
-        if (a !== b && !regionTransparent[a] && !regionTransparent[b]) notePair(pairs, seen, seedCount, denseOf, a, b);
-      }
-      if (y + 1 < height) {
-        const b = labels[p + width];
-        if (a !== b && !regionTransparent[a] && !regionTransparent[b]) notePair(pairs, seen, seedCount, denseOf, a, b);
-      }
+      const b = labels[p + 1];
+      if (a !== b && !regionTransparent[a] && !regionTransparent[b]) notePair(pairs, seen, seedCount, denseOf, a, b);
+      const c = labels[p + down];
+      if (a !== c && !regionTransparent[a] && !regionTransparent[c]) notePair(pairs, seen, seedCount, denseOf, a, c);
     }
+    const a = labels[p],
+      c = labels[p + down];
+    if (a !== c && !regionTransparent[a] && !regionTransparent[c]) notePair(pairs, seen, seedCount, denseOf, a, c);
+    p++;
   }
   return pairs;
 }
@@ -554,6 +557,8 @@ interface PairList {
   edgeA: Int32Array;
   edgeB: Int32Array;
   pairCount: number;
+  /** The key notePair met last: met again at once (along a boundary), the cache holds it still. */
+  lastKey: number;
 }
 
 /** Appends the pair of seeds a ≠ b (as dense ids) unless the cache saw it last in its slot. */
@@ -561,6 +566,8 @@ function notePair(pairs: PairList, seen: Float64Array, seedCount: number, denseO
   const lo = a < b ? a : b,
     hi = a < b ? b : a;
   const key = lo * seedCount + hi;
+  if (key === pairs.lastKey) return;
+  pairs.lastKey = key;
   const slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca6b)) >>> (32 - PAIR_CACHE_BITS);
   if (seen[slot] === key) return;
   seen[slot] = key;
