@@ -13,7 +13,7 @@
  * colour: see joinStrips).
  */
 import { scratchInt32, scratchSlots, zeroedUint8 } from '../scratch.js';
-import { renumberInScanOrder, type RegionLabels } from './renumber.js';
+import { renumberInScanOrder, runEnd, type RegionLabels } from './renumber.js';
 
 interface BandImage {
   width: number;
@@ -193,8 +193,7 @@ function pixelsOfRegions(labels: Int32Array, marked: Uint8Array, area: Int32Arra
   const n = labels.length;
   for (let p = 0; p < n;) {
     const l = labels[p];
-    let end = p + 1;
-    while (end < n && labels[end] === l) end++;
+    const end = runEnd(labels, p);
     if (marked[l]) for (let q = p; q < end; q++) pixels[count++] = q;
     p = end;
   }

@@ -17,7 +17,7 @@ import type { RasterImage } from '../types.js';
 import { gradientSampleStep, paintResidual } from '../fit/gradient.js';
 import { scratchInt32, scratchSlots, scratchUint8, SparePool } from '../scratch.js';
 import { addRun, addShifted, MOMENTS, surfaceResidual } from './colour-moments.js';
-import { renumberInScanOrder, type RegionLabels } from './renumber.js';
+import { renumberInScanOrder, runEnd, type RegionLabels } from './renumber.js';
 
 export interface GradientBandSettings {
   /** Mean RGB distance between the pixels facing each other across a boundary, at most, for it to be soft. */
@@ -85,8 +85,7 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
     // one look-up per run of a label
     for (let p = 0; p < n;) {
       const l = labels[p];
-      let end = p + 1;
-      while (end < n && labels[end] === l) end++;
+      const end = runEnd(labels, p);
       if (involved[l]) {
         let at = next[l];
         for (let q = p; q < end; q++) pixels[at++] = q;

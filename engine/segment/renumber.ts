@@ -8,6 +8,14 @@ export interface RegionLabels {
   transparent: Uint8Array;
 }
 
+/** The end (exclusive) of the run of pixels from p on that share p's label, along the scan. */
+export function runEnd(labels: Int32Array, p: number): number {
+  const label = labels[p];
+  let end = p + 1;
+  while (end < labels.length && labels[end] === label) end++;
+  return end;
+}
+
 /**
  * Renumbers `labels` in place in scan order of first appearance after a stage moved pixels or
  * joined regions: a pixel of region r goes to `joinedInto[r]` (null: every region stays itself),
@@ -27,8 +35,7 @@ export function renumberInScanOrder(
   const n = labels.length;
   for (let p = 0; p < n;) {
     const from = labels[p];
-    let end = p + 1;
-    while (end < n && labels[end] === from) end++;
+    const end = runEnd(labels, p);
     const old = joinedInto === null ? from : joinedInto[from];
     let l = compact[old];
     if (l < 0) {
