@@ -24,6 +24,7 @@ import { decodeForTrace } from './budget.js';
 import { startChainFits } from './parallel/chain-fits.js';
 import { startRegionPaints } from './parallel/region-paints.js';
 import { prepareInBands } from './parallel/banded-denoise.js';
+import { releaseSmoothed } from './prepare/index.js';
 import { composeShapes } from './svg/compose.js';
 import { VECTOR_DOCUMENT_VERSION, type FillDocument } from './svg/document.js';
 import { renderDocument } from './svg/render.js';
@@ -153,8 +154,9 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
     painted = composeShapes(traced, segmentation, graph, paints, fitted, settings, step);
   } finally {
     painting.abandon();
-    // nothing reads the labels after composing: the next trace on this thread fills them again
+    // nothing reads the labels or the denoised pixels after composing: the next trace on this thread fills them again
     releaseLabels(segmentation.labels);
+    releaseSmoothed(prepared.rgb);
   }
   step.done();
 

@@ -4,7 +4,7 @@
  * a worker while this thread smooths the top half. Both run prepare's smoothSimilar on the same
  * bytes, so the result is byte for byte prepareImage's.
  */
-import { prepareImage, prepareUnsmoothed, smoothSimilar, type PreparedImage } from '../prepare/index.js';
+import { prepareImage, prepareUnsmoothed, releaseSmoothed, smoothSimilar, takeSmoothed, type PreparedImage } from '../prepare/index.js';
 import type { PrepareSettings } from '../settings.js';
 import { NO_CONTEXT, type StageContext } from '../stage.js';
 import type { RasterImage } from '../types.js';
@@ -48,7 +48,11 @@ export async function prepareInBands(
   if (workers <= 0 || settings.denoisePasses === 0 || image.width * image.height < MIN_SPLIT_PIXELS || image.height < 4)
     return prepareImage(image, settings, context);
   const prepared = prepareUnsmoothed(image, settings);
-  for (let pass = 0; pass < settings.denoisePasses; pass++) prepared.rgb = await smoothInHalves(prepared, settings.denoiseRange, context);
+  for (let pass = 0; pass < settings.denoisePasses; pass++) {
+    const before = prepared.rgb;
+    prepared.rgb = await smoothInHalves(prepared, settings.denoiseRange, context);
+    releaseSmoothed(before);
+  }
   return prepared;
 }
 
@@ -70,7 +74,7 @@ async function smoothInHalves(image: PreparedImage, range: number, context: Stag
       range,
     };
     worker.postMessage(message, [bottom.buffer, bottomClear.buffer]);
-    const out = smoothSimilar(rgb, transparent, hasTransparency, width, height, range, context, 0, split);
+    const out = smoothSimilar(rgb, transparent, hasTransparency, width, height, range, context, 0, split, takeSmoothed(rgb.length));
     out.set((await reply()).rows, split * width * 3);
     return out;
   } finally {

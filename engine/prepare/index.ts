@@ -7,6 +7,7 @@
 import type { PrepareSettings } from '../settings.js';
 import type { RasterImage } from '../types.js';
 import { checkAbort, type StageContext } from '../stage.js';
+import { SparePool } from '../scratch.js';
 
 export interface PreparedImage {
   width: number;
@@ -24,9 +25,45 @@ export function prepareImage(image: RasterImage, settings: PrepareSettings, cont
   const prepared = prepareUnsmoothed(image, settings);
   const { width, height, transparent, hasTransparency } = prepared;
   for (let pass = 0; pass < settings.denoisePasses; pass++) {
-    prepared.rgb = smoothSimilar(prepared.rgb, transparent, hasTransparency, width, height, settings.denoiseRange, context);
+    const before = prepared.rgb;
+    prepared.rgb = smoothSimilar(
+      before,
+      transparent,
+      hasTransparency,
+      width,
+      height,
+      settings.denoiseRange,
+      context,
+      0,
+      height,
+      takeSmoothed(before.length),
+    );
+    releaseSmoothed(before);
   }
   return prepared;
+}
+
+/**
+ * Denoised RGB buffers, kept from a finished trace for the next one on this thread: a pass
+ * writing fresh pages ran twice as long as one writing kept ones (each page faulted in on first
+ * write). Only buffers taken here go back; the decoded image's own bytes never do.
+ */
+const spareSmoothed = new SparePool((bytes) => new ArrayBuffer(bytes), 1, 64 << 20);
+const smoothedBuffers = new WeakSet<ArrayBufferLike>();
+
+/** A buffer for a denoise pass's output of `length` bytes, contents undefined. */
+export function takeSmoothed(length: number): Uint8Array {
+  const buffer = spareSmoothed.take(length);
+  smoothedBuffers.add(buffer);
+  return new Uint8Array(buffer, 0, length);
+}
+
+/**
+ * Hands a denoised RGB buffer (a PreparedImage's `rgb` once nothing reads it any more) back for
+ * the next trace; anything takeSmoothed did not make is left alone.
+ */
+export function releaseSmoothed(rgb: Uint8Array): void {
+  if (smoothedBuffers.has(rgb.buffer)) spareSmoothed.giveBack(rgb.buffer as ArrayBuffer);
 }
 
 /** prepareImage without the denoise passes (engine/parallel/banded-denoise.ts runs those in halves). */

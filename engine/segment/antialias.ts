@@ -12,7 +12,8 @@
  * fills) is left alone, and so are two bands side by side along a straight run (a strip of its own
  * colour: see joinStrips).
  */
-import { renumberInScanOrder, type RegionLabels } from './renumber.js';
+import { scratchInt32, scratchSlots, zeroedUint8 } from '../scratch.js';
+import { renumberInScanOrder, runEnd, type RegionLabels } from './renumber.js';
 
 interface BandImage {
   width: number;
@@ -40,30 +41,24 @@ const BRIDGE_PASSES = 3;
 const MIN_CORNER_TURN = Math.PI / 6;
 /** At most this many distinct neighbour regions are weighed per band pixel. */
 const MAX_CANDIDATES = 8;
+/** Per-trace work arrays, kept for the next trace (fresh pages cost more than these passes' work). */
+const BAND_SCRATCH = {
+  ...scratchSlots('antialias', Int32Array, ['bandPixels', 'movedTo']),
+  ...scratchSlots('antialias', Uint8Array, ['reached']),
+};
+/** `reached` of a pixel a strip grew into (its label changed), beside 1 for one reached as it was. */
+const GROWN = 2;
 
-/** Moves band pixels to their sides (labels in place) and returns the regions renumbered in scan order. */
-export function absorbAntialiasBands(image: BandImage, regions: RegionLabels): RegionLabels {
+/**
+ * Moves band pixels to their sides (labels in place) and returns the regions renumbered in scan
+ * order. `colourSums` (Σr, Σg, Σb per region, whole numbers) spares a pass when the caller has them.
+ */
+export function absorbAntialiasBands(image: BandImage, regions: RegionLabels, colourSums?: Float64Array): RegionLabels {
   const { width, height, rgb } = image;
   const { labels, regionCount, transparent } = regions;
 
-  const perimeter = new Int32Array(regionCount);
-  const sums = new Float64Array(3 * regionCount);
-  for (let y = 0, p = 0; y < height; y++) {
-    for (let x = 0; x < width; x++, p++) {
-      const l = labels[p];
-      sums[3 * l] += rgb[3 * p];
-      sums[3 * l + 1] += rgb[3 * p + 1];
-      sums[3 * l + 2] += rgb[3 * p + 2];
-      if (x + 1 < width && labels[p + 1] !== l) {
-        perimeter[l]++;
-        perimeter[labels[p + 1]]++;
-      }
-      if (y + 1 < height && labels[p + width] !== l) {
-        perimeter[l]++;
-        perimeter[labels[p + width]]++;
-      }
-    }
-  }
+  const sums = colourSums ?? regionColourSums(rgb, labels, regionCount);
+  const perimeter = regionPerimeters(labels, width, height, regionCount);
   const mean = new Float64Array(3 * regionCount);
   const band = new Uint8Array(regionCount);
   let anyBand = false;
@@ -78,69 +73,131 @@ export function absorbAntialiasBands(image: BandImage, regions: RegionLabels): R
     }
   }
   if (!anyBand) return regions;
-  const strips = joinStrips(image, labels, regionCount, band, regions.area);
+  // Every later pass looks only at band pixels (and the strips, which are made of them), a few
+  // per cent of the image: listed once, in scan order, so each pass keeps the order of a full scan.
+  const bandPixels = pixelsOfRegions(labels, band, regions.area);
+  const strips = joinStrips(image, labels, regionCount, band, regions.area, bandPixels);
   const stripInto = strips?.into ?? null;
 
   // Decisions read the labels as the merging left them; they are applied afterwards, so no band
   // pixel's choice depends on another's (or on the order of the scan).
-  const moved: number[] = [];
+  // each band pixel's new region (-1: it stays), by its place in bandPixels
+  const movedTo = scratchInt32(BAND_SCRATCH.movedTo, bandPixels.length);
+  let moves = 0;
   const candidates = new Int32Array(MAX_CANDIDATES);
-  for (let y = 0, p = 0; y < height; y++) {
-    for (let x = 0; x < width; x++, p++) {
-      if (!band[labels[p]]) continue;
-      let found = 0;
-      for (let dy = -REACH; dy <= REACH; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= height) continue;
-        for (let dx = -REACH; dx <= REACH; dx++) {
-          const xx = x + dx;
-          if (xx < 0 || xx >= width) continue;
-          const l = labels[yy * width + xx];
-          if (band[l] || transparent[l]) continue;
-          let seen = false;
-          for (let k = 0; k < found; k++) if (candidates[k] === l) seen = true;
-          if (!seen && found < MAX_CANDIDATES) candidates[found++] = l;
-        }
+  for (let i = 0; i < bandPixels.length; i++) {
+    const p = bandPixels[i];
+    movedTo[i] = -1;
+    if (!band[labels[p]]) continue;
+    const x = p % width,
+      y = (p - x) / width;
+    let found = 0;
+    for (let dy = -REACH; dy <= REACH; dy++) {
+      const yy = y + dy;
+      if (yy < 0 || yy >= height) continue;
+      for (let dx = -REACH; dx <= REACH; dx++) {
+        const xx = x + dx;
+        if (xx < 0 || xx >= width) continue;
+        const l = labels[yy * width + xx];
+        if (band[l] || transparent[l]) continue;
+        let seen = false;
+        for (let k = 0; k < found; k++) if (candidates[k] === l) seen = true;
+        if (!seen && found < MAX_CANDIDATES) candidates[found++] = l;
       }
-      if (found < 2) continue;
-      const r = rgb[3 * p],
-        g = rgb[3 * p + 1],
-        b = rgb[3 * p + 2];
-      // the pair whose line passes nearest the pixel's colour, relative to their contrast
-      let best = -1,
-        bestOff = Infinity;
-      for (let i = 0; i < found; i++) {
-        const A = 3 * candidates[i];
-        for (let j = i + 1; j < found; j++) {
-          const C = 3 * candidates[j];
-          const dr = mean[A] - mean[C],
-            dg = mean[A + 1] - mean[C + 1],
-            db = mean[A + 2] - mean[C + 2];
-          const contrast2 = dr * dr + dg * dg + db * db;
-          if (contrast2 < MIN_CONTRAST * MIN_CONTRAST) continue;
-          const pr = r - mean[C],
-            pg = g - mean[C + 1],
-            pb = b - mean[C + 2];
-          const alpha = (pr * dr + pg * dg + pb * db) / contrast2;
-          if (alpha < 0 || alpha > 1) continue;
-          const er = pr - alpha * dr,
-            eg = pg - alpha * dg,
-            eb = pb - alpha * db;
-          const off = (er * er + eg * eg + eb * eb) / contrast2;
-          if (off > OFF_LINE_SHARE * OFF_LINE_SHARE || off >= bestOff) continue;
-          bestOff = off;
-          best = alpha >= 0.5 ? candidates[i] : candidates[j];
-        }
+    }
+    if (found < 2) continue;
+    const r = rgb[3 * p],
+      g = rgb[3 * p + 1],
+      b = rgb[3 * p + 2];
+    // the pair whose line passes nearest the pixel's colour, relative to their contrast
+    let best = -1,
+      bestOff = Infinity;
+    for (let i = 0; i < found; i++) {
+      const A = 3 * candidates[i];
+      for (let j = i + 1; j < found; j++) {
+        const C = 3 * candidates[j];
+        const dr = mean[A] - mean[C],
+          dg = mean[A + 1] - mean[C + 1],
+          db = mean[A + 2] - mean[C + 2];
+        const contrast2 = dr * dr + dg * dg + db * db;
+        if (contrast2 < MIN_CONTRAST * MIN_CONTRAST) continue;
+        const pr = r - mean[C],
+          pg = g - mean[C + 1],
+          pb = b - mean[C + 2];
+        const alpha = (pr * dr + pg * dg + pb * db) / contrast2;
+        if (alpha < 0 || alpha > 1) continue;
+        const er = pr - alpha * dr,
+          eg = pg - alpha * dg,
+          eb = pb - alpha * db;
+        const off = (er * er + eg * eg + eb * eb) / contrast2;
+        if (off > OFF_LINE_SHARE * OFF_LINE_SHARE || off >= bestOff) continue;
+        bestOff = off;
+        best = alpha >= 0.5 ? candidates[i] : candidates[j];
       }
-      if (best >= 0) moved.push(p, best);
+    }
+    if (best >= 0) {
+      movedTo[i] = best;
+      moves++;
     }
   }
-  if (moved.length === 0 && stripInto === null) return regions;
-  for (let k = 0; k < moved.length; k += 2) labels[moved[k]] = moved[k + 1];
-  if (strips !== null) growStripEnds(image, labels, strips, band, transparent, sums, regions.area, mean);
+  if (moves === 0 && stripInto === null) return regions;
+  for (let i = 0; i < bandPixels.length; i++) if (movedTo[i] >= 0) labels[bandPixels[i]] = movedTo[i];
+  if (strips !== null) growStripEnds(image, labels, strips, band, transparent, sums, regions.area, mean, bandPixels);
 
   // regions emptied by the move disappear
   return renumberInScanOrder(labels, regionCount, transparent, stripInto);
+}
+
+/** Σr, Σg, Σb of each region's pixels. */
+function regionColourSums(rgb: Uint8Array, labels: Int32Array, regionCount: number): Float64Array {
+  const sums = new Float64Array(3 * regionCount);
+  for (let p = 0; p < labels.length; p++) {
+    const l = labels[p];
+    sums[3 * l] += rgb[3 * p];
+    sums[3 * l + 1] += rgb[3 * p + 1];
+    sums[3 * l + 2] += rgb[3 * p + 2];
+  }
+  return sums;
+}
+
+/** Each region's perimeter: the 4-neighbour pixel pairs across which its label changes. */
+function regionPerimeters(labels: Int32Array, width: number, height: number, regionCount: number): Int32Array {
+  const perimeter = new Int32Array(regionCount);
+  for (let y = 0, row = 0; y < height; y++, row += width) {
+    let left = labels[row];
+    for (let p = row + 1, end = row + width; p < end; p++) {
+      const l = labels[p];
+      if (l === left) continue;
+      perimeter[left]++;
+      perimeter[l]++;
+      left = l;
+    }
+    if (y + 1 === height) break;
+    for (let p = row, end = row + width; p < end; p++) {
+      const l = labels[p],
+        below = labels[p + width];
+      if (l === below) continue;
+      perimeter[l]++;
+      perimeter[below]++;
+    }
+  }
+  return perimeter;
+}
+
+/** The pixels whose region is marked in `marked`, in scan order (one look-up per run of a label). */
+function pixelsOfRegions(labels: Int32Array, marked: Uint8Array, area: Int32Array): Int32Array {
+  let total = 0;
+  for (let r = 0; r < marked.length; r++) if (marked[r]) total += area[r];
+  const pixels = scratchInt32(BAND_SCRATCH.bandPixels, total);
+  let count = 0;
+  const n = labels.length;
+  for (let p = 0; p < n;) {
+    const l = labels[p];
+    const end = runEnd(labels, p);
+    if (marked[l]) for (let q = p; q < end; q++) pixels[count++] = q;
+    p = end;
+  }
+  return pixels;
 }
 
 /** Bands joined into strips. */
@@ -158,7 +215,14 @@ interface Strips {
  * covers parts of two pixel rows or columns), and its pixels are a mix of the strip and each side. Joined
  * into one region (the lower id) and no longer bands; null when there is none.
  */
-function joinStrips(image: BandImage, labels: Int32Array, regionCount: number, band: Uint8Array, area: Int32Array): Strips | null {
+function joinStrips(
+  image: BandImage,
+  labels: Int32Array,
+  regionCount: number,
+  band: Uint8Array,
+  area: Int32Array,
+  bandPixels: Int32Array,
+): Strips | null {
   const { width, height, rgb } = image;
   const beside = new Map<number, number>();
   // the first pixel of each side-by-side pair, and whether the pair lies across a vertical run
@@ -168,41 +232,42 @@ function joinStrips(image: BandImage, labels: Int32Array, regionCount: number, b
     beside.set(key, (beside.get(key) ?? 0) + 1);
     runs.push(p, vertical ? 1 : 0);
   };
-  for (let y = 1; y + 1 < height; y++) {
-    for (let x = 1, p = y * width + 1; x + 1 < width; x++, p++) {
-      const l = labels[p];
-      if (!band[l]) continue;
-      // a vertical run: this pixel and its right neighbour each continue their band up and down,
-      // and step from the fill on the left to the fill on the right
-      const r = labels[p + 1];
-      if (
-        r !== l &&
-        band[r] &&
-        x + 2 < width &&
-        labels[p - width] === l &&
-        labels[p + width] === l &&
-        labels[p + 1 - width] === r &&
-        labels[p + 1 + width] === r &&
-        !band[labels[p - 1]] &&
-        !band[labels[p + 2]] &&
-        mixesInOrder(rgb, p - 1, p, p + 1, p + 2)
-      )
-        note(l, r, p, true);
-      const d = labels[p + width];
-      if (
-        d !== l &&
-        band[d] &&
-        y + 2 < height &&
-        labels[p - 1] === l &&
-        labels[p + 1] === l &&
-        labels[p + width - 1] === d &&
-        labels[p + width + 1] === d &&
-        !band[labels[p - width]] &&
-        !band[labels[p + 2 * width]] &&
-        mixesInOrder(rgb, p - width, p, p + width, p + 2 * width)
-      )
-        note(l, d, p, false);
-    }
+  for (let i = 0; i < bandPixels.length; i++) {
+    const p = bandPixels[i];
+    const x = p % width,
+      y = (p - x) / width;
+    if (x === 0 || y === 0 || x + 1 === width || y + 1 === height) continue;
+    const l = labels[p];
+    // a vertical run: this pixel and its right neighbour each continue their band up and down,
+    // and step from the fill on the left to the fill on the right
+    const r = labels[p + 1];
+    if (
+      r !== l &&
+      band[r] &&
+      x + 2 < width &&
+      labels[p - width] === l &&
+      labels[p + width] === l &&
+      labels[p + 1 - width] === r &&
+      labels[p + 1 + width] === r &&
+      !band[labels[p - 1]] &&
+      !band[labels[p + 2]] &&
+      mixesInOrder(rgb, p - 1, p, p + 1, p + 2)
+    )
+      note(l, r, p, true);
+    const d = labels[p + width];
+    if (
+      d !== l &&
+      band[d] &&
+      y + 2 < height &&
+      labels[p - 1] === l &&
+      labels[p + 1] === l &&
+      labels[p + width - 1] === d &&
+      labels[p + width + 1] === d &&
+      !band[labels[p - width]] &&
+      !band[labels[p + 2 * width]] &&
+      mixesInOrder(rgb, p - width, p, p + width, p + 2 * width)
+    )
+      note(l, d, p, false);
   }
   let into: Int32Array | null = null;
   for (const [key, run] of beside) {
@@ -249,6 +314,7 @@ function growStripEnds(
   sums: Float64Array,
   area: Int32Array,
   mean: Float64Array,
+  bandPixels: Int32Array,
 ): void {
   const { width, height, rgb } = image;
   const { into: stripInto, runs } = strips;
@@ -271,15 +337,18 @@ function growStripEnds(
 
   // Decisions read the labels as the band move left them. The front holds (pixel, the edge's
   // normal there): from the run's pixels, across the run, through the strip's other pixels (its
-  // end, band pixels it took) keeping that normal, then into the fills.
-  const before = labels.slice();
-  const reached = new Uint8Array(labels.length);
+  // end, band pixels it took) keeping that normal, then into the fills. Only the pixels it grows
+  // into change label: their labels before are kept aside (a copy of every label cost more than
+  // the whole growth), and a pixel not reached yet still holds its label before.
+  const reached = zeroedUint8(BAND_SCRATCH.reached, labels.length);
+  const grownFrom = new Map<number, number>();
+  const labelBefore = (q: number): number => (reached[q] === GROWN ? grownFrom.get(q)! : labels[q]);
   const turn = new Map<number, number>();
   let front: number[] = [];
   for (let k = 0; k < runs.length; k += 2) {
     const p = runs[k],
       vertical = runs[k + 1] === 1;
-    if (!isStrip[stripInto[before[p]]]) continue;
+    if (!isStrip[stripInto[labels[p]]]) continue;
     for (const q of vertical ? [p, p + 1] : [p, p + width]) {
       if (reached[q]) continue;
       reached[q] = 1;
@@ -295,7 +364,7 @@ function growStripEnds(
         ax = front[k + 3],
         ay = front[k + 4];
       // a pixel of the strip already, or one it took (labelled with the strip's id)
-      const strip = isStrip[stripInto[before[p]]] ? stripInto[before[p]] : labels[p];
+      const strip = stripInto[labels[p]];
       const x = p % width,
         y = (p - x) / width;
       for (let dy = -1; dy <= 1; dy++) {
@@ -306,7 +375,7 @@ function growStripEnds(
           if (xx < 0 || xx >= width) continue;
           const q = yy * width + xx;
           if (reached[q]) continue;
-          const fill = before[q];
+          const fill = labels[q];
           if (stripInto[fill] === strip) {
             reached[q] = 1;
             next.push(q, nx, ny, ax, ay);
@@ -315,11 +384,15 @@ function growStripEnds(
           // along the edge only: across it, beside the run, lie the fills the strip is a mix of
           if (band[fill] || transparent[fill] || isStrip[stripInto[fill]] || Math.abs(dx * nx + dy * ny) >= Math.abs(dx * ny - dy * nx))
             continue;
-          if (!nearerStripThanFill(rgb, q, colour, fill, strip) || !besideAnotherRegion(before, width, height, q, fill, stripInto, isStrip))
+          if (
+            !nearerStripThanFill(rgb, q, colour, fill, strip) ||
+            !besideAnotherRegion(labelBefore, width, height, q, fill, stripInto, isStrip)
+          )
             continue;
           const [qx, qy] = edgeNormal(rgb, width, height, q);
           if (qx === 0 && qy === 0) continue;
-          reached[q] = 1;
+          reached[q] = GROWN;
+          grownFrom.set(q, fill);
           labels[q] = strip;
           next.push(q, qx, qy, ax, ay);
           // how far the edge has turned from the run's here (|cos| of the angle)
@@ -329,8 +402,12 @@ function growStripEnds(
     }
     front = next;
   }
-  keepOnlyRoundCorners(labels, before, width, height, turn);
-  bridgeDiagonalSteps(rgb, width, height, labels, stripInto, isStrip, band, transparent, colour);
+  keepOnlyRoundCorners(labels, grownFrom, width, height, turn);
+  // the strips' pixels: their bands' (some band pixels moved into a strip) and what grew
+  const stripPixels: number[] = [];
+  for (const p of bandPixels) if (isStrip[stripInto[labels[p]]]) stripPixels.push(p);
+  for (const p of turn.keys()) if (isStrip[stripInto[labels[p]]]) stripPixels.push(p);
+  bridgeDiagonalSteps(rgb, width, height, labels, stripInto, isStrip, band, transparent, colour, stripPixels);
 }
 
 /**
@@ -339,7 +416,13 @@ function growStripEnds(
  * edge, its fills' outlines are left as they were (a junction moved along a straight edge tilts
  * the line the fitter draws through it).
  */
-function keepOnlyRoundCorners(labels: Int32Array, before: Int32Array, width: number, height: number, turn: Map<number, number>): void {
+function keepOnlyRoundCorners(
+  labels: Int32Array,
+  grownFrom: Map<number, number>,
+  width: number,
+  height: number,
+  turn: Map<number, number>,
+): void {
   const seen = new Set<number>();
   for (const start of turn.keys()) {
     if (seen.has(start)) continue;
@@ -361,7 +444,7 @@ function keepOnlyRoundCorners(labels: Int32Array, before: Int32Array, width: num
           }
         }
     }
-    if (!turned) for (const p of piece) labels[p] = before[p];
+    if (!turned) for (const p of piece) labels[p] = grownFrom.get(p)!;
   }
 }
 
@@ -395,6 +478,7 @@ function bridgeDiagonalSteps(
   band: Uint8Array,
   transparent: Uint8Array,
   colour: Float64Array,
+  stripPixels: number[],
 ): void {
   const stripOf = (p: number): number => {
     const s = stripInto[labels[p]];
@@ -407,26 +491,39 @@ function bridgeDiagonalSteps(
   };
   for (let pass = 0; pass < BRIDGE_PASSES; pass++) {
     const bridges: number[] = [];
-    for (let y = 0; y + 1 < height; y++) {
-      for (let x = 0, p = y * width; x + 1 < width; x++, p++) {
-        // the 2×2 block p, p+1 / p+width, p+width+1: a strip on one diagonal only
-        const a = stripOf(p),
-          b = stripOf(p + 1),
-          c = stripOf(p + width),
-          d = stripOf(p + width + 1);
-        let s = -1,
-          o1 = -1,
-          o2 = -1;
-        if (a >= 0 && a === d && b !== a && c !== a) [s, o1, o2] = [a, p + 1, p + width];
-        else if (b >= 0 && b === c && a !== b && d !== b) [s, o1, o2] = [b, p, p + width + 1];
-        if (s < 0) continue;
-        const usable = (o: number) => stripOf(o) < 0 && !band[labels[o]] && !transparent[labels[o]];
-        const pick = !usable(o2) || (usable(o1) && distance2(o1, s) <= distance2(o2, s)) ? o1 : o2;
-        if (usable(pick)) bridges.push(pick, s);
-      }
+    // only a 2×2 block holding a strip pixel can bridge: those blocks (by their top-left pixel),
+    // in scan order, as a scan of every block meets them
+    const blocks: number[] = [];
+    for (const p of stripPixels) {
+      const x = p % width,
+        y = (p - x) / width;
+      for (let by = Math.max(0, y - 1); by <= Math.min(height - 2, y); by++)
+        for (let bx = Math.max(0, x - 1); bx <= Math.min(width - 2, x); bx++) blocks.push(by * width + bx);
+    }
+    const ordered = Int32Array.from(blocks).sort();
+    for (let i = 0; i < ordered.length; i++) {
+      const p = ordered[i];
+      if (i > 0 && ordered[i - 1] === p) continue;
+      // the 2×2 block p, p+1 / p+width, p+width+1: a strip on one diagonal only
+      const a = stripOf(p),
+        b = stripOf(p + 1),
+        c = stripOf(p + width),
+        d = stripOf(p + width + 1);
+      let s = -1,
+        o1 = -1,
+        o2 = -1;
+      if (a >= 0 && a === d && b !== a && c !== a) [s, o1, o2] = [a, p + 1, p + width];
+      else if (b >= 0 && b === c && a !== b && d !== b) [s, o1, o2] = [b, p, p + width + 1];
+      if (s < 0) continue;
+      const usable = (o: number) => stripOf(o) < 0 && !band[labels[o]] && !transparent[labels[o]];
+      const pick = !usable(o2) || (usable(o1) && distance2(o1, s) <= distance2(o2, s)) ? o1 : o2;
+      if (usable(pick)) bridges.push(pick, s);
     }
     if (bridges.length === 0) return;
-    for (let k = 0; k < bridges.length; k += 2) labels[bridges[k]] = bridges[k + 1];
+    for (let k = 0; k < bridges.length; k += 2) {
+      labels[bridges[k]] = bridges[k + 1];
+      stripPixels.push(bridges[k]);
+    }
   }
 }
 
@@ -455,7 +552,7 @@ function nearerStripThanFill(rgb: Uint8Array, q: number, colour: Float64Array, f
 
 /** Whether one of q's 8 neighbours lay, before the strips grew, in a region other than q's fill and any strip. */
 function besideAnotherRegion(
-  before: Int32Array,
+  labelBefore: (p: number) => number,
   width: number,
   height: number,
   q: number,
@@ -467,7 +564,7 @@ function besideAnotherRegion(
     y = (q - x) / width;
   for (let yy = Math.max(0, y - 1); yy <= Math.min(height - 1, y + 1); yy++) {
     for (let xx = Math.max(0, x - 1); xx <= Math.min(width - 1, x + 1); xx++) {
-      const l = before[yy * width + xx];
+      const l = labelBefore(yy * width + xx);
       if (l !== fill && !isStrip[stripInto[l]]) return true;
     }
   }

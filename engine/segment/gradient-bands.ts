@@ -15,9 +15,9 @@
  */
 import type { RasterImage } from '../types.js';
 import { gradientSampleStep, paintResidual } from '../fit/gradient.js';
-import { scratchInt32, scratchSlots, SparePool } from '../scratch.js';
+import { scratchInt32, scratchSlots, scratchUint8, SparePool } from '../scratch.js';
 import { addRun, addShifted, MOMENTS, surfaceResidual } from './colour-moments.js';
-import { renumberInScanOrder, type RegionLabels } from './renumber.js';
+import { renumberInScanOrder, runEnd, type RegionLabels } from './renumber.js';
 
 export interface GradientBandSettings {
   /** Mean RGB distance between the pixels facing each other across a boundary, at most, for it to be soft. */
@@ -43,6 +43,8 @@ const MIN_REGION = 16;
 const sparePixelLists = new SparePool((bytes) => new Int32Array(bytes / 4), 1, 64 << 20);
 /** The pixels of the group being judged (read only inside its paintResidual call). */
 const JOIN = scratchSlots('gradient bands', Int32Array, ['sample']);
+/** Which pixels of the joined regions lie on a hard edge (valid for one trace's joining). */
+const MOMENT_EDGES = scratchSlots('gradient bands', Uint8Array, ['edgePixel']);
 
 /** Joins soft-bounded regions (labels in place) and returns the regions renumbered in scan order. */
 export function joinGradientBands(image: RasterImage, regions: RegionLabels, settings: GradientBandSettings): RegionLabels {
@@ -80,9 +82,16 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
     if (listed !== null) return listed;
     const pixels = (listed = sparePixelLists.take(4 * first[regionCount]));
     const next = first.slice(0, regionCount);
-    for (let p = 0; p < n; p++) {
+    // one look-up per run of a label
+    for (let p = 0; p < n;) {
       const l = labels[p];
-      if (involved[l]) pixels[next[l]++] = p;
+      const end = runEnd(labels, p);
+      if (involved[l]) {
+        let at = next[l];
+        for (let q = p; q < end; q++) pixels[at++] = q;
+        next[l] = at;
+      }
+      p = end;
     }
     return pixels;
   };
@@ -118,6 +127,7 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
       const g = find(labels[q]);
       return g !== a && g !== b && stepsHard(p, q);
     };
+    const edgePixel = moments.edgePixel;
     const take = (skipEdges: boolean): number => {
       // one pixel every `step` along the members' pixels end to end (each member's list read by stride)
       let k = 0,
@@ -126,15 +136,17 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
         let i = first[r] + at;
         for (; i < first[r + 1]; i += step) {
           const p = pixels[i];
-          const x = p % width;
-          if (
-            skipEdges &&
-            ((x > 0 && acrossEdge(p, p - 1)) ||
+          // only a pixel that steps hard to another region can step hard to one outside the group
+          if (skipEdges && edgePixel[p] === 1) {
+            const x = p % width;
+            if (
+              (x > 0 && acrossEdge(p, p - 1)) ||
               (x + 1 < width && acrossEdge(p, p + 1)) ||
               (p >= width && acrossEdge(p, p - width)) ||
-              (p + width < n && acrossEdge(p, p + width)))
-          )
-            continue;
+              (p + width < n && acrossEdge(p, p + width))
+            )
+              continue;
+          }
           sample[k++] = p;
         }
         at = i - first[r + 1];
@@ -159,6 +171,19 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
     return painted[r];
   };
   const passes = (before: number, after: number): boolean => after <= before + settings.residualSlack && after <= settings.maxResidual;
+  /**
+   * passes() against the two groups' own fits (`after` at most maxResidual), fitting them only as
+   * far as the answer needs: a residual is never negative and rounding is monotonic, so when
+   * `after` is within the slack, or one group's share of the mean already passes it, the full
+   * mean passes too and the other fit is never made (half the groups' own fits on gallardo and logo).
+   */
+  const passesOwnFits = (a: number, b: number, total: number, after: number): boolean => {
+    if (after <= settings.residualSlack) return true;
+    // the group whose fit is known first, else the larger (a)
+    const one = Number.isNaN(painted[a]) && !Number.isNaN(painted[b]) ? b : a;
+    if (passes((size[one] * paintedResidual(one)) / total, after)) return true;
+    return passes((size[a] * paintedResidual(a) + size[b] * paintedResidual(b)) / total, after);
+  };
 
   const enclosedBy = (speck: number, group: number): boolean => {
     const inGroup = (q: number) => labels[q] === speck || find(labels[q]) === group;
@@ -209,10 +234,7 @@ export function joinGradientBands(image: RasterImage, regions: RegionLabels, set
         ? Math.min(settings.maxResidual, (size[a] * painted[a] + size[b] * painted[b]) / total + settings.residualSlack)
         : settings.maxResidual;
       paintedAfter = paintOf(members[a].concat(members[b]), total, a, b, bound);
-      if (
-        !(paintedAfter <= settings.maxResidual) ||
-        !passes((size[a] * paintedResidual(a) + size[b] * paintedResidual(b)) / total, paintedAfter)
-      ) {
+      if (!(paintedAfter <= settings.maxResidual) || !passesOwnFits(a, b, total, paintedAfter)) {
         refused.set(groups, total);
         continue;
       }
@@ -257,38 +279,50 @@ function regionMoments(image: RasterImage, regions: RegionLabels, involved: Uint
   const sums = new Float64Array(slots * BLOCK);
   const refX = new Int32Array(slots),
     refY = new Int32Array(slots).fill(-1);
+  // 1 for a pixel of an involved region beside a pixel of another region that steps hard (other pixels: anything)
+  const edgePixel = scratchUint8(MOMENT_EDGES.edgePixel, n);
   const stepsHard = (p: number, q: number): boolean => {
-    if (labels[q] === labels[p]) return false;
     const dr = data[channels * p] - data[channels * q],
       dg = data[channels * p + 1] - data[channels * q + 1],
       db = data[channels * p + 2] - data[channels * q + 2];
     return dr * dr + dg * dg + db * db > hard2;
   };
-  const edgeAt = (p: number, x: number): boolean =>
-    (x > 0 && stepsHard(p, p - 1)) ||
-    (x + 1 < width && stepsHard(p, p + 1)) ||
-    (p >= width && stepsHard(p, p - width)) ||
-    (p + width < n && stepsHard(p, p + width));
-  // runs of one region's pixels along a row, cut where a pixel's edge flag changes
+  // Runs of one region's pixels along a row, cut where a pixel's edge flag changes. Within a row
+  // run of one label only its two ends have a left or right neighbour of another region.
   for (let y = 0; y < height; y++) {
     const row = y * width;
     for (let x = 0; x < width;) {
-      const p = row + x;
-      const label = labels[p];
+      const label = labels[row + x];
+      let runEnd = x + 1;
+      while (runEnd < width && labels[row + runEnd] === label) runEnd++;
       const s = slot[label];
       if (s < 0) {
-        x++;
+        x = runEnd;
         continue;
       }
       if (refY[s] < 0) {
         refX[s] = x;
         refY[s] = y;
       }
-      const edge = edgeAt(p, x);
-      let end = x + 1;
-      while (end < width && labels[row + end] === label && edgeAt(row + end, end) === edge) end++;
-      addRun(sums, s * BLOCK + (edge ? MOMENTS : 0), x - refX[s], y - refY[s], end - x, data, channels, p);
-      x = end;
+      let start = x,
+        startEdge = false;
+      for (let t = x; t < runEnd; t++) {
+        const p = row + t;
+        const edge =
+          (t === x && t > 0 && stepsHard(p, p - 1)) ||
+          (t + 1 === runEnd && t + 1 < width && stepsHard(p, p + 1)) ||
+          (y > 0 && labels[p - width] !== label && stepsHard(p, p - width)) ||
+          (y + 1 < height && labels[p + width] !== label && stepsHard(p, p + width));
+        edgePixel[p] = edge ? 1 : 0;
+        if (t === x) startEdge = edge;
+        else if (edge !== startEdge) {
+          addRun(sums, s * BLOCK + (startEdge ? MOMENTS : 0), start - refX[s], y - refY[s], t - start, data, channels, row + start);
+          start = t;
+          startEdge = edge;
+        }
+      }
+      addRun(sums, s * BLOCK + (startEdge ? MOMENTS : 0), start - refX[s], y - refY[s], runEnd - start, data, channels, row + start);
+      x = runEnd;
     }
   }
   const pair = new Float64Array(BLOCK),
@@ -308,6 +342,7 @@ function regionMoments(image: RasterImage, regions: RegionLabels, involved: Uint
     addShifted(target, at + MOMENTS, sums, sb * BLOCK + MOMENTS, dx, dy);
   };
   return {
+    edgePixel,
     residual: (r: number): number => residualOf(sums, slot[r] * BLOCK),
     /** The residual of groups a and b painted as one. */
     joinedResidual(a: number, b: number): number {
@@ -357,6 +392,9 @@ function boundarySteps(image: RasterImage, regions: RegionLabels, hardStep: numb
       (x > 0 && other(p - 1)) || (x + 1 < width && other(p + 1)) || (p >= width && other(p - width)) || (p + width < n && other(p + width))
     );
   };
+  let lastLo = -1,
+    lastHi = -1,
+    lastEntry = -1;
   const facing = (p: number, q: number): void => {
     const lp = labels[p],
       lq = labels[q];
@@ -366,6 +404,11 @@ function boundarySteps(image: RasterImage, regions: RegionLabels, hardStep: numb
     if (area[lp] >= MIN_REGION && area[lq] >= MIN_REGION && (touchesThird(p, lp, lq) || touchesThird(q, lp, lq))) return;
     const lo = lp < lq ? lp : lq,
       hi = lp < lq ? lq : lp;
+    // along a boundary the same pair comes again and again: its entry without the table
+    if (lo === lastLo && hi === lastHi) {
+      addStep(lastEntry, p, q);
+      return;
+    }
     const slot = slotOf(lo, hi, slots);
     let entry = slots[slot] - 1;
     if (entry < 0) {
@@ -385,6 +428,12 @@ function boundarySteps(image: RasterImage, regions: RegionLabels, hardStep: numb
       b[entry] = hi;
       slots[slotOf(lo, hi, slots)] = entry + 1;
     }
+    lastLo = lo;
+    lastHi = hi;
+    lastEntry = entry;
+    addStep(entry, p, q);
+  };
+  const addStep = (entry: number, p: number, q: number): void => {
     const dr = data[channels * p] - data[channels * q],
       dg = data[channels * p + 1] - data[channels * q + 1],
       db = data[channels * p + 2] - data[channels * q + 2];

@@ -78,7 +78,8 @@ export function segmentImage(image: PreparedImage, settings: SegmentSettings, co
   context.progress(0.25);
   const merged = mergeRegions(image, seeds.labels, seeds.count, seeds.transparent, seeds.chunks, settings, context);
   checkAbort(context);
-  const absorbed = settings.absorbBands ? absorbAntialiasBands(image, merged) : merged;
+  const { colourSums, ...mergedRegions } = merged;
+  const absorbed = settings.absorbBands ? absorbAntialiasBands(image, mergedRegions, colourSums) : mergedRegions;
   const regions = settings.gradientBands ? joinGradientBands(image.source, absorbed, settings.gradientBands) : absorbed;
   context.progress(1);
   return { width, height, ...regions };
@@ -530,21 +531,24 @@ function neighbourPairs(
   regionTransparent: Uint8Array,
   denseOf: Int32Array,
 ): { edgeA: Int32Array; edgeB: Int32Array; pairCount: number } {
-  const pairs: PairList = { edgeA: new Int32Array(1024), edgeB: new Int32Array(1024), pairCount: 0 };
+  const pairs: PairList = { edgeA: new Int32Array(1024), edgeB: new Int32Array(1024), pairCount: 0, lastKey: -1 };
   const seen = new Float64Array(PAIR_CACHE_SIZE).fill(-1);
   for (let y = 0, p = 0; y < height; y++) {
-    for (let x = 0; x < width; x++, p++) {
+    // the lower neighbour's offset, 0 on the last row: a pixel is its own neighbour there, never a pair
+    const down = y + 1 < height ? width : 0;
+    const last = p + width - 1;
+    for (; p < last; p++) {
       const a = labels[p];
       // right neighbour, then the one below (this order numbers the pairs, which breaks heap ties)
-      if (x + 1 < width) {
-        const b = labels[p + 1];
-        if (a !== b && !regionTransparent[a] && !regionTransparent[b]) notePair(pairs, seen, seedCount, denseOf, a, b);
-      }
-      if (y + 1 < height) {
-        const b = labels[p + width];
-        if (a !== b && !regionTransparent[a] && !regionTransparent[b]) notePair(pairs, seen, seedCount, denseOf, a, b);
-      }
+      const b = labels[p + 1];
+      if (a !== b && !regionTransparent[a] && !regionTransparent[b]) notePair(pairs, seen, seedCount, denseOf, a, b);
+      const c = labels[p + down];
+      if (a !== c && !regionTransparent[a] && !regionTransparent[c]) notePair(pairs, seen, seedCount, denseOf, a, c);
     }
+    const a = labels[p],
+      c = labels[p + down];
+    if (a !== c && !regionTransparent[a] && !regionTransparent[c]) notePair(pairs, seen, seedCount, denseOf, a, c);
+    p++;
   }
   return pairs;
 }
@@ -553,6 +557,8 @@ interface PairList {
   edgeA: Int32Array;
   edgeB: Int32Array;
   pairCount: number;
+  /** The key notePair met last: met again at once (along a boundary), the cache holds it still. */
+  lastKey: number;
 }
 
 /** Appends the pair of seeds a ≠ b (as dense ids) unless the cache saw it last in its slot. */
@@ -560,6 +566,8 @@ function notePair(pairs: PairList, seen: Float64Array, seedCount: number, denseO
   const lo = a < b ? a : b,
     hi = a < b ? b : a;
   const key = lo * seedCount + hi;
+  if (key === pairs.lastKey) return;
+  pairs.lastKey = key;
   const slot = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca6b)) >>> (32 - PAIR_CACHE_BITS);
   if (seen[slot] === key) return;
   seen[slot] = key;
@@ -585,7 +593,7 @@ function mergeRegions(
   chunks: Float64Array<ArrayBuffer>[],
   settings: SegmentSettings,
   context: StageContext,
-): { labels: Int32Array; regionCount: number; area: Int32Array; transparent: Uint8Array } {
+): { labels: Int32Array; regionCount: number; area: Int32Array; transparent: Uint8Array; colourSums: Float64Array } {
   const { width, height } = image;
   const n = width * height;
   const plane = settings.gradientModel;
@@ -702,6 +710,9 @@ function mergeRegions(
   let regionCount = 0;
   const areaOf = new Int32Array(live);
   const clearOf = new Uint8Array(live);
+  // Σr, Σg, Σb per region (whole numbers, exact): the anti-aliasing stage's means without a pass
+  const colourSums = new Float64Array(3 * live);
+  const colourAt = plane ? 6 : 1;
   // each seed's final label, found once per seed instead of one union-find walk per pixel
   const finalOf = new Int32Array(count).fill(-1);
   // one look-up per run of equal seeds; a long run is written with fill() (a memset), a short one
@@ -716,6 +727,9 @@ function mergeRegions(
         l = compact[root] = regionCount++;
         clearOf[l] = liveTransparent[root];
         areaOf[l] = stats[root * stride];
+        colourSums[3 * l] = stats[root * stride + colourAt];
+        colourSums[3 * l + 1] = stats[root * stride + colourAt + 1];
+        colourSums[3 * l + 2] = stats[root * stride + colourAt + 2];
       }
       finalOf[seed] = l;
     }
@@ -725,7 +739,13 @@ function mergeRegions(
     else for (let q = p; q < end; q++) labels[q] = l;
     p = end;
   }
-  return { labels, regionCount, area: areaOf.slice(0, regionCount), transparent: clearOf.slice(0, regionCount) };
+  return {
+    labels,
+    regionCount,
+    area: areaOf.slice(0, regionCount),
+    transparent: clearOf.slice(0, regionCount),
+    colourSums: colourSums.subarray(0, 3 * regionCount),
+  };
 }
 
 /** What joining regions a and b adds to the summed squared error of their models. */

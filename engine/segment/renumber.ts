@@ -8,6 +8,14 @@ export interface RegionLabels {
   transparent: Uint8Array;
 }
 
+/** The end (exclusive) of the run of pixels from p on that share p's label, along the scan. */
+export function runEnd(labels: Int32Array, p: number): number {
+  const label = labels[p];
+  let end = p + 1;
+  while (end < labels.length && labels[end] === label) end++;
+  return end;
+}
+
 /**
  * Renumbers `labels` in place in scan order of first appearance after a stage moved pixels or
  * joined regions: a pixel of region r goes to `joinedInto[r]` (null: every region stays itself),
@@ -23,15 +31,23 @@ export function renumberInScanOrder(
   const area = new Int32Array(regionCount);
   const clear = new Uint8Array(regionCount);
   let count = 0;
-  for (let p = 0; p < labels.length; p++) {
-    const old = joinedInto === null ? labels[p] : joinedInto[labels[p]];
+  // one look-up per run of equal labels; a label that keeps its number is not written again
+  const n = labels.length;
+  for (let p = 0; p < n;) {
+    const from = labels[p];
+    const end = runEnd(labels, p);
+    const old = joinedInto === null ? from : joinedInto[from];
     let l = compact[old];
     if (l < 0) {
       l = compact[old] = count++;
       clear[l] = transparent[old];
     }
-    labels[p] = l;
-    area[l]++;
+    area[l] += end - p;
+    if (l !== from) {
+      if (end - p > 32) labels.fill(l, p, end);
+      else for (let q = p; q < end; q++) labels[q] = l;
+    }
+    p = end;
   }
   return { labels, regionCount: count, area: area.slice(0, count), transparent: clear.slice(0, count) };
 }

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { prepareImage } from '../../../engine/prepare/index.js';
+import { prepareImage, releaseSmoothed } from '../../../engine/prepare/index.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
 import { raster } from '../helpers/images.js';
 
@@ -46,4 +46,28 @@ t.test('denoise smooths noise but keeps an edge sharp', async (t) => {
     t.ok(prepared.rgb[(y * 20 + 9) * 3] < 70 && prepared.rgb[(y * 20 + 10) * 3] > 190, 'edge stays where it was');
   }
   t.ok(spreadAfter < spreadBefore / 1.5, `noise shrinks (${spreadBefore} → ${spreadAfter})`);
+});
+
+t.test('a denoised buffer given back is written again by the next pass; the decoded bytes are never handed out', async (t) => {
+  let seed = 7;
+  const noise = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 9) - 4;
+  const a = raster(16, 12, (x) => [100 + noise(), 40 + x, 90, 255]);
+  const b = raster(16, 12, (x, y) => [30 + 5 * y, 200 + noise(), 10 * (x % 3), 255]);
+  const denoised = { ...settings, denoisePasses: 1 };
+  const first = prepareImage(a, denoised, NO_CONTEXT);
+  const kept = first.rgb.buffer;
+  releaseSmoothed(first.rgb);
+  const reused = prepareImage(b, denoised, NO_CONTEXT);
+  t.equal(reused.rgb.buffer, kept, 'the buffer given back is taken again');
+  const fresh = prepareImage(b, denoised, NO_CONTEXT);
+  t.not(fresh.rgb.buffer, kept, 'a buffer still in use is not handed out twice');
+  t.same(Array.from(reused.rgb), Array.from(fresh.rgb), "a kept buffer's old contents leave no trace");
+
+  // larger than any buffer above, so a pool that kept it would hand it to the next pass of its size
+  const rgbImage = { width: 40, height: 30, channels: 3 as const, data: new Uint8Array(3600).fill(9) };
+  const unsmoothed = prepareImage(rgbImage, settings, NO_CONTEXT);
+  t.equal(unsmoothed.rgb, rgbImage.data, 'no pass: the decoded bytes themselves');
+  releaseSmoothed(unsmoothed.rgb);
+  const next = prepareImage({ ...rgbImage, data: new Uint8Array(3600).fill(5) }, denoised, NO_CONTEXT);
+  t.not(next.rgb.buffer, rgbImage.data.buffer, 'the decoded bytes were not kept');
 });

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { renumberInScanOrder } from '../../../engine/segment/renumber.js';
+import { renumberInScanOrder, runEnd } from '../../../engine/segment/renumber.js';
 
 t.test('labels renumbered in scan order of first appearance; emptied regions disappear', async (t) => {
   // region 1 holds no pixel; 3 appears first, then 0, then 2
@@ -19,4 +19,12 @@ t.test('joined regions take the number of the first pixel of the joined whole', 
   t.same([...out.labels], [0, 1, 0, 1, 0]);
   t.equal(out.regionCount, 2);
   t.same([...out.area], [3, 2]);
+});
+
+t.test('runEnd: where the run of pixels sharing a label ends along the scan', async (t) => {
+  const labels = Int32Array.of(3, 3, 1, 1, 1, 2);
+  t.same(
+    [0, 1, 2, 5].map((p) => runEnd(labels, p)),
+    [2, 2, 5, 6],
+  );
 });
