@@ -64,25 +64,64 @@ export function paintRegions(image: PaintImage, segmentation: PaintSegmentation,
   // neighbours in the region) where it has enough of them: a pixel against another region is an
   // anti-aliased mix of the two, and counting the mix pulls the colour, and a gradient fitted to it
   // ramps towards the neighbour (a lighter fringe that reads as an edge moved inwards at any zoom).
-  const inner = innerPixels(labels, image.source.width);
+  // Run by run along the rows: a pixel of a run has its left and right neighbours in the region
+  // except at the run's ends, so only the rows above and below are read per pixel. The sums are of
+  // whole numbers (exact in doubles far beyond any image), so their order does not matter.
+  const { width } = image.source;
+  const height = labels.length / width;
   const sums = new Float64Array(regionCount * 3);
   const squares = new Float64Array(regionCount);
   const innerSums = new Float64Array(regionCount * 3);
   const innerSquares = new Float64Array(regionCount);
   const innerArea = new Int32Array(regionCount);
-  for (let p = 0; p < labels.length; p++) {
-    const l = labels[p],
-      o = l * 3;
-    const r = data[p * channels],
-      g = data[p * channels + 1],
-      b = data[p * channels + 2];
-    const sumsOf = inner[p] ? innerSums : sums,
-      squaresOf = inner[p] ? innerSquares : squares;
-    sumsOf[o] += r;
-    sumsOf[o + 1] += g;
-    sumsOf[o + 2] += b;
-    squaresOf[l] += r * r + g * g + b * b;
-    innerArea[l] += inner[p];
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let start = 0; start < width;) {
+      const l = labels[row + start];
+      let end = start + 1;
+      while (end < width && labels[row + end] === l) end++;
+      let red = 0,
+        green = 0,
+        blue = 0,
+        square = 0;
+      let innerRed = 0,
+        innerGreen = 0,
+        innerBlue = 0,
+        innerSquare = 0,
+        innerCount = 0;
+      // inner along the row: not an end of the run, unless that end is the image's
+      const innerFrom = start === 0 ? 0 : start + 1,
+        innerTo = end === width ? width : end - 1;
+      for (let x = start; x < end; x++) {
+        const p = row + x,
+          o = p * channels;
+        const r = data[o],
+          g = data[o + 1],
+          b = data[o + 2];
+        const rgbSquare = r * r + g * g + b * b;
+        red += r;
+        green += g;
+        blue += b;
+        square += rgbSquare;
+        if (x >= innerFrom && x < innerTo && (y === 0 || labels[p - width] === l) && (y + 1 === height || labels[p + width] === l)) {
+          innerRed += r;
+          innerGreen += g;
+          innerBlue += b;
+          innerSquare += rgbSquare;
+          innerCount++;
+        }
+      }
+      sums[3 * l] += red;
+      sums[3 * l + 1] += green;
+      sums[3 * l + 2] += blue;
+      squares[l] += square;
+      innerSums[3 * l] += innerRed;
+      innerSums[3 * l + 1] += innerGreen;
+      innerSums[3 * l + 2] += innerBlue;
+      innerSquares[l] += innerSquare;
+      innerArea[l] += innerCount;
+      start = end;
+    }
   }
   // a region with too few inner pixels (a thin stroke, a speck) is measured on all of them
   const byInner = new Uint8Array(regionCount);
@@ -91,9 +130,6 @@ export function paintRegions(image: PaintImage, segmentation: PaintSegmentation,
     if (byInner[r]) {
       sums.set(innerSums.subarray(3 * r, 3 * r + 3), 3 * r);
       squares[r] = innerSquares[r];
-    } else {
-      for (let c = 0; c < 3; c++) sums[3 * r + c] += innerSums[3 * r + c];
-      squares[r] += innerSquares[r];
     }
   }
   const counted = (r: number) => Math.max(1, byInner[r] ? innerArea[r] : area[r]);
@@ -116,7 +152,7 @@ export function paintRegions(image: PaintImage, segmentation: PaintSegmentation,
       const variance = squares[r] / n - (mr * mr + mg * mg + mb * mb);
       flatEnough[r] = variance <= settings.gradients.maxResidual ** 2 ? 1 : 0;
     }
-    addGradients(image, segmentation, settings, paint, gradients, flatEnough, { inner, byInner, innerArea });
+    addGradients(image, segmentation, settings, paint, gradients, flatEnough, { byInner, innerArea });
   }
   return { paint, gradients };
 }
@@ -442,10 +478,10 @@ function addGradients(
   paint: string[],
   gradients: Array<{ id: string; fill: GradientFill }>,
   flatEnough: Uint8Array,
-  innerOnly: { inner: Uint8Array; byInner: Uint8Array; innerArea: Int32Array },
+  innerOnly: { byInner: Uint8Array; innerArea: Int32Array },
 ): void {
   const { regionCount, area, transparent, labels } = segmentation;
-  const { inner, byInner, innerArea } = innerOnly;
+  const { byInner, innerArea } = innerOnly;
   const minArea = settings.gradients.minArea;
   // per candidate region: its sampling step (0 = not a candidate) and where its samples go
   const step = new Int32Array(regionCount);
@@ -464,11 +500,33 @@ function addGradients(
   // pixels of each region still to pass before its next sample (its first pixel is sampled)
   const untilNext = new Int32Array(regionCount).fill(1);
   const nextSample = firstSample.slice(0, regionCount);
-  for (let p = 0; p < labels.length; p++) {
-    const r = labels[p];
-    if (step[r] === 0 || (byInner[r] && !inner[p]) || --untilNext[r] !== 0) continue;
-    untilNext[r] = step[r];
-    sampled[nextSample[r]++] = p;
+  // in scan order, run by run as paintRegions counted the inner pixels; other regions' runs skipped
+  const { width } = image.source;
+  const height = labels.length / width;
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let start = 0; start < width;) {
+      const r = labels[row + start];
+      let end = start + 1;
+      while (end < width && labels[row + end] === r) end++;
+      if (step[r] !== 0) {
+        const innerOnly = byInner[r] === 1;
+        const innerFrom = start === 0 ? 0 : start + 1,
+          innerTo = end === width ? width : end - 1;
+        for (let x = start; x < end; x++) {
+          const p = row + x;
+          if (
+            innerOnly &&
+            !(x >= innerFrom && x < innerTo && (y === 0 || labels[p - width] === r) && (y + 1 === height || labels[p + width] === r))
+          )
+            continue;
+          if (--untilNext[r] !== 0) continue;
+          untilNext[r] = step[r];
+          sampled[nextSample[r]++] = p;
+        }
+      }
+      start = end;
+    }
   }
   for (let r = 0; r < regionCount; r++) {
     if (step[r] === 0) continue;
@@ -484,27 +542,6 @@ function addGradients(
 
 /** Fewer inner pixels than this and a region's colour is measured on all its pixels. */
 const MIN_INNER_PIXELS = 16;
-
-/** 1 for each pixel whose four neighbours (inside the image) all carry its label. */
-function innerPixels(labels: Int32Array, width: number): Uint8Array {
-  const inner = new Uint8Array(labels.length);
-  const height = labels.length / width;
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    for (let x = 0; x < width; x++) {
-      const p = row + x,
-        l = labels[p];
-      inner[p] =
-        (x === 0 || labels[p - 1] === l) &&
-        (x + 1 === width || labels[p + 1] === l) &&
-        (y === 0 || labels[p - width] === l) &&
-        (y + 1 === height || labels[p + width] === l)
-          ? 1
-          : 0;
-    }
-  }
-  return inner;
-}
 
 /** Twice the shoelace sum of a chain's points, walked forwards (a closed loop closes itself). */
 function polylineArea2(points: Float64Array, closed: boolean): number {
