@@ -50,12 +50,67 @@ type PaintSettings = Pick<EngineSettings, 'gradients'>;
  * a gradient where the region's colour ramps and the fitter finds one that matches.
  */
 export function paintRegions(image: PaintImage, segmentation: PaintSegmentation, settings: PaintSettings): RegionPaints {
+  const plan = planRegionPaints(image, segmentation, settings);
+  const fills: Array<GradientFill | null> = [];
+  for (let k = 0; k < plan.candidates.length; k++) fills.push(fitCandidateGradient(image, plan, k, settings));
+  return withGradients(plan, fills);
+}
+
+/**
+ * paintRegions in three steps, so that threads can share the gradient fits (each a function of its
+ * candidate's samples alone): the plan, one fit per candidate, and the paints with those fits.
+ */
+export interface PaintPlan {
+  /** Every region's mean colour. */
+  paint: string[];
+  /** The regions a gradient is fitted to, ascending. */
+  candidates: Int32Array;
+  /** Candidate k samples the pixels sampled[firstSample[k] .. firstSample[k + 1]). */
+  firstSample: Int32Array;
+  sampled: Int32Array;
+}
+
+/** Where a plan's candidate arrays go (a worker's plan: shared memory), given their lengths. */
+type PlanArrays = (candidates: number, samples: number) => Pick<PaintPlan, 'candidates' | 'firstSample' | 'sampled'>;
+
+const ownArrays: PlanArrays = (candidates, samples) => ({
+  candidates: new Int32Array(candidates),
+  firstSample: new Int32Array(candidates + 1),
+  sampled: new Int32Array(samples),
+});
+
+/** Candidate k's gradient, or null for its flat mean colour. */
+export function fitCandidateGradient(image: PaintImage, plan: PaintPlan, k: number, settings: PaintSettings): GradientFill | null {
+  const samples = plan.sampled.subarray(plan.firstSample[k], plan.firstSample[k + 1]);
+  return fitGradient(image.source, samples, { maxResidual: settings.gradients.maxResidual });
+}
+
+/** The paints, with candidate k's gradient fills[k] where it has one (ids in candidate order). */
+export function withGradients(plan: PaintPlan, fills: ReadonlyArray<GradientFill | null>): RegionPaints {
+  const paint = plan.paint.slice();
+  const gradients: Array<{ id: string; fill: GradientFill }> = [];
+  for (let k = 0; k < plan.candidates.length; k++) {
+    const fill = fills[k];
+    if (!fill) continue;
+    const id = `g${gradients.length.toString(36)}`;
+    gradients.push({ id, fill });
+    paint[plan.candidates[k]] = `url(#${id})`;
+  }
+  return { paint, gradients };
+}
+
+export function planRegionPaints(
+  image: PaintImage,
+  segmentation: PaintSegmentation,
+  settings: PaintSettings,
+  arrays: PlanArrays = ownArrays,
+): PaintPlan {
   const { regionCount, area, labels, colours } = segmentation;
   // Line art names its inks' colours itself (engine/segment/line-art.ts); it has no gradients.
   if (colours)
     return {
       paint: Array.from({ length: regionCount }, (_, r) => hexColour(colours[3 * r], colours[3 * r + 1], colours[3 * r + 2])),
-      gradients: [],
+      ...arrays(0, 0),
     };
   const { data } = image.source;
   const channels = image.source.channels ?? 4;
@@ -139,22 +194,19 @@ export function paintRegions(image: PaintImage, segmentation: PaintSegmentation,
     paint[r] = hexColour(Math.round(sums[r * 3] / n), Math.round(sums[r * 3 + 1] / n), Math.round(sums[r * 3 + 2] / n));
   }
 
-  const gradients: Array<{ id: string; fill: GradientFill }> = [];
-  if (settings.gradients.enabled) {
-    // A region whose RMS distance from its mean is within the gradient's allowed residual cannot
-    // gain from a gradient (the mean distance is never above the RMS), so the fitter skips it.
-    const flatEnough = new Uint8Array(regionCount);
-    for (let r = 0; r < regionCount; r++) {
-      const n = counted(r);
-      const mr = sums[r * 3] / n,
-        mg = sums[r * 3 + 1] / n,
-        mb = sums[r * 3 + 2] / n;
-      const variance = squares[r] / n - (mr * mr + mg * mg + mb * mb);
-      flatEnough[r] = variance <= settings.gradients.maxResidual ** 2 ? 1 : 0;
-    }
-    addGradients(image, segmentation, settings, paint, gradients, flatEnough, { byInner, innerArea });
+  if (!settings.gradients.enabled) return { paint, ...arrays(0, 0) };
+  // A region whose RMS distance from its mean is within the gradient's allowed residual cannot
+  // gain from a gradient (the mean distance is never above the RMS), so the fitter skips it.
+  const flatEnough = new Uint8Array(regionCount);
+  for (let r = 0; r < regionCount; r++) {
+    const n = counted(r);
+    const mr = sums[r * 3] / n,
+      mg = sums[r * 3 + 1] / n,
+      mb = sums[r * 3 + 2] / n;
+    const variance = squares[r] / n - (mr * mr + mg * mg + mb * mb);
+    flatEnough[r] = variance <= settings.gradients.maxResidual ** 2 ? 1 : 0;
   }
-  return { paint, gradients };
+  return { paint, ...gradientSamples(image, segmentation, settings, flatEnough, { byInner, innerArea }, arrays) };
 }
 
 /**
@@ -471,36 +523,47 @@ function stackedOrder(graph: BoundaryGraph, area: Int32Array, transparent: Uint8
  * first cost four bytes a pixel of fresh memory per trace, which on a small drawing took longer
  * than the fits. fitGradient then reads exactly these (at most MAX_SAMPLES, so none is skipped).
  */
-function addGradients(
+function gradientSamples(
   image: PaintImage,
   segmentation: PaintSegmentation,
   settings: PaintSettings,
-  paint: string[],
-  gradients: Array<{ id: string; fill: GradientFill }>,
   flatEnough: Uint8Array,
   innerOnly: { byInner: Uint8Array; innerArea: Int32Array },
-): void {
+  arrays: PlanArrays,
+): Pick<PaintPlan, 'candidates' | 'firstSample' | 'sampled'> {
   const { regionCount, area, transparent, labels } = segmentation;
   const { byInner, innerArea } = innerOnly;
   const minArea = settings.gradients.minArea;
-  // per candidate region: its sampling step (0 = not a candidate) and where its samples go
+  // per candidate region: its sampling step (0 = not a candidate) and how many samples it takes
   const step = new Int32Array(regionCount);
-  const firstSample = new Int32Array(regionCount + 1);
+  const sampleCount = new Int32Array(regionCount);
+  let candidateCount = 0,
+    total = 0;
   for (let r = 0; r < regionCount; r++) {
-    let samples = 0;
     if (area[r] >= minArea && !transparent[r] && !flatEnough[r]) {
       const sampledArea = byInner[r] ? innerArea[r] : area[r];
       step[r] = gradientSampleStep(sampledArea);
-      samples = Math.ceil(sampledArea / step[r]);
+      sampleCount[r] = Math.ceil(sampledArea / step[r]);
+      candidateCount++;
+      total += sampleCount[r];
     }
-    firstSample[r + 1] = firstSample[r] + samples;
   }
-  if (firstSample[regionCount] === 0) return;
-  const sampled = new Int32Array(firstSample[regionCount]);
+  const planned = arrays(candidateCount, total);
+  const { candidates, firstSample, sampled } = planned;
+  // where each candidate region's next sample goes
+  const nextSample = new Int32Array(regionCount);
+  firstSample[0] = 0;
+  for (let r = 0, k = 0; r < regionCount; r++) {
+    if (step[r] === 0) continue;
+    candidates[k] = r;
+    nextSample[r] = firstSample[k];
+    firstSample[k + 1] = firstSample[k] + sampleCount[r];
+    k++;
+  }
+  if (total === 0) return planned;
   // pixels of each region still to pass before its next sample (its first pixel is sampled)
   const untilNext = new Int32Array(regionCount).fill(1);
-  const nextSample = firstSample.slice(0, regionCount);
-  // in scan order, run by run as paintRegions counted the inner pixels; other regions' runs skipped
+  // in scan order, run by run as planRegionPaints counted the inner pixels; other regions' runs skipped
   const { width } = image.source;
   const height = labels.length / width;
   for (let y = 0; y < height; y++) {
@@ -528,16 +591,7 @@ function addGradients(
       start = end;
     }
   }
-  for (let r = 0; r < regionCount; r++) {
-    if (step[r] === 0) continue;
-    const fill = fitGradient(image.source, sampled.subarray(firstSample[r], firstSample[r + 1]), {
-      maxResidual: settings.gradients.maxResidual,
-    });
-    if (!fill) continue;
-    const id = `g${gradients.length.toString(36)}`;
-    gradients.push({ id, fill });
-    paint[r] = `url(#${id})`;
-  }
+  return planned;
 }
 
 /** Fewer inner pixels than this and a region's colour is measured on all its pixels. */
