@@ -228,6 +228,11 @@ function addSlopes(s: Samples, image: RasterImage): void {
   const { width, height, data } = image;
   const channels = image.channels ?? 4;
   const luma = (q: number) => luma601(data[channels * q], data[channels * q + 1], data[channels * q + 2]);
+  // Samples of a region under MAX_SAMPLES pixels are all its pixels in scan order: a sample right
+  // after its left neighbour takes that one's own and right lumas as its left and own.
+  let previous = -2,
+    previousHere = 0,
+    previousRight = 0;
   for (let k = 0; k < s.n; k++) {
     const px = s.x[k] - 0.5,
       py = s.y[k] - 0.5;
@@ -237,11 +242,15 @@ function addSlopes(s: Samples, image: RasterImage): void {
       continue;
     }
     const p = py * width + px;
-    const here = luma(p),
-      left = luma(p - 1),
+    const follows = p === previous + 1;
+    const here = follows ? previousRight : luma(p),
+      left = follows ? previousHere : luma(p - 1),
       right = luma(p + 1),
       above = luma(p - width),
       below = luma(p + width);
+    previous = p;
+    previousHere = here;
+    previousRight = right;
     // A ramp steps about evenly on both sides of a pixel; where it does not, one neighbour is across
     // an edge (an anti-aliased outline a pixel away) and the central difference points at the edge.
     const kinked = Math.abs(right - 2 * here + left) > KINK_STEP || Math.abs(below - 2 * here + above) > KINK_STEP;
