@@ -62,6 +62,13 @@ const READY = 0,
   SAMPLES = 3,
   HEADER = 4;
 
+/** Atomics.waitAsync (Node 16 and later; typed from ES2024, after this project's lib). */
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(array: Int32Array, index: number, value: number): { async: false; value: string } | { async: true; value: Promise<string> };
+  }
+).waitAsync;
+
 /** Int32s a plan may need: every region a candidate, every pixel a sample. */
 function planLength(regionCount: number, pixels: number): number {
   return HEADER + regionCount + (regionCount + 1) + pixels;
@@ -162,8 +169,11 @@ export function startRegionPaints(
   };
   worker.postMessage(message);
   // this thread's fits and the worker's, in candidate order
-  const merged = async (here: { fitted: number[]; fills: Array<GradientFill | null> }): Promise<RegionPaints> => {
-    const answer = await reply();
+  const merged = async (
+    here: { fitted: number[]; fills: Array<GradientFill | null> },
+    replying: Promise<PaintReply>,
+  ): Promise<RegionPaints> => {
+    const answer = await replying;
     replied = true;
     const planned = sharedPlan(plan, answer.paint);
     const fills = new Array<GradientFill | null>(planned.candidates.length).fill(null);
@@ -178,11 +188,19 @@ export function startRegionPaints(
           while (Atomics.load(plan, READY) !== 1) Atomics.wait(plan, READY, 0, 100);
           const first = takeFits(image, sharedPlan(plan, []), plan, settings, options.hereTakes);
           Atomics.notify(plan, NEXT);
-          return await merged(first);
+          return await merged(first, reply());
         }
-        // the fits the worker has not taken yet, here, once its plan is written
+        // The fits the worker has not taken yet, here, once its plan is written (waited for
+        // without blocking: the reply, or a failure, may come first).
+        const answer = reply();
+        answer.catch(() => undefined); // awaited in merged(); a failure must not go unhandled meanwhile
+        if (Atomics.load(plan, READY) !== 1) {
+          const ready = waitAsync(plan, READY, 0);
+          if (ready.async) await Promise.race([ready.value, answer]);
+        }
         return await merged(
           Atomics.load(plan, READY) === 1 ? takeFits(image, sharedPlan(plan, []), plan, settings) : { fitted: [], fills: [] },
+          answer,
         );
       } finally {
         end();
@@ -243,6 +261,7 @@ export function runPaintJob(message: PaintJobMessage, post: (reply: PaintReply |
   });
   // the arrays are written: the tracing thread may take fits from here on
   Atomics.store(plan, READY, 1);
+  Atomics.notify(plan, READY);
   const waitFor = Math.min(message.hereTakes, planned.candidates.length);
   for (let next = Atomics.load(plan, NEXT); next < waitFor; next = Atomics.load(plan, NEXT)) Atomics.wait(plan, NEXT, next, 100);
   const { fitted, fills } = takeFits(image, planned, plan, { gradients });
