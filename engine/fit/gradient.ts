@@ -154,21 +154,30 @@ function choosePaint(
   const centre = sampleCentroid(s);
   // the isophote and elliptical candidates trust the same gradients: selected once
   const trusted = trustedGradients(s);
-  const candidates = [
-    linearCandidate(s, centre),
-    radialCandidate(s, centre),
-    isophoteCandidate(s, centre, trusted),
-    ellipticalCandidate(s, centre, trusted),
-  ].filter((c): c is Candidate => c !== null);
-  let best: Candidate | null = null;
-  for (const c of candidates) if (best === null || c.residual < best.residual) best = c;
+  // In this order, the first of equal residuals winning; each made after the one before is judged
+  // (better() tightens the bound its residual pass stops at).
+  let best = better(s, null, linearCandidate(s, centre));
+  best = better(s, best, radialCandidate(s, centre));
+  best = better(s, best, isophoteCandidate(s, centre, trusted));
+  best = better(s, best, ellipticalCandidate(s, centre, trusted));
   if (best === null || best.residual > flat * (1 - MIN_IMPROVEMENT)) return { fill: null, residual: flat };
   const first = best.profile[0],
     last = best.profile[best.profile.length - 1];
   let span = 0;
   for (const p of best.profile) span = Math.max(span, colourDistance(p, first), colourDistance(p, last));
   if (span < MIN_RAMP) return { fill: null, residual: flat };
-  return { fill: best.fill, residual: best.residual };
+  return { fill: best.fill(), residual: best.residual };
+}
+
+/**
+ * The better of the best candidate so far and the next (the earlier on a tie). A later candidate
+ * wins only below the best's residual, so the samples' bound drops to it: the residual pass of one
+ * that could only tie or lose stops early.
+ */
+function better(s: Samples, best: Candidate | null, next: Candidate | null): Candidate | null {
+  if (next === null || (best !== null && !(next.residual < best.residual))) return best;
+  if (next.residual < s.bound) s.bound = next.residual;
+  return next;
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -200,8 +209,10 @@ function sample(image: RasterImage, pixelIndices: Int32Array, bound: number): Sa
   const channels = image.channels ?? 4;
   for (let k = 0, i = 0; i < pixelIndices.length; i += step, k++) {
     const p = pixelIndices[i];
-    s.x[k] = (p % width) + 0.5;
-    s.y[k] = Math.floor(p / width) + 0.5;
+    // whole numbers below 2³¹: the row by truncation, the column by what is left (p % width, exactly)
+    const row = (p / width) | 0;
+    s.x[k] = p - row * width + 0.5;
+    s.y[k] = row + 0.5;
     s.r[k] = data[channels * p];
     s.g[k] = data[channels * p + 1];
     s.b[k] = data[channels * p + 2];
@@ -217,6 +228,11 @@ function addSlopes(s: Samples, image: RasterImage): void {
   const { width, height, data } = image;
   const channels = image.channels ?? 4;
   const luma = (q: number) => luma601(data[channels * q], data[channels * q + 1], data[channels * q + 2]);
+  // Samples of a region under MAX_SAMPLES pixels are all its pixels in scan order: a sample right
+  // after its left neighbour takes that one's own and right lumas as its left and own.
+  let previous = -2,
+    previousHere = 0,
+    previousRight = 0;
   for (let k = 0; k < s.n; k++) {
     const px = s.x[k] - 0.5,
       py = s.y[k] - 0.5;
@@ -226,11 +242,15 @@ function addSlopes(s: Samples, image: RasterImage): void {
       continue;
     }
     const p = py * width + px;
-    const here = luma(p),
-      left = luma(p - 1),
+    const follows = p === previous + 1;
+    const here = follows ? previousRight : luma(p),
+      left = follows ? previousHere : luma(p - 1),
       right = luma(p + 1),
       above = luma(p - width),
       below = luma(p + width);
+    previous = p;
+    previousHere = here;
+    previousRight = right;
     // A ramp steps about evenly on both sides of a pixel; where it does not, one neighbour is across
     // an edge (an anti-aliased outline a pixel away) and the central difference points at the edge.
     const kinked = Math.abs(right - 2 * here + left) > KINK_STEP || Math.abs(below - 2 * here + above) > KINK_STEP;
@@ -264,7 +284,8 @@ function flatResidual(s: Samples): number {
 type Rgb = [number, number, number];
 
 interface Candidate {
-  fill: GradientFill;
+  /** Made for the winner only: the joins read just the residual. */
+  fill(): GradientFill;
   residual: number;
   profile: Rgb[];
 }
@@ -272,6 +293,8 @@ interface Candidate {
 interface Centre {
   mx: number;
   my: number;
+  /** How far the samples reach from the mean along x or y (NaN until a radial candidate asks). */
+  extent: number;
 }
 
 /** The mean sample position: fits are centred on it for conditioning. */
@@ -282,7 +305,17 @@ function sampleCentroid(s: Samples): Centre {
     mx += s.x[i];
     my += s.y[i];
   }
-  return { mx: mx / s.n, my: my / s.n };
+  return { mx: mx / s.n, my: my / s.n, extent: NaN };
+}
+
+function sampleExtent(s: Samples, centre: Centre): number {
+  if (Number.isNaN(centre.extent)) {
+    const { mx, my } = centre;
+    let extent = 0;
+    for (let i = 0; i < s.n; i++) extent = Math.max(extent, Math.abs(s.x[i] - mx), Math.abs(s.y[i] - my));
+    centre.extent = extent;
+  }
+  return centre.extent;
 }
 
 /** Unit direction of steepest colour change: principal eigenvector of Σ∇cᵀ∇c over the channels. */
@@ -339,18 +372,19 @@ function linearCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
   }
   if (hi - lo < 2) return null;
   const fit = profileFit(s, t, lo, hi);
-  const fill: GradientFill = {
+  const fill = (): GradientFill => ({
     type: 'linear',
     x1: round2(mx + lo * dx),
     y1: round2(my + lo * dy),
     x2: round2(mx + hi * dx),
     y2: round2(my + hi * dy),
-    stops: fit.stops,
-  };
+    stops: rampStops(fit),
+  });
   return { fill, residual: fit.residual, profile: fit.profile };
 }
 
-function radialCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
+function radialCandidate(s: Samples, centre: Centre): Candidate | null {
+  const { mx, my } = centre;
   // luma = a + b·(x²+y²) + c·x + d·y, centred for conditioning; centre = (−c/2b, −d/2b)
   // Normal equations of the rows (1, r², x, y): the ten distinct sums in registers (the matrix is
   // symmetric and 1·v is v exactly, so these are the same numbers a full 4×4 loop adds up).
@@ -390,7 +424,7 @@ function radialCandidate(s: Samples, { mx, my }: Centre): Candidate | null {
   const atb = Float64Array.of(l0, l1, l2, l3);
   const coef = solve4(ata, atb);
   if (coef === null || Math.abs(coef[1]) < 1e-9) return null;
-  return radialAround(s, -coef[2] / (2 * coef[1]) + mx, -coef[3] / (2 * coef[1]) + my, mx, my);
+  return radialAround(s, -coef[2] / (2 * coef[1]) + mx, -coef[3] / (2 * coef[1]) + my, centre);
 }
 
 /**
@@ -433,8 +467,9 @@ function trustedGradients(s: Samples): TrustedGradients | null {
  * (colour linear in the distance) seen over a thin arc it puts the centre about twice too far out,
  * and the rings come out too flat.
  */
-function isophoteCandidate(s: Samples, { mx, my }: Centre, trusted: TrustedGradients | null): Candidate | null {
+function isophoteCandidate(s: Samples, centre: Centre, trusted: TrustedGradients | null): Candidate | null {
   if (trusted === null) return null;
+  const { mx, my } = centre;
   const { magnitude, limit } = trusted;
   // Σ n·nᵀ c = Σ n·(n·p) over the normals n = (−gy, gx), weighted by the step squared (its length)
   let axx = 0,
@@ -458,7 +493,7 @@ function isophoteCandidate(s: Samples, { mx, my }: Centre, trusted: TrustedGradi
   const det = axx * ayy - axy * axy;
   // parallel lines (a linear ramp) meet nowhere
   if (!(det > 1e-6 * (axx + ayy) * (axx + ayy))) return null;
-  return radialAround(s, (ayy * bx - axy * by) / det + mx, (axx * by - axy * bx) / det + my, mx, my);
+  return radialAround(s, (ayy * bx - axy * by) / det + mx, (axx * by - axy * bx) / det + my, centre);
 }
 
 /** Ellipses flatter than this (minor ÷ major axis) are left to the linear candidate. */
@@ -473,8 +508,9 @@ const ROUND_RATIO = 0.95;
  * k's two; with Q's trace fixed at 1 (its scale is free) four unknowns, by least squares over the
  * same gradients the isophote candidate trusts.
  */
-function ellipticalCandidate(s: Samples, { mx, my }: Centre, trusted: TrustedGradients | null): Candidate | null {
+function ellipticalCandidate(s: Samples, centre: Centre, trusted: TrustedGradients | null): Candidate | null {
   if (trusted === null) return null;
+  const { mx, my } = centre;
   const { magnitude, limit } = trusted;
   // Q = [[a, b], [b, 1 − a]]: row (−gy·x − gx·y, gx·x − gy·y, gy, −gx) · (a, b, k1, k2) = −gx·y,
   // each row scaled to unit gradient so a steep ring does not outweigh a gentle one
@@ -529,7 +565,7 @@ function ellipticalCandidate(s: Samples, { mx, my }: Centre, trusted: TrustedGra
   if (!(ratio >= MIN_ELLIPSE_RATIO) || ratio > ROUND_RATIO) return null;
   // the long axis: eigenvector of λ1, (b, λ1 − a), or (λ1 − c, b)
   const angle = Math.abs(b) > 1e-12 ? Math.atan2(low - a, b) : a <= c ? 0 : Math.PI / 2;
-  return radialAround(s, cx, cy, mx, my, { angle, ratio });
+  return radialAround(s, cx, cy, centre, { angle, ratio });
 }
 
 /**
@@ -540,44 +576,57 @@ function radialAround(
   s: Samples,
   cx: number,
   cy: number,
-  mx: number,
-  my: number,
+  centre: Centre,
   ellipse: { angle: number; ratio: number } | null = null,
 ): Candidate | null {
   if (!Number.isFinite(cx) || !Number.isFinite(cy)) return null;
   const t = scratchFloat64(WORK.t, s.n);
-  const cos = ellipse ? Math.cos(ellipse.angle) : 1,
-    sin = ellipse ? Math.sin(ellipse.angle) : 0,
-    ratio = ellipse ? ellipse.ratio : 1;
   let lo = Infinity,
     hi = 0;
-  // how far the samples reach from their mean, in the same pass
-  let extent = 0;
-  for (let i = 0; i < s.n; i++) {
-    const dx = s.x[i] - cx,
-      dy = s.y[i] - cy;
-    // exactly dx and dy for a circle
-    const along = dx * cos + dy * sin,
-      across = (dy * cos - dx * sin) / ratio;
-    t[i] = Math.sqrt(along * along + across * across);
-    if (t[i] > hi) hi = t[i];
-    if (t[i] < lo) lo = t[i];
-    extent = Math.max(extent, Math.abs(s.x[i] - mx), Math.abs(s.y[i] - my));
+  if (ellipse === null) {
+    for (let i = 0; i < s.n; i++) {
+      const dx = s.x[i] - cx,
+        dy = s.y[i] - cy;
+      const r = Math.sqrt(dx * dx + dy * dy);
+      t[i] = r;
+      if (r > hi) hi = r;
+      if (r < lo) lo = r;
+    }
+  } else {
+    const cos = Math.cos(ellipse.angle),
+      sin = Math.sin(ellipse.angle),
+      ratio = ellipse.ratio;
+    for (let i = 0; i < s.n; i++) {
+      const dx = s.x[i] - cx,
+        dy = s.y[i] - cy;
+      const along = dx * cos + dy * sin,
+        across = (dy * cos - dx * sin) / ratio;
+      const r = Math.sqrt(along * along + across * across);
+      t[i] = r;
+      if (r > hi) hi = r;
+      if (r < lo) lo = r;
+    }
   }
   // a centre far outside the region is a linear ramp in disguise, and a huge radius costs precision
-  if (hi < 2 || hi > 4 * extent + 4 || hi - lo < 2) return null;
+  if (hi < 2 || hi - lo < 2 || hi > 4 * sampleExtent(s, centre) + 4) return null;
   // The profile spans the radii the region covers (a ring around a highlight starts well out from
   // its centre): carried in to the centre, its end colour would clip at 0 or 255 and bend the ramp.
   const fit = profileFit(s, t, lo, hi);
-  const stops = fit.stops.map((stop) => ({ offset: Math.round(((lo + stop.offset * (hi - lo)) / hi) * 1000) / 1000, color: stop.color }));
-  const fill: GradientFill = { type: 'radial', cx: round2(cx), cy: round2(cy), r: round2(hi), stops };
-  if (ellipse) {
-    // the axes are the same turned half a turn: the angle kept within (−90°, 90°]
-    let degrees = (ellipse.angle * 180) / Math.PI;
-    while (degrees > 90) degrees -= 180;
-    while (degrees <= -90) degrees += 180;
-    fill.ellipse = { ratio: Math.round(ratio * 1000) / 1000, angle: Math.round(degrees * 10) / 10 };
-  }
+  const fill = (): GradientFill => {
+    const stops = rampStops(fit).map((stop) => ({
+      offset: Math.round(((lo + stop.offset * (hi - lo)) / hi) * 1000) / 1000,
+      color: stop.color,
+    }));
+    const radial: GradientFill = { type: 'radial', cx: round2(cx), cy: round2(cy), r: round2(hi), stops };
+    if (ellipse) {
+      // the axes are the same turned half a turn: the angle kept within (−90°, 90°]
+      let degrees = (ellipse.angle * 180) / Math.PI;
+      while (degrees > 90) degrees -= 180;
+      while (degrees <= -90) degrees += 180;
+      radial.ellipse = { ratio: Math.round(ellipse.ratio * 1000) / 1000, angle: Math.round(degrees * 10) / 10 };
+    }
+    return radial;
+  };
   return { fill, residual: fit.residual, profile: fit.profile };
 }
 
@@ -585,7 +634,20 @@ function radialAround(
  * Mean colour in bins of the ramp parameter t ∈ [lo, hi], reduced to 2–4 stops; the residual is
  * the mean RGB distance of every sample from the piecewise-linear ramp those stops draw.
  */
-function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): { stops: GradientStop[]; residual: number; profile: Rgb[] } {
+interface ProfileFit {
+  /** Stop offsets along the ramp (0 to 1) and their colours. */
+  stopPos: number[];
+  stopCol: Rgb[];
+  residual: number;
+  profile: Rgb[];
+}
+
+/** A profile fit's stops as the SVG writes them (offsets to a thousandth, colours in hex). */
+function rampStops(fit: ProfileFit): GradientStop[] {
+  return fit.stopPos.map((offset, k) => ({ offset: Math.round(offset * 1000) / 1000, color: hex(fit.stopCol[k]) }));
+}
+
+function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): ProfileFit {
   const span = hi - lo;
   const bins = PROFILE_BINS;
   const sum = new Float64Array(bins * 3),
@@ -604,7 +666,7 @@ function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): { stop
     pos.push((k + 0.5) / bins);
     col.push([sum[3 * k] / count[k], sum[3 * k + 1] / count[k], sum[3 * k + 2] / count[k]]);
   }
-  if (col.length < 2) return { stops: [], residual: Infinity, profile: col };
+  if (col.length < 2) return { stopPos: [], stopCol: [], residual: Infinity, profile: col };
   const keep = simplifyProfile(pos, col);
   const stopPos = keep.map((k) => pos[k]),
     stopCol = keep.map((k): Rgb => [...col[k]]);
@@ -659,8 +721,7 @@ function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): { stop
     // the sum only grows: once its mean passes the bound, the final mean does too
     if ((i & 255) === 255 && residual / s.n > s.bound) break;
   }
-  const stops = stopPos.map((offset, k) => ({ offset: Math.round(offset * 1000) / 1000, color: hex(stopCol[k]) }));
-  return { stops, residual: residual / s.n, profile: col };
+  return { stopPos, stopCol, residual: residual / s.n, profile: col };
 }
 
 /**
@@ -673,33 +734,78 @@ function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): { stop
 function leastSquaresStops(s: Samples, t: Float64Array, lo: number, span: number, sp: Float64Array, sc: Float64Array): void {
   const k = sp.length;
   if (k > 4) return;
-  // the normal equations padded to 4×4 with identity rows (solve4's size)
-  const ata = new Float64Array(16),
-    rhs = new Float64Array(12);
+  // The normal equations (tridiagonal: a sample weighs only the two stops around it) summed in
+  // locals, not in a matrix indexed per sample: each sum still takes the same terms in sample
+  // order, so the same bits. aJJ: diagonal, aJK: beside it; rJ, gJ, bJ: stop J's right-hand sides.
+  let a00 = 0,
+    a01 = 0,
+    a11 = 0,
+    a12 = 0,
+    a22 = 0,
+    a23 = 0,
+    a33 = 0;
+  let r0 = 0,
+    g0 = 0,
+    b0 = 0,
+    r1 = 0,
+    g1 = 0,
+    b1 = 0,
+    r2 = 0,
+    g2 = 0,
+    b2 = 0,
+    r3 = 0,
+    g3 = 0,
+    b3 = 0;
+  const { r, g, b } = s;
   for (let i = 0; i < s.n; i++) {
     const f = Math.min(1, Math.max(0, (t[i] - lo) / span));
     let j = 1;
     while (j < k - 1 && f > sp[j]) j++;
     const w = (f - sp[j - 1]) / (sp[j] - sp[j - 1] || 1),
       v = 1 - w;
-    const a = j - 1;
-    ata[5 * a] += v * v;
-    ata[4 * a + j] += v * w;
-    ata[4 * j + a] += v * w;
-    ata[5 * j] += w * w;
-    rhs[3 * a] += v * s.r[i];
-    rhs[3 * a + 1] += v * s.g[i];
-    rhs[3 * a + 2] += v * s.b[i];
-    rhs[3 * j] += w * s.r[i];
-    rhs[3 * j + 1] += w * s.g[i];
-    rhs[3 * j + 2] += w * s.b[i];
+    const red = r[i],
+      green = g[i],
+      blue = b[i];
+    if (j === 1) {
+      a00 += v * v;
+      a01 += v * w;
+      a11 += w * w;
+      r0 += v * red;
+      g0 += v * green;
+      b0 += v * blue;
+      r1 += w * red;
+      g1 += w * green;
+      b1 += w * blue;
+    } else if (j === 2) {
+      a11 += v * v;
+      a12 += v * w;
+      a22 += w * w;
+      r1 += v * red;
+      g1 += v * green;
+      b1 += v * blue;
+      r2 += w * red;
+      g2 += w * green;
+      b2 += w * blue;
+    } else {
+      a22 += v * v;
+      a23 += v * w;
+      a33 += w * w;
+      r2 += v * red;
+      g2 += v * green;
+      b2 += v * blue;
+      r3 += w * red;
+      g3 += w * green;
+      b3 += w * blue;
+    }
   }
+  // padded to 4×4 with identity rows (solve4's size)
+  const ata = Float64Array.of(a00, a01, 0, 0, a01, a11, a12, 0, 0, a12, a22, a23, 0, 0, a23, a33);
+  const rhs = [Float64Array.of(r0, r1, r2, r3), Float64Array.of(g0, g1, g2, g3), Float64Array.of(b0, b1, b2, b3)];
   for (let j = 0; j < k; j++) if (!(ata[5 * j] > 1e-6)) return;
   for (let j = k; j < 4; j++) ata[5 * j] = 1;
   const solved: Float64Array[] = [];
   for (let c = 0; c < 3; c++) {
-    const column = Float64Array.of(rhs[c], rhs[3 + c], rhs[6 + c], rhs[9 + c]);
-    const x = solve4(ata, column);
+    const x = solve4(ata, rhs[c]);
     if (x === null) return;
     solved.push(x);
   }

@@ -50,12 +50,67 @@ type PaintSettings = Pick<EngineSettings, 'gradients'>;
  * a gradient where the region's colour ramps and the fitter finds one that matches.
  */
 export function paintRegions(image: PaintImage, segmentation: PaintSegmentation, settings: PaintSettings): RegionPaints {
+  const plan = planRegionPaints(image, segmentation, settings);
+  const fills: Array<GradientFill | null> = [];
+  for (let k = 0; k < plan.candidates.length; k++) fills.push(fitCandidateGradient(image, plan, k, settings));
+  return withGradients(plan, fills);
+}
+
+/**
+ * paintRegions in three steps, so that threads can share the gradient fits (each a function of its
+ * candidate's samples alone): the plan, one fit per candidate, and the paints with those fits.
+ */
+export interface PaintPlan {
+  /** Every region's mean colour. */
+  paint: string[];
+  /** The regions a gradient is fitted to, ascending. */
+  candidates: Int32Array;
+  /** Candidate k samples the pixels sampled[firstSample[k] .. firstSample[k + 1]). */
+  firstSample: Int32Array;
+  sampled: Int32Array;
+}
+
+/** Where a plan's candidate arrays go (a worker's plan: shared memory), given their lengths. */
+type PlanArrays = (candidates: number, samples: number) => Pick<PaintPlan, 'candidates' | 'firstSample' | 'sampled'>;
+
+const ownArrays: PlanArrays = (candidates, samples) => ({
+  candidates: new Int32Array(candidates),
+  firstSample: new Int32Array(candidates + 1),
+  sampled: new Int32Array(samples),
+});
+
+/** Candidate k's gradient, or null for its flat mean colour. */
+export function fitCandidateGradient(image: PaintImage, plan: PaintPlan, k: number, settings: PaintSettings): GradientFill | null {
+  const samples = plan.sampled.subarray(plan.firstSample[k], plan.firstSample[k + 1]);
+  return fitGradient(image.source, samples, { maxResidual: settings.gradients.maxResidual });
+}
+
+/** The paints, with candidate k's gradient fills[k] where it has one (ids in candidate order). */
+export function withGradients(plan: PaintPlan, fills: ReadonlyArray<GradientFill | null>): RegionPaints {
+  const paint = plan.paint.slice();
+  const gradients: Array<{ id: string; fill: GradientFill }> = [];
+  for (let k = 0; k < plan.candidates.length; k++) {
+    const fill = fills[k];
+    if (!fill) continue;
+    const id = `g${gradients.length.toString(36)}`;
+    gradients.push({ id, fill });
+    paint[plan.candidates[k]] = `url(#${id})`;
+  }
+  return { paint, gradients };
+}
+
+export function planRegionPaints(
+  image: PaintImage,
+  segmentation: PaintSegmentation,
+  settings: PaintSettings,
+  arrays: PlanArrays = ownArrays,
+): PaintPlan {
   const { regionCount, area, labels, colours } = segmentation;
   // Line art names its inks' colours itself (engine/segment/line-art.ts); it has no gradients.
   if (colours)
     return {
       paint: Array.from({ length: regionCount }, (_, r) => hexColour(colours[3 * r], colours[3 * r + 1], colours[3 * r + 2])),
-      gradients: [],
+      ...arrays(0, 0),
     };
   const { data } = image.source;
   const channels = image.source.channels ?? 4;
@@ -64,25 +119,64 @@ export function paintRegions(image: PaintImage, segmentation: PaintSegmentation,
   // neighbours in the region) where it has enough of them: a pixel against another region is an
   // anti-aliased mix of the two, and counting the mix pulls the colour, and a gradient fitted to it
   // ramps towards the neighbour (a lighter fringe that reads as an edge moved inwards at any zoom).
-  const inner = innerPixels(labels, image.source.width);
+  // Run by run along the rows: a pixel of a run has its left and right neighbours in the region
+  // except at the run's ends, so only the rows above and below are read per pixel. The sums are of
+  // whole numbers (exact in doubles far beyond any image), so their order does not matter.
+  const { width } = image.source;
+  const height = labels.length / width;
   const sums = new Float64Array(regionCount * 3);
   const squares = new Float64Array(regionCount);
   const innerSums = new Float64Array(regionCount * 3);
   const innerSquares = new Float64Array(regionCount);
   const innerArea = new Int32Array(regionCount);
-  for (let p = 0; p < labels.length; p++) {
-    const l = labels[p],
-      o = l * 3;
-    const r = data[p * channels],
-      g = data[p * channels + 1],
-      b = data[p * channels + 2];
-    const sumsOf = inner[p] ? innerSums : sums,
-      squaresOf = inner[p] ? innerSquares : squares;
-    sumsOf[o] += r;
-    sumsOf[o + 1] += g;
-    sumsOf[o + 2] += b;
-    squaresOf[l] += r * r + g * g + b * b;
-    innerArea[l] += inner[p];
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let start = 0; start < width;) {
+      const l = labels[row + start];
+      let end = start + 1;
+      while (end < width && labels[row + end] === l) end++;
+      let red = 0,
+        green = 0,
+        blue = 0,
+        square = 0;
+      let innerRed = 0,
+        innerGreen = 0,
+        innerBlue = 0,
+        innerSquare = 0,
+        innerCount = 0;
+      // inner along the row: not an end of the run, unless that end is the image's
+      const innerFrom = start === 0 ? 0 : start + 1,
+        innerTo = end === width ? width : end - 1;
+      for (let x = start; x < end; x++) {
+        const p = row + x,
+          o = p * channels;
+        const r = data[o],
+          g = data[o + 1],
+          b = data[o + 2];
+        const rgbSquare = r * r + g * g + b * b;
+        red += r;
+        green += g;
+        blue += b;
+        square += rgbSquare;
+        if (x >= innerFrom && x < innerTo && (y === 0 || labels[p - width] === l) && (y + 1 === height || labels[p + width] === l)) {
+          innerRed += r;
+          innerGreen += g;
+          innerBlue += b;
+          innerSquare += rgbSquare;
+          innerCount++;
+        }
+      }
+      sums[3 * l] += red;
+      sums[3 * l + 1] += green;
+      sums[3 * l + 2] += blue;
+      squares[l] += square;
+      innerSums[3 * l] += innerRed;
+      innerSums[3 * l + 1] += innerGreen;
+      innerSums[3 * l + 2] += innerBlue;
+      innerSquares[l] += innerSquare;
+      innerArea[l] += innerCount;
+      start = end;
+    }
   }
   // a region with too few inner pixels (a thin stroke, a speck) is measured on all of them
   const byInner = new Uint8Array(regionCount);
@@ -91,9 +185,6 @@ export function paintRegions(image: PaintImage, segmentation: PaintSegmentation,
     if (byInner[r]) {
       sums.set(innerSums.subarray(3 * r, 3 * r + 3), 3 * r);
       squares[r] = innerSquares[r];
-    } else {
-      for (let c = 0; c < 3; c++) sums[3 * r + c] += innerSums[3 * r + c];
-      squares[r] += innerSquares[r];
     }
   }
   const counted = (r: number) => Math.max(1, byInner[r] ? innerArea[r] : area[r]);
@@ -103,22 +194,19 @@ export function paintRegions(image: PaintImage, segmentation: PaintSegmentation,
     paint[r] = hexColour(Math.round(sums[r * 3] / n), Math.round(sums[r * 3 + 1] / n), Math.round(sums[r * 3 + 2] / n));
   }
 
-  const gradients: Array<{ id: string; fill: GradientFill }> = [];
-  if (settings.gradients.enabled) {
-    // A region whose RMS distance from its mean is within the gradient's allowed residual cannot
-    // gain from a gradient (the mean distance is never above the RMS), so the fitter skips it.
-    const flatEnough = new Uint8Array(regionCount);
-    for (let r = 0; r < regionCount; r++) {
-      const n = counted(r);
-      const mr = sums[r * 3] / n,
-        mg = sums[r * 3 + 1] / n,
-        mb = sums[r * 3 + 2] / n;
-      const variance = squares[r] / n - (mr * mr + mg * mg + mb * mb);
-      flatEnough[r] = variance <= settings.gradients.maxResidual ** 2 ? 1 : 0;
-    }
-    addGradients(image, segmentation, settings, paint, gradients, flatEnough, { inner, byInner, innerArea });
+  if (!settings.gradients.enabled) return { paint, ...arrays(0, 0) };
+  // A region whose RMS distance from its mean is within the gradient's allowed residual cannot
+  // gain from a gradient (the mean distance is never above the RMS), so the fitter skips it.
+  const flatEnough = new Uint8Array(regionCount);
+  for (let r = 0; r < regionCount; r++) {
+    const n = counted(r);
+    const mr = sums[r * 3] / n,
+      mg = sums[r * 3 + 1] / n,
+      mb = sums[r * 3 + 2] / n;
+    const variance = squares[r] / n - (mr * mr + mg * mg + mb * mb);
+    flatEnough[r] = variance <= settings.gradients.maxResidual ** 2 ? 1 : 0;
   }
-  return { paint, gradients };
+  return { paint, ...gradientSamples(image, segmentation, settings, flatEnough, { byInner, innerArea }, arrays) };
 }
 
 /**
@@ -435,76 +523,79 @@ function stackedOrder(graph: BoundaryGraph, area: Int32Array, transparent: Uint8
  * first cost four bytes a pixel of fresh memory per trace, which on a small drawing took longer
  * than the fits. fitGradient then reads exactly these (at most MAX_SAMPLES, so none is skipped).
  */
-function addGradients(
+function gradientSamples(
   image: PaintImage,
   segmentation: PaintSegmentation,
   settings: PaintSettings,
-  paint: string[],
-  gradients: Array<{ id: string; fill: GradientFill }>,
   flatEnough: Uint8Array,
-  innerOnly: { inner: Uint8Array; byInner: Uint8Array; innerArea: Int32Array },
-): void {
+  innerOnly: { byInner: Uint8Array; innerArea: Int32Array },
+  arrays: PlanArrays,
+): Pick<PaintPlan, 'candidates' | 'firstSample' | 'sampled'> {
   const { regionCount, area, transparent, labels } = segmentation;
-  const { inner, byInner, innerArea } = innerOnly;
+  const { byInner, innerArea } = innerOnly;
   const minArea = settings.gradients.minArea;
-  // per candidate region: its sampling step (0 = not a candidate) and where its samples go
+  // per candidate region: its sampling step (0 = not a candidate) and how many samples it takes
   const step = new Int32Array(regionCount);
-  const firstSample = new Int32Array(regionCount + 1);
+  const sampleCount = new Int32Array(regionCount);
+  let candidateCount = 0,
+    total = 0;
   for (let r = 0; r < regionCount; r++) {
-    let samples = 0;
     if (area[r] >= minArea && !transparent[r] && !flatEnough[r]) {
       const sampledArea = byInner[r] ? innerArea[r] : area[r];
       step[r] = gradientSampleStep(sampledArea);
-      samples = Math.ceil(sampledArea / step[r]);
+      sampleCount[r] = Math.ceil(sampledArea / step[r]);
+      candidateCount++;
+      total += sampleCount[r];
     }
-    firstSample[r + 1] = firstSample[r] + samples;
   }
-  if (firstSample[regionCount] === 0) return;
-  const sampled = new Int32Array(firstSample[regionCount]);
+  const planned = arrays(candidateCount, total);
+  const { candidates, firstSample, sampled } = planned;
+  // where each candidate region's next sample goes
+  const nextSample = new Int32Array(regionCount);
+  firstSample[0] = 0;
+  for (let r = 0, k = 0; r < regionCount; r++) {
+    if (step[r] === 0) continue;
+    candidates[k] = r;
+    nextSample[r] = firstSample[k];
+    firstSample[k + 1] = firstSample[k] + sampleCount[r];
+    k++;
+  }
+  if (total === 0) return planned;
   // pixels of each region still to pass before its next sample (its first pixel is sampled)
   const untilNext = new Int32Array(regionCount).fill(1);
-  const nextSample = firstSample.slice(0, regionCount);
-  for (let p = 0; p < labels.length; p++) {
-    const r = labels[p];
-    if (step[r] === 0 || (byInner[r] && !inner[p]) || --untilNext[r] !== 0) continue;
-    untilNext[r] = step[r];
-    sampled[nextSample[r]++] = p;
+  // in scan order, run by run as planRegionPaints counted the inner pixels; other regions' runs skipped
+  const { width } = image.source;
+  const height = labels.length / width;
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let start = 0; start < width;) {
+      const r = labels[row + start];
+      let end = start + 1;
+      while (end < width && labels[row + end] === r) end++;
+      if (step[r] !== 0) {
+        const innerOnly = byInner[r] === 1;
+        const innerFrom = start === 0 ? 0 : start + 1,
+          innerTo = end === width ? width : end - 1;
+        for (let x = start; x < end; x++) {
+          const p = row + x;
+          if (
+            innerOnly &&
+            !(x >= innerFrom && x < innerTo && (y === 0 || labels[p - width] === r) && (y + 1 === height || labels[p + width] === r))
+          )
+            continue;
+          if (--untilNext[r] !== 0) continue;
+          untilNext[r] = step[r];
+          sampled[nextSample[r]++] = p;
+        }
+      }
+      start = end;
+    }
   }
-  for (let r = 0; r < regionCount; r++) {
-    if (step[r] === 0) continue;
-    const fill = fitGradient(image.source, sampled.subarray(firstSample[r], firstSample[r + 1]), {
-      maxResidual: settings.gradients.maxResidual,
-    });
-    if (!fill) continue;
-    const id = `g${gradients.length.toString(36)}`;
-    gradients.push({ id, fill });
-    paint[r] = `url(#${id})`;
-  }
+  return planned;
 }
 
 /** Fewer inner pixels than this and a region's colour is measured on all its pixels. */
 const MIN_INNER_PIXELS = 16;
-
-/** 1 for each pixel whose four neighbours (inside the image) all carry its label. */
-function innerPixels(labels: Int32Array, width: number): Uint8Array {
-  const inner = new Uint8Array(labels.length);
-  const height = labels.length / width;
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    for (let x = 0; x < width; x++) {
-      const p = row + x,
-        l = labels[p];
-      inner[p] =
-        (x === 0 || labels[p - 1] === l) &&
-        (x + 1 === width || labels[p + 1] === l) &&
-        (y === 0 || labels[p - width] === l) &&
-        (y + 1 === height || labels[p + width] === l)
-          ? 1
-          : 0;
-    }
-  }
-  return inner;
-}
 
 /** Twice the shoelace sum of a chain's points, walked forwards (a closed loop closes itself). */
 function polylineArea2(points: Float64Array, closed: boolean): number {

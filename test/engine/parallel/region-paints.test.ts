@@ -48,6 +48,41 @@ t.test('paints from a worker are the ones this thread computes, gradients includ
   t.strictSame(await there.finish(), local);
 });
 
+/** Four ramps, each its own direction, parted by a dark cross: four regions that each get a gradient. */
+function quarterRamps(width: number, height: number): RgbaImage {
+  const data = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const o = 4 * (y * width + x);
+      const quarter = (x < width / 2 ? 0 : 1) + (y < height / 2 ? 0 : 2);
+      const cross = Math.abs(x - width / 2) < 6 || Math.abs(y - height / 2) < 6;
+      const u = (x % (width / 2)) / (width / 2),
+        v = (y % (height / 2)) / (height / 2);
+      const ramp = [u, v, 1 - u, 1 - v][quarter];
+      data[o] = cross ? 20 : Math.round(40 + 180 * ramp);
+      data[o + 1] = cross ? 20 : [200, 60, 120, 30][quarter];
+      data[o + 2] = cross ? 20 : Math.round(200 - 150 * ramp);
+      data[o + 3] = 255;
+    }
+  }
+  return { width, height, data };
+}
+
+t.test('this thread takes the fits the worker has not: the same paints whichever thread fits which', async (t) => {
+  const quarters = prepareImage(quarterRamps(400, 300), settings.prepare, NO_CONTEXT);
+  const regions = segmentImage(quarters, settings.segment, NO_CONTEXT);
+  const local = await startRegionPaints(quarters, regions, settings, { workers: 0 }).finish();
+  t.equal(local.gradients.length, 4, 'four gradients to share');
+  // this thread first takes one, two, or every fit, the worker the rest
+  for (const hereTakes of [1, 2, 1000]) {
+    t.strictSame(
+      await startRegionPaints(quarters, regions, settings, { workers: 1, hereTakes }).finish(),
+      local,
+      `this thread took ${hereTakes}`,
+    );
+  }
+});
+
 t.test('small images and flat fills stay on this thread', async (t) => {
   const smallImage = prepareImage(ramps(120, 100), settings.prepare, NO_CONTEXT);
   t.notOk(startRegionPaints(smallImage, segmentImage(smallImage, settings.segment, NO_CONTEXT), settings, { workers: 1 }).onWorker);
