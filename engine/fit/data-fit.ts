@@ -178,9 +178,10 @@ function fitSpan(
     const a = cubics[i],
       b = cubics[i + 1];
     const bez = new Float64Array(8);
+    // the joined cubic's error, or -1 (none: too much turning, or the points coincide)
     const joined =
-      turned[b.last] - turned[a.first] <= MAX_ARC_TURN ? fitOneCubic(fit, a.first, b.last, a.t1x, a.t1y, b.t2x, b.t2y, bez) : null;
-    if (joined !== null && joined.error <= tol) {
+      turned[b.last] - turned[a.first] <= MAX_ARC_TURN ? fitOneCubic(fit, a.first, b.last, a.t1x, a.t1y, b.t2x, b.t2y, bez) : -1;
+    if (joined >= 0 && joined <= tol) {
       cubics.splice(i, 2, { first: a.first, last: b.last, t1x: a.t1x, t1y: a.t1y, t2x: b.t2x, t2y: b.t2y, bez });
       if (i > 0) i--;
     } else i++;

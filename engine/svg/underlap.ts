@@ -239,10 +239,10 @@ export function shortcutEnds(run: HiddenRun, layers: PaintLayers, region: number
   // Fewest segments to reach point b: the original segment from b - 1, or a straight shortcut from
   // an earlier a. Shortcuts from a are tried further and further out until one fails (a line
   // that meets an earlier shape or the outline rarely clears it again further on).
-  const cost = new Int32Array(segments + 1).fill(segments + 1);
-  const from = new Int32Array(segments + 1).fill(-1);
+  const cost = scratchFloat64Buffer(PLAN.cost, segments + 1).fill(segments + 1, 0, segments + 1);
+  const from = scratchFloat64Buffer(PLAN.from, segments + 1).fill(-1, 0, segments + 1);
   cost[0] = 0;
-  const flat = new FlatRun(run);
+  const flat = flatten(run);
   for (let a = 0; a < segments; a++) {
     if (cost[a] + 1 < cost[a + 1]) {
       cost[a + 1] = cost[a] + 1;
@@ -284,32 +284,57 @@ export function writeRunEnds(writer: PathWriter, run: HiddenRun, ends: number[] 
   }
 }
 
-/** A run's segments flattened to points (for the area between a shortcut and what it replaces). */
-class FlatRun {
-  readonly px: number[] = [];
-  readonly py: number[] = [];
+/**
+ * A run's segments flattened to points (for the area between a shortcut and what it replaces), in
+ * scratch buffers: a run is planned before the next one is flattened.
+ */
+interface FlatRun {
+  px: Float64Array;
+  py: Float64Array;
   /** Where run point i is among the flat points. */
-  readonly at: number[] = [];
+  at: Float64Array;
+}
 
-  constructor(run: HiddenRun) {
-    const { xs, ys, controls } = run;
-    this.px.push(xs[0]);
-    this.py.push(ys[0]);
-    this.at.push(0);
-    for (let s = 0; s < controls.length; s++) {
-      const c = controls[s];
-      if (c) {
-        const steps = flatSteps(xs[s], ys[s], c[0], c[1], c[2], c[3], xs[s + 1], ys[s + 1]);
-        for (let k = 1; k < steps; k++) {
-          this.px.push(cubicCoordinate(xs[s], c[0], c[2], xs[s + 1], k / steps));
-          this.py.push(cubicCoordinate(ys[s], c[1], c[3], ys[s + 1], k / steps));
-        }
+/** Scratch slots (../scratch.ts) of the shortcut plan: its cost and back-pointer per point, and the flattened run. */
+const PLAN = scratchSlots('hidden shortcuts', Float64Array, ['cost', 'from', 'px', 'py', 'at']);
+
+function flatten(run: HiddenRun): FlatRun {
+  const { xs, ys, controls } = run;
+  let px = scratchFloat64Buffer(PLAN.px, xs.length),
+    py = scratchFloat64Buffer(PLAN.py, xs.length);
+  const at = scratchFloat64Buffer(PLAN.at, xs.length);
+  px[0] = xs[0];
+  py[0] = ys[0];
+  at[0] = 0;
+  let n = 1;
+  for (let s = 0; s < controls.length; s++) {
+    const c = controls[s];
+    if (c) {
+      const steps = flatSteps(xs[s], ys[s], c[0], c[1], c[2], c[3], xs[s + 1], ys[s + 1]);
+      if (px.length < n + steps + xs.length) {
+        px = grown(PLAN.px, px, n, n + steps + xs.length);
+        py = grown(PLAN.py, py, n, n + steps + xs.length);
       }
-      this.at.push(this.px.length);
-      this.px.push(xs[s + 1]);
-      this.py.push(ys[s + 1]);
+      for (let k = 1; k < steps; k++) {
+        px[n] = cubicCoordinate(xs[s], c[0], c[2], xs[s + 1], k / steps);
+        py[n] = cubicCoordinate(ys[s], c[1], c[3], ys[s + 1], k / steps);
+        n++;
+      }
     }
+    at[s + 1] = n;
+    px[n] = xs[s + 1];
+    py[n] = ys[s + 1];
+    n++;
   }
+  return { px, py, at };
+}
+
+/** The slot's buffer grown to at least `length`, its first `used` numbers kept. */
+function grown(slot: (typeof PLAN)['px'], buffer: Float64Array, used: number, length: number): Float64Array<ArrayBuffer> {
+  const kept = buffer.slice(0, used);
+  const bigger = scratchFloat64Buffer(slot, length);
+  bigger.set(kept);
+  return bigger;
 }
 
 function shortcutHidden(flat: FlatRun, a: number, b: number, layers: PaintLayers, region: number, outline: OutlineIndex): boolean {
@@ -324,7 +349,6 @@ function shortcutHidden(flat: FlatRun, a: number, b: number, layers: PaintLayers
   if (length < 1e-6) return false;
   const { labels, width, height, rank } = layers;
   const mine = rank[region];
-  const ownOrLater = (label: number): boolean => rank[label] > mine || label === region;
   const samples = Math.ceil(length / SAMPLE_STEP);
   for (let k = 1; k < samples; k++) {
     const along = (k / samples) * length;
@@ -342,7 +366,13 @@ function shortcutHidden(flat: FlatRun, a: number, b: number, layers: PaintLayers
     if (left < 0 || top < 0 || right >= width || bottom >= height) return false;
     for (let dy = -1; dy <= 1; dy++) {
       const base = (dy < 0 ? top : dy > 0 ? bottom : centreY) * width;
-      if (!ownOrLater(labels[base + left]) || !ownOrLater(labels[base + centreX]) || !ownOrLater(labels[base + right])) return false;
+      // each pixel the shape's own or painted later (written out: a closure here was made per call)
+      let label = labels[base + left];
+      if (!(rank[label] > mine || label === region)) return false;
+      label = labels[base + centreX];
+      if (!(rank[label] > mine || label === region)) return false;
+      label = labels[base + right];
+      if (!(rank[label] > mine || label === region)) return false;
     }
     if (outline.near(x, y, CLEARANCE)) return false;
   }
@@ -361,7 +391,7 @@ const CROSSINGS = scratchSlots('hidden area crossings', Float64Array, ['row', 'x
  * each edge is met only on the few rows it spans (a long stretch crosses hundreds of rows, and
  * testing every edge against every row made this the costliest test of a shortcut).
  */
-function areaBetweenHidden(px: number[], py: number[], i: number, j: number, layers: PaintLayers, mine: number): boolean {
+function areaBetweenHidden(px: Float64Array, py: Float64Array, i: number, j: number, layers: PaintLayers, mine: number): boolean {
   const { labels, width, height, rank } = layers;
   let top = Infinity,
     bottom = -Infinity;
@@ -446,7 +476,7 @@ function areaBetweenHidden(px: number[], py: number[], i: number, j: number, lay
 }
 
 /** How many row crossings areaBetweenHidden may find at most: the rows each edge's range holds. */
-function crossingBound(py: number[], i: number, j: number, firstRow: number, lastRow: number): number {
+function crossingBound(py: Float64Array, i: number, j: number, firstRow: number, lastRow: number): number {
   let bound = 0;
   for (let k = i; k <= j; k++) {
     const y0 = py[k],
