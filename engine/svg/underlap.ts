@@ -26,7 +26,7 @@ import type { ChainRef } from '../boundary/index.js';
 import type { PathWriter } from './index.js';
 import { segmentDistance2 } from '../geometry.js';
 import { hypot } from '../hypot.js';
-import { scratchFloat64Buffer, scratchSlots } from '../scratch.js';
+import { scratchFloat64Buffer, scratchInt32, scratchSlots } from '../scratch.js';
 
 /** Pen moves an offset chain makes: PathWriter's, or a HiddenRun collecting them. */
 export interface Pen {
@@ -101,22 +101,32 @@ export class HiddenRun implements Pen {
   }
 }
 
+/** Scratch slots (../scratch.ts) of the outline index: its flat segments, and its grid's cells. */
+const OUTLINE = scratchSlots('hidden outline', Float64Array, ['segments']);
+const OUTLINE_CELLS = scratchSlots('hidden outline cells', Int32Array, ['start', 'segments']);
+/** Which index (by its number) the scratch slots hold: an earlier one asked again builds its own anew. */
+let builtFor = 0;
+let indexesMade = 0;
+
 /**
  * The outline a shape's ring follows where it is seen, as flat segments in a grid, so the distance
  * from any point to it comes from a few cells. Built on the first question: many rings' hidden runs
- * are too short for a shortcut to test any point against it.
+ * are too short for a shortcut to test any point against it. Its arrays are scratch (one ring's
+ * runs are planned before the next ring's).
  */
 export class OutlineIndex {
-  /** Flat segments, four numbers each (ax, ay, bx, by). */
-  private readonly segments: number[] = [];
+  /** Flat segments, four numbers each (ax, ay, bx, by): `segmentNumbers` of them. */
+  private segments = new Float64Array(0);
+  private segmentNumbers = 0;
   /** The grid over the segments' reach: its first cell and size in cells. */
   private cellX0 = 0;
   private cellY0 = 0;
   private columns = 0;
   private rows = 0;
   /** Per cell, where its segments' offsets (into `segments`) start in `cellSegments`; one more at the end. */
-  private cellStart: Int32Array | null = null;
+  private cellStart = new Int32Array(0);
   private cellSegments = new Int32Array(0);
+  private readonly id = ++indexesMade;
 
   constructor(
     private readonly fitted: FittedChains,
@@ -125,13 +135,13 @@ export class OutlineIndex {
 
   /** Whether (x, y) lies closer than `distance` (at most CLEARANCE) to the outline. */
   near(x: number, y: number, distance: number): boolean {
-    if (this.cellStart === null) this.build();
+    if (builtFor !== this.id) this.build();
     const cx = cellOf(x) - this.cellX0,
       cy = cellOf(y) - this.cellY0;
     if (cx < 0 || cy < 0 || cx >= this.columns || cy >= this.rows) return false;
     const cell = cy * this.columns + cx;
-    const start = this.cellStart![cell],
-      end = this.cellStart![cell + 1];
+    const start = this.cellStart[cell],
+      end = this.cellStart[cell + 1];
     const d2 = distance * distance;
     const segments = this.segments,
       cellSegments = this.cellSegments;
@@ -143,30 +153,36 @@ export class OutlineIndex {
   }
 
   private build(): void {
+    builtFor = this.id;
+    this.segments = scratchFloat64Buffer(OUTLINE.segments, 64);
+    this.segmentNumbers = 0;
     for (const ref of this.ring) this.addChain(this.fitted, ref >> 1);
-    const segments = this.segments;
+    const segments = this.segments,
+      used = this.segmentNumbers;
     // each segment goes in every cell its box, grown by CLEARANCE, touches: counted, then placed
     let x0 = Infinity,
       y0 = Infinity,
       x1 = -Infinity,
       y1 = -Infinity;
-    for (let s = 0; s < segments.length; s += 4) {
+    for (let s = 0; s < used; s += 4) {
       x0 = Math.min(x0, cellOf(Math.min(segments[s], segments[s + 2]) - CLEARANCE));
       x1 = Math.max(x1, cellOf(Math.max(segments[s], segments[s + 2]) + CLEARANCE));
       y0 = Math.min(y0, cellOf(Math.min(segments[s + 1], segments[s + 3]) - CLEARANCE));
       y1 = Math.max(y1, cellOf(Math.max(segments[s + 1], segments[s + 3]) + CLEARANCE));
     }
-    if (segments.length === 0) {
-      this.cellStart = new Int32Array(1);
+    if (used === 0) {
+      this.columns = this.rows = 0;
       return;
     }
     this.cellX0 = x0;
     this.cellY0 = y0;
     const columns = (this.columns = x1 - x0 + 1);
     this.rows = y1 - y0 + 1;
-    const cellStart = new Int32Array(columns * this.rows + 1);
+    const cells = columns * this.rows;
+    const cellStart = scratchInt32(OUTLINE_CELLS.start, cells + 1).fill(0);
+    let cellSegments = this.cellSegments;
     for (let pass = 0; pass < 2; pass++) {
-      for (let s = 0; s < segments.length; s += 4) {
+      for (let s = 0; s < used; s += 4) {
         const ax = segments[s],
           ay = segments[s + 1],
           bx = segments[s + 2],
@@ -179,18 +195,33 @@ export class OutlineIndex {
           for (let cx = cx0; cx <= cx1; cx++) {
             const cell = cy * columns + cx;
             if (pass === 0) cellStart[cell + 1]++;
-            else this.cellSegments[cellStart[cell]++] = s;
+            else cellSegments[cellStart[cell]++] = s;
           }
       }
       if (pass === 0) {
-        for (let c = 0; c < columns * this.rows; c++) cellStart[c + 1] += cellStart[c];
-        this.cellSegments = new Int32Array(cellStart[columns * this.rows]);
+        for (let c = 0; c < cells; c++) cellStart[c + 1] += cellStart[c];
+        cellSegments = this.cellSegments = scratchInt32(OUTLINE_CELLS.segments, cellStart[cells]);
       }
     }
     // placing moved each cell's start to the next one's: shift back
-    for (let c = columns * this.rows; c > 0; c--) cellStart[c] = cellStart[c - 1];
+    for (let c = cells; c > 0; c--) cellStart[c] = cellStart[c - 1];
     cellStart[0] = 0;
     this.cellStart = cellStart;
+  }
+
+  private pushSegment(ax: number, ay: number, bx: number, by: number): void {
+    let segments = this.segments;
+    const used = this.segmentNumbers;
+    if (segments.length < used + 4) {
+      const kept = segments.slice(0, used);
+      segments = this.segments = scratchFloat64Buffer(OUTLINE.segments, 2 * segments.length);
+      segments.set(kept);
+    }
+    segments[used] = ax;
+    segments[used + 1] = ay;
+    segments[used + 2] = bx;
+    segments[used + 3] = by;
+    this.segmentNumbers = used + 4;
   }
 
   private addChain(fitted: FittedChains, c: number): void {
@@ -202,7 +233,7 @@ export class OutlineIndex {
     for (let i = 0, k0 = fitted.kindAt[c]; i < fitted.count[c]; i++) {
       const kind = kinds[k0 + i];
       if (kind === 0) {
-        this.segments.push(x0, y0, coords[p], coords[p + 1]);
+        this.pushSegment(x0, y0, coords[p], coords[p + 1]);
         x0 = coords[p];
         y0 = coords[p + 1];
         p += 2;
@@ -219,11 +250,11 @@ export class OutlineIndex {
         for (let k = 1; k <= steps; k++) {
           const qx = cubicCoordinate(x0, coords[p], coords[p + 2], x3, k / steps),
             qy = cubicCoordinate(y0, coords[p + 1], coords[p + 3], y3, k / steps);
-          this.segments.push(px, py, qx, qy);
+          this.pushSegment(px, py, qx, qy);
           px = qx;
           py = qy;
         }
-      } else this.segments.push(x0, y0, x3, y3);
+      } else this.pushSegment(x0, y0, x3, y3);
       x0 = x3;
       y0 = y3;
       p += 6;
