@@ -12,6 +12,7 @@
  * points are straight the cubics become lines in the shared clean-up (straighten, mergeLines).
  */
 import { hypot } from '../hypot.js';
+import { scratchFloat64Buffer, scratchSlots } from '../scratch.js';
 import { fitAroundStraightRuns, type EndTangents } from './straight-runs.js';
 import {
   fitCubics,
@@ -32,6 +33,9 @@ export interface Corners {
   x: number[];
   y: number[];
 }
+
+/** Scratch slots (../scratch.ts): the points of the span being fitted. */
+const SPAN = scratchSlots('data fit', Float64Array, ['x', 'y']);
 
 /**
  * The fit follows the points within this share of the smoothing's tolerance: the points are the
@@ -97,32 +101,38 @@ export function fitToData(points: Float64Array, closed: boolean, corners: Corner
       ay = corners.y[a],
       bx = corners.x[b],
       by = corners.y[b];
-    // the points between the corners, away from their blurred tips
-    const xs: number[] = [ax],
-      ys: number[] = [ay];
+    // the points between the corners, away from their blurred tips (in scratch buffers: spans are
+    // fitted one after another, and a new array per span cost more than a short span's fit)
+    const spanX = scratchFloat64Buffer(SPAN.x, to - from + 1),
+      spanY = scratchFloat64Buffer(SPAN.y, to - from + 1);
+    spanX[0] = ax;
+    spanY[0] = ay;
+    let m = 1;
     for (let i = from + 1; i < to; i++) {
       const q = i % n;
       const x = points[2 * q],
         y = points[2 * q + 1];
       if (hypot(x - ax, y - ay) < CORNER_BLUR || hypot(x - bx, y - by) < CORNER_BLUR) continue;
-      xs.push(x);
-      ys.push(y);
+      spanX[m] = x;
+      spanY[m++] = y;
     }
-    xs.push(bx);
-    ys.push(by);
-    if (xs.length <= 3) {
+    spanX[m] = bx;
+    spanY[m++] = by;
+    if (m <= 3) {
       out.push({ kind: 'L', x: bx, y: by });
       continue;
     }
+    const xs = spanX.subarray(0, m),
+      ys = spanY.subarray(0, m);
     const [t1x, t1y] = cornerTangent(xs, ys, 0, 1);
-    const [t2x, t2y] = cornerTangent(xs, ys, xs.length - 1, -1);
-    fitPoints(Float64Array.from(xs), Float64Array.from(ys), [t1x, t1y, t2x, t2y]);
+    const [t2x, t2y] = cornerTangent(xs, ys, m - 1, -1);
+    fitPoints(xs, ys, [t1x, t1y, t2x, t2y]);
   }
   return finish({ x: corners.x[0], y: corners.y[0] }, out, closed, settings);
 }
 
 /** Unit tangent leaving point `end` of the span towards the middle of the points near it. */
-function cornerTangent(xs: number[], ys: number[], end: number, step: number): [number, number] {
+function cornerTangent(xs: Float64Array, ys: Float64Array, end: number, step: number): [number, number] {
   const x0 = xs[end],
     y0 = ys[end];
   let sx = 0,
