@@ -34,8 +34,8 @@ export interface Corners {
   y: number[];
 }
 
-/** Scratch slots (../scratch.ts): the points of the span being fitted. */
-const SPAN = scratchSlots('data fit', Float64Array, ['x', 'y']);
+/** Scratch slots (../scratch.ts): the points of the span being fitted, their turning, a tried join's cubic. */
+const SPAN = scratchSlots('data fit', Float64Array, ['x', 'y', 'turned', 'joined']);
 
 /**
  * The fit follows the points within this share of the smoothing's tolerance: the points are the
@@ -162,7 +162,8 @@ function fitSpan(
 ): void {
   const m = xs.length;
   // cumulative turning, each point's direction taken over a few points so noise does not add up
-  const turned = new Float64Array(m);
+  const turned = scratchFloat64Buffer(SPAN.turned, m);
+  turned[0] = 0;
   let previous = 0;
   for (let i = 0; i < m; i++) {
     const lo = Math.max(0, i - DIRECTION_WINDOW),
@@ -178,7 +179,7 @@ function fitSpan(
   }
   const cubics: SpanCubic[] = [];
   const emit = (first: number, last: number, t1x: number, t1y: number, t2x: number, t2y: number, bez: Float64Array) => {
-    cubics.push({ first, last, t1x, t1y, t2x, t2y, bez: bez.slice() });
+    cubics.push({ first, last, t1x, t1y, t2x, t2y, x1: bez[2], y1: bez[3], x2: bez[4], y2: bez[5] });
   };
   const fit: CubicFit = { px: xs, py: ys, turned, tolerance: tol, policy: DATA_FIT, emit };
   fitCubics(fit, 0, m - 1, t1x, t1y, t2x, t2y, 0);
@@ -187,16 +188,27 @@ function fitSpan(
   for (let i = 0; i + 1 < cubics.length;) {
     const a = cubics[i],
       b = cubics[i + 1];
-    const bez = new Float64Array(8);
+    const bez = scratchFloat64Buffer(SPAN.joined, 8);
     // the joined cubic's error, or -1 (none: too much turning, or the points coincide)
     const joined =
       turned[b.last] - turned[a.first] <= MAX_ARC_TURN ? fitOneCubic(fit, a.first, b.last, a.t1x, a.t1y, b.t2x, b.t2y, bez) : -1;
     if (joined >= 0 && joined <= tol) {
-      cubics.splice(i, 2, { first: a.first, last: b.last, t1x: a.t1x, t1y: a.t1y, t2x: b.t2x, t2y: b.t2y, bez });
+      cubics.splice(i, 2, {
+        first: a.first,
+        last: b.last,
+        t1x: a.t1x,
+        t1y: a.t1y,
+        t2x: b.t2x,
+        t2y: b.t2y,
+        x1: bez[2],
+        y1: bez[3],
+        x2: bez[4],
+        y2: bez[5],
+      });
       if (i > 0) i--;
     } else i++;
   }
-  for (const c of cubics) out.push({ kind: 'C', x1: c.bez[2], y1: c.bez[3], x2: c.bez[4], y2: c.bez[5], x: xs[c.last], y: ys[c.last] });
+  for (const c of cubics) out.push({ kind: 'C', x1: c.x1, y1: c.y1, x2: c.x2, y2: c.y2, x: xs[c.last], y: ys[c.last] });
 }
 
 /** A fitted cubic over points first..last, with the end tangents it was fitted to (for joining two). */
@@ -207,7 +219,11 @@ interface SpanCubic {
   t1y: number;
   t2x: number;
   t2y: number;
-  bez: Float64Array;
+  /** Its control points (its ends are points first and last). */
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
 }
 
 /**
