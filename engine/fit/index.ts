@@ -1276,14 +1276,7 @@ export function mergeLines(start: { x: number; y: number }, segs: Segment[], tol
       if (ok) {
         out[out.length - 1] = { kind: 'L', x: seg.x, y: seg.y };
         if (run.length < runLength + 6) run = grownRun(run, runLength);
-        if (seg.kind === 'C') {
-          run[runLength++] = seg.x1;
-          run[runLength++] = seg.y1;
-          run[runLength++] = seg.x2;
-          run[runLength++] = seg.y2;
-        }
-        run[runLength++] = seg.x;
-        run[runLength++] = seg.y;
+        runLength = addRunPoints(run, runLength, seg);
         px = seg.x;
         py = seg.y;
         continue;
@@ -1291,16 +1284,9 @@ export function mergeLines(start: { x: number; y: number }, segs: Segment[], tol
     }
     runLength = 0;
     if (seg.kind !== 'A') {
-      run[runLength++] = px;
-      run[runLength++] = py;
-      if (seg.kind === 'C') {
-        run[runLength++] = seg.x1;
-        run[runLength++] = seg.y1;
-        run[runLength++] = seg.x2;
-        run[runLength++] = seg.y2;
-      }
-      run[runLength++] = seg.x;
-      run[runLength++] = seg.y;
+      run[0] = px;
+      run[1] = py;
+      runLength = addRunPoints(run, 2, seg);
     }
     out.push(
       seg.kind === 'L'
@@ -1313,6 +1299,20 @@ export function mergeLines(start: { x: number; y: number }, segs: Segment[], tol
     py = seg.y;
   }
   return out;
+}
+
+/** Appends what a line or cubic passes after its start (a cubic's control points, then its end) to mergeLines's run; its new length. */
+function addRunPoints(run: Float64Array, length: number, seg: Segment): number {
+  if (seg.kind === 'C') {
+    run[length] = seg.x1;
+    run[length + 1] = seg.y1;
+    run[length + 2] = seg.x2;
+    run[length + 3] = seg.y2;
+    length += 4;
+  }
+  run[length] = seg.x;
+  run[length + 1] = seg.y;
+  return length + 2;
 }
 
 /** Whether (x, y) lies within `tol` of the chord from (ax, ay) along (dx, dy) of length `len`, between its ends. */
