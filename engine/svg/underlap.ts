@@ -380,61 +380,40 @@ function shortcutHidden(flat: FlatRun, a: number, b: number, layers: PaintLayers
     by = py[j];
   const length = hypot(bx - ax, by - ay);
   if (length < 1e-6) return false;
-  const mine = layers.rank[region];
-  const samples = Math.ceil(length / SAMPLE_STEP);
-  // Every COARSE_STRIDE-th point first, then the ones between: the same points are tested, but a
-  // line that fails mostly fails over a stretch of points around its middle (where a chord strays
-  // furthest from a curved run), which the coarse pass reaches in a quarter of the steps.
-  for (let k = COARSE_STRIDE; k < samples; k += COARSE_STRIDE)
-    if (!pointHidden(ax, ay, bx, by, length, k, samples, layers, region, mine, outline)) return false;
-  for (let k = 1; k < samples; k++)
-    if (k % COARSE_STRIDE !== 0 && !pointHidden(ax, ay, bx, by, length, k, samples, layers, region, mine, outline)) return false;
-  return areaBetweenHidden(px, py, i, j, layers, mine);
-}
-
-/**
- * Whether point k of `samples` along the line (a → b) passes a shortcut's point tests: within
- * END_ALLOWANCE of an end nothing is tested; elsewhere the pixels under the point and NEIGHBOURHOOD px
- * to each side, in both directions, must be the shape's own or painted later, and the point must lie
- * CLEARANCE outside the outline (the pixel tests first: fixed work, where the outline's cell may
- * hold many segments).
- */
-function pointHidden(
-  ax: number,
-  ay: number,
-  bx: number,
-  by: number,
-  length: number,
-  k: number,
-  samples: number,
-  layers: PaintLayers,
-  region: number,
-  mine: number,
-  outline: OutlineIndex,
-): boolean {
-  const along = (k / samples) * length;
-  if (along < END_ALLOWANCE || length - along < END_ALLOWANCE) return true;
-  const x = ax + ((bx - ax) * k) / samples,
-    y = ay + ((by - ay) * k) / samples;
   const { labels, width, height, rank } = layers;
-  const left = Math.floor(x - NEIGHBOURHOOD),
-    centreX = Math.floor(x),
-    right = Math.floor(x + NEIGHBOURHOOD);
-  const top = Math.floor(y - NEIGHBOURHOOD),
-    centreY = Math.floor(y),
-    bottom = Math.floor(y + NEIGHBOURHOOD);
-  if (left < 0 || top < 0 || right >= width || bottom >= height) return false;
-  for (let dy = -1; dy <= 1; dy++) {
-    const base = (dy < 0 ? top : dy > 0 ? bottom : centreY) * width;
-    // each pixel the shape's own or painted later (written out: a closure here was made per call)
-    let label = labels[base + left];
-    if (!(rank[label] > mine || label === region)) return false;
-    label = labels[base + centreX];
-    if (!(rank[label] > mine || label === region)) return false;
-    label = labels[base + right];
-    if (!(rank[label] > mine || label === region)) return false;
-  }
-  return !outline.near(x, y, CLEARANCE);
+  const mine = rank[region];
+  const samples = Math.ceil(length / SAMPLE_STEP);
+  // Every COARSE_STRIDE-th point first, then each offset between them in turn: the same points are
+  // tested, but a line that fails mostly fails over a stretch of points around its middle (where a
+  // chord strays furthest from a curved run), which the first sweep reaches in a quarter of the steps.
+  for (let offset = 0; offset < COARSE_STRIDE; offset++)
+    for (let k = offset === 0 ? COARSE_STRIDE : offset; k < samples; k += COARSE_STRIDE) {
+      const along = (k / samples) * length;
+      if (along < END_ALLOWANCE || length - along < END_ALLOWANCE) continue;
+      const x = ax + ((bx - ax) * k) / samples,
+        y = ay + ((by - ay) * k) / samples;
+      // the pixels under the point and NEIGHBOURHOOD px to each side, in both directions: the shape's
+      // own or painted later (the pixel tests first: fixed work, where the outline's cell may hold many segments)
+      const left = Math.floor(x - NEIGHBOURHOOD),
+        centreX = Math.floor(x),
+        right = Math.floor(x + NEIGHBOURHOOD);
+      const top = Math.floor(y - NEIGHBOURHOOD),
+        centreY = Math.floor(y),
+        bottom = Math.floor(y + NEIGHBOURHOOD);
+      if (left < 0 || top < 0 || right >= width || bottom >= height) return false;
+      for (let dy = -1; dy <= 1; dy++) {
+        const base = (dy < 0 ? top : dy > 0 ? bottom : centreY) * width;
+        // each pixel the shape's own or painted later (written out: a closure here was made per call)
+        let label = labels[base + left];
+        if (!(rank[label] > mine || label === region)) return false;
+        label = labels[base + centreX];
+        if (!(rank[label] > mine || label === region)) return false;
+        label = labels[base + right];
+        if (!(rank[label] > mine || label === region)) return false;
+      }
+      if (outline.near(x, y, CLEARANCE)) return false;
+    }
+  return areaBetweenHidden(px, py, i, j, layers, mine);
 }
 
 /**
