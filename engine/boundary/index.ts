@@ -15,6 +15,12 @@
  *   to edge.
  */
 import { checkAbort, type StageContext } from '../stage.js';
+import { scratchSlots, scratchUint8 } from '../scratch.js';
+
+/** Scratch slots (../scratch.ts): traceChains's crack masks, all of them and those not traced yet. */
+const MASKS = scratchSlots('boundary graph', Uint8Array, ['cracks', 'untraced']);
+/** Masks of more vertices than this (an image over about 4 MP) are made fresh, not kept on the thread. */
+const MAX_KEPT_MASK = 1 << 22;
 
 /** Directions, clockwise on screen: east, south, west, north. */
 const DX = [1, 0, -1, 0];
@@ -82,8 +88,12 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
   // Every vertex (pixel corner) as a 4-bit mask of the boundary cracks leaving it (bit d = direction
   // d), and a second mask of those not traced yet; a walk clears a crack's bit at both its ends.
   const vertices = V * (H + 1);
-  // rounded up to whole 32-bit words: the scans below skip four crack-free vertices at a time
-  const cracks = new Uint8Array((vertices + 3) & ~3);
+  // rounded up to whole 32-bit words: the scans below skip four crack-free vertices at a time. Both
+  // masks are scratch, kept for the next trace: fresh memory costs its page faults, more than
+  // clearing it (this function runs start to end, nothing else takes them meanwhile).
+  const maskLength = (vertices + 3) & ~3;
+  const kept = maskLength <= MAX_KEPT_MASK;
+  const cracks = kept ? scratchUint8(MASKS.cracks, maskLength).fill(0) : new Uint8Array(maskLength);
   let boundaryCracks = 2 * (W + H); // the frame's
   for (let x = 0; x < W; x++) {
     cracks[x] |= 1;
@@ -99,26 +109,42 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
     cracks[v + V] |= 8; // left border, south and north
     cracks[v + W] |= 2;
     cracks[v + W + V] |= 8;
+    if (y === 0) {
+      for (let x = 1; x < W; x++) {
+        if (labels[row + x - 1] !== labels[row + x]) {
+          cracks[v + x] |= 2;
+          cracks[v + x + V] |= 8;
+          boundaryCracks++;
+        }
+      }
+      continue;
+    }
+    // the crack above pixel x and the one left of it, in one pass along the row
+    if (labels[row - W] !== labels[row]) {
+      cracks[v] |= 1;
+      cracks[v + 1] |= 4;
+      boundaryCracks++;
+    }
+    let previous = labels[row];
     for (let x = 1; x < W; x++) {
-      if (labels[row + x - 1] !== labels[row + x]) {
+      const here = labels[row + x];
+      if (labels[row - W + x] !== here) {
+        cracks[v + x] |= 1;
+        cracks[v + x + 1] |= 4;
+        boundaryCracks++;
+      }
+      if (previous !== here) {
         cracks[v + x] |= 2;
         cracks[v + x + V] |= 8;
         boundaryCracks++;
       }
-    }
-    if (y > 0) {
-      for (let x = 0; x < W; x++) {
-        if (labels[row - W + x] !== labels[row + x]) {
-          cracks[v + x] |= 1;
-          cracks[v + x + 1] |= 4;
-          boundaryCracks++;
-        }
-      }
+      previous = here;
     }
   }
-  const untraced = cracks.slice();
-  const crackWords = new Uint32Array(cracks.buffer, 0, cracks.length >> 2);
-  const untracedWords = new Uint32Array(untraced.buffer, 0, untraced.length >> 2);
+  const untraced = kept ? scratchUint8(MASKS.untraced, maskLength) : new Uint8Array(maskLength);
+  untraced.set(cracks);
+  const crackWords = new Uint32Array(cracks.buffer, 0, maskLength >> 2);
+  const untracedWords = new Uint32Array(untraced.buffer, 0, maskLength >> 2);
   const STEP = [1, V, -1, -V];
   const rightOf = (x: number, y: number, d: number): number => {
     switch (d) {

@@ -346,12 +346,25 @@ function moveJunctions(graph: BoundaryGraph, junctionShift: Map<number, number[]
 /** Mean RGB of every region. */
 function regionMeans(rgb: Uint8Array, labels: Int32Array, regionCount: number): Float64Array {
   const sums = new Float64Array(4 * regionCount);
-  for (let p = 0; p < labels.length; p++) {
-    const o = 4 * labels[p];
-    sums[o] += rgb[3 * p];
-    sums[o + 1] += rgb[3 * p + 1];
-    sums[o + 2] += rgb[3 * p + 2];
-    sums[o + 3]++;
+  // run by run: a label repeats along a row, so its sums gather in locals and are stored once a run
+  // (whole numbers, so the order of the additions does not change them)
+  const n = labels.length;
+  for (let p = 0; p < n;) {
+    const label = labels[p];
+    let r = 0,
+      g = 0,
+      b = 0;
+    const start = p;
+    for (; p < n && labels[p] === label; p++) {
+      r += rgb[3 * p];
+      g += rgb[3 * p + 1];
+      b += rgb[3 * p + 2];
+    }
+    const o = 4 * label;
+    sums[o] += r;
+    sums[o + 1] += g;
+    sums[o + 2] += b;
+    sums[o + 3] += p - start;
   }
   const mean = new Float64Array(3 * regionCount);
   for (let r = 0; r < regionCount; r++) {

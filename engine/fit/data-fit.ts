@@ -12,6 +12,7 @@
  * points are straight the cubics become lines in the shared clean-up (straighten, mergeLines).
  */
 import { hypot } from '../hypot.js';
+import { scratchFloat64Buffer, scratchSlots } from '../scratch.js';
 import { fitAroundStraightRuns, type EndTangents } from './straight-runs.js';
 import {
   fitCubics,
@@ -32,6 +33,9 @@ export interface Corners {
   x: number[];
   y: number[];
 }
+
+/** Scratch slots (../scratch.ts): the points of the span being fitted, their turning, a tried join's cubic. */
+const SPAN = scratchSlots('data fit', Float64Array, ['x', 'y', 'turned', 'joined']);
 
 /**
  * The fit follows the points within this share of the smoothing's tolerance: the points are the
@@ -97,32 +101,38 @@ export function fitToData(points: Float64Array, closed: boolean, corners: Corner
       ay = corners.y[a],
       bx = corners.x[b],
       by = corners.y[b];
-    // the points between the corners, away from their blurred tips
-    const xs: number[] = [ax],
-      ys: number[] = [ay];
+    // the points between the corners, away from their blurred tips (in scratch buffers: spans are
+    // fitted one after another, and a new array per span cost more than a short span's fit)
+    const spanX = scratchFloat64Buffer(SPAN.x, to - from + 1),
+      spanY = scratchFloat64Buffer(SPAN.y, to - from + 1);
+    spanX[0] = ax;
+    spanY[0] = ay;
+    let m = 1;
     for (let i = from + 1; i < to; i++) {
       const q = i % n;
       const x = points[2 * q],
         y = points[2 * q + 1];
       if (hypot(x - ax, y - ay) < CORNER_BLUR || hypot(x - bx, y - by) < CORNER_BLUR) continue;
-      xs.push(x);
-      ys.push(y);
+      spanX[m] = x;
+      spanY[m++] = y;
     }
-    xs.push(bx);
-    ys.push(by);
-    if (xs.length <= 3) {
+    spanX[m] = bx;
+    spanY[m++] = by;
+    if (m <= 3) {
       out.push({ kind: 'L', x: bx, y: by });
       continue;
     }
+    const xs = spanX.subarray(0, m),
+      ys = spanY.subarray(0, m);
     const [t1x, t1y] = cornerTangent(xs, ys, 0, 1);
-    const [t2x, t2y] = cornerTangent(xs, ys, xs.length - 1, -1);
-    fitPoints(Float64Array.from(xs), Float64Array.from(ys), [t1x, t1y, t2x, t2y]);
+    const [t2x, t2y] = cornerTangent(xs, ys, m - 1, -1);
+    fitPoints(xs, ys, [t1x, t1y, t2x, t2y]);
   }
   return finish({ x: corners.x[0], y: corners.y[0] }, out, closed, settings);
 }
 
 /** Unit tangent leaving point `end` of the span towards the middle of the points near it. */
-function cornerTangent(xs: number[], ys: number[], end: number, step: number): [number, number] {
+function cornerTangent(xs: Float64Array, ys: Float64Array, end: number, step: number): [number, number] {
   const x0 = xs[end],
     y0 = ys[end];
   let sx = 0,
@@ -152,7 +162,8 @@ function fitSpan(
 ): void {
   const m = xs.length;
   // cumulative turning, each point's direction taken over a few points so noise does not add up
-  const turned = new Float64Array(m);
+  const turned = scratchFloat64Buffer(SPAN.turned, m);
+  turned[0] = 0;
   let previous = 0;
   for (let i = 0; i < m; i++) {
     const lo = Math.max(0, i - DIRECTION_WINDOW),
@@ -168,7 +179,7 @@ function fitSpan(
   }
   const cubics: SpanCubic[] = [];
   const emit = (first: number, last: number, t1x: number, t1y: number, t2x: number, t2y: number, bez: Float64Array) => {
-    cubics.push({ first, last, t1x, t1y, t2x, t2y, bez: bez.slice() });
+    cubics.push({ first, last, t1x, t1y, t2x, t2y, x1: bez[2], y1: bez[3], x2: bez[4], y2: bez[5] });
   };
   const fit: CubicFit = { px: xs, py: ys, turned, tolerance: tol, policy: DATA_FIT, emit };
   fitCubics(fit, 0, m - 1, t1x, t1y, t2x, t2y, 0);
@@ -177,15 +188,27 @@ function fitSpan(
   for (let i = 0; i + 1 < cubics.length;) {
     const a = cubics[i],
       b = cubics[i + 1];
-    const bez = new Float64Array(8);
+    const bez = scratchFloat64Buffer(SPAN.joined, 8);
+    // the joined cubic's error, or -1 (none: too much turning, or the points coincide)
     const joined =
-      turned[b.last] - turned[a.first] <= MAX_ARC_TURN ? fitOneCubic(fit, a.first, b.last, a.t1x, a.t1y, b.t2x, b.t2y, bez) : null;
-    if (joined !== null && joined.error <= tol) {
-      cubics.splice(i, 2, { first: a.first, last: b.last, t1x: a.t1x, t1y: a.t1y, t2x: b.t2x, t2y: b.t2y, bez });
+      turned[b.last] - turned[a.first] <= MAX_ARC_TURN ? fitOneCubic(fit, a.first, b.last, a.t1x, a.t1y, b.t2x, b.t2y, bez) : -1;
+    if (joined >= 0 && joined <= tol) {
+      cubics.splice(i, 2, {
+        first: a.first,
+        last: b.last,
+        t1x: a.t1x,
+        t1y: a.t1y,
+        t2x: b.t2x,
+        t2y: b.t2y,
+        x1: bez[2],
+        y1: bez[3],
+        x2: bez[4],
+        y2: bez[5],
+      });
       if (i > 0) i--;
     } else i++;
   }
-  for (const c of cubics) out.push({ kind: 'C', x1: c.bez[2], y1: c.bez[3], x2: c.bez[4], y2: c.bez[5], x: xs[c.last], y: ys[c.last] });
+  for (const c of cubics) out.push({ kind: 'C', x1: c.x1, y1: c.y1, x2: c.x2, y2: c.y2, x: xs[c.last], y: ys[c.last] });
 }
 
 /** A fitted cubic over points first..last, with the end tangents it was fitted to (for joining two). */
@@ -196,7 +219,11 @@ interface SpanCubic {
   t1y: number;
   t2x: number;
   t2y: number;
-  bez: Float64Array;
+  /** Its control points (its ends are points first and last). */
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
 }
 
 /**

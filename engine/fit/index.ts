@@ -55,6 +55,7 @@ const F64 = scratchSlots('fit', Float64Array, [
   'Turned',
   'Params',
   'Bezier',
+  'Run',
 ]);
 const I32 = scratchSlots('fit', Int32Array, ['PolyAt', 'SharpAt', 'SampleCounts']);
 const U8 = scratchSlots('fit', Uint8Array, ['Keep', 'Corner', 'PieceKind', 'BreakBefore']);
@@ -1050,14 +1051,14 @@ export function fitCubics(
     while (split < last - 1 && turned[split] < half) split++;
   } else {
     const bez = scratchFloat64(F64.Bezier, 8);
-    const worst = fitOneCubic(fit, first, last, t1x, t1y, t2x, t2y, bez);
+    const error = fitOneCubic(fit, first, last, t1x, t1y, t2x, t2y, bez);
     // the points all coincide: nothing to draw
-    if (worst === null) return;
-    if (worst.error <= fit.tolerance || depth >= MAX_DEPTH) {
+    if (error < 0) return;
+    if (error <= fit.tolerance || depth >= MAX_DEPTH) {
       fit.emit(first, last, t1x, t1y, t2x, t2y, bez);
       return;
     }
-    split = Math.min(last - 1, Math.max(first + 1, worst.index));
+    split = Math.min(last - 1, Math.max(first + 1, worstIndex));
   }
   const lo = Math.max(first, split - fit.policy.splitWindow),
     hi = Math.min(last, split + fit.policy.splitWindow);
@@ -1075,8 +1076,14 @@ export function fitCubics(
 }
 
 /**
+ * Where the last generateAndMeasure (so the last fitOneCubic) met its largest error: a number
+ * beside the returned error instead of a pair object per fit (these run for every cubic tried).
+ */
+let worstIndex = 0;
+
+/**
  * The least-squares cubic over points first..last with the given end tangents, written to `bez`,
- * after the policy's Newton steps; its largest error and where. Null when the points coincide.
+ * after the policy's Newton steps; its largest error (where: worstIndex), or -1 when the points coincide.
  */
 export function fitOneCubic(
   fit: CubicFit,
@@ -1087,7 +1094,7 @@ export function fitOneCubic(
   t2x: number,
   t2y: number,
   bez: Float64Array,
-): { error: number; index: number } | null {
+): number {
   const { px, py, tolerance: tol, policy } = fit;
   const count = last - first + 1;
   const u = scratchFloat64(F64.Params, count);
@@ -1097,13 +1104,13 @@ export function fitOneCubic(
   // Two points always give a cubic (both ends, chord/3 handles: generateAndMeasure's fallback), so
   // no end point of the path goes missing; more points than that, all in one spot, give none.
   if (arc <= 1e-12) {
-    if (count > 2) return null;
+    if (count > 2) return -1;
   } else for (let i = 1; i < count; i++) u[i] /= arc;
   let worst = generateAndMeasure(px, py, first, last, u, t1x, t1y, t2x, t2y, bez);
-  if (worst.error > tol && worst.error < tol * policy.newtonReach) {
+  if (worst > tol && worst < tol * policy.newtonReach) {
     for (
       let step = 0;
-      step < policy.newtonSteps && worst.error > tol && (!policy.newtonReachEachStep || worst.error < tol * policy.newtonReach);
+      step < policy.newtonSteps && worst > tol && (!policy.newtonReachEachStep || worst < tol * policy.newtonReach);
       step++
     ) {
       reparameterize(px, py, first, u, bez);
@@ -1124,7 +1131,7 @@ export function generateAndMeasure(
   t2x: number,
   t2y: number,
   bez: Float64Array,
-): { error: number; index: number } {
+): number {
   const x0 = px[first],
     y0 = py[first],
     x3 = px[last],
@@ -1192,7 +1199,8 @@ export function generateAndMeasure(
       index = first + i;
     }
   }
-  return { error: Math.sqrt(error), index };
+  worstIndex = index;
+  return Math.sqrt(error);
 }
 
 /** One Newton step per point towards the parameter of its nearest point on the cubic. */
@@ -1247,52 +1255,76 @@ export function straighten(start: { x: number; y: number }, segs: Segment[], tol
  */
 export function mergeLines(start: { x: number; y: number }, segs: Segment[], tol: number): Segment[] {
   const out: Segment[] = [];
-  // the points the open run passes, to check every one against the longer chord
-  let runX: number[] = [],
-    runY: number[] = [];
+  // the points the open run passes, to check every one against the longer chord (a scratch buffer:
+  // this runs for every segment of every chain)
+  let run = scratchFloat64Buffer(F64.Run, 64);
+  let runLength = 0; // numbers in `run`, two per point
   let px = start.x,
     py = start.y;
   for (const seg of segs) {
     const prev = out[out.length - 1];
-    if (seg.kind !== 'A' && prev !== undefined && runX.length > 0 && (seg.kind === 'L' || prev.kind === 'L')) {
-      const ax = runX[0],
-        ay = runY[0];
+    if (seg.kind !== 'A' && prev !== undefined && runLength > 0 && (seg.kind === 'L' || prev.kind === 'L')) {
+      const ax = run[0],
+        ay = run[1];
       const dx = seg.x - ax,
         dy = seg.y - ay,
         len = hypot(dx, dy);
-      const within = (x: number, y: number): boolean => {
-        const t = ((x - ax) * dx + (y - ay) * dy) / (len * len);
-        return Math.abs((x - ax) * dy - (y - ay) * dx) / len <= tol && t >= 0 && t <= 1;
-      };
       let ok = len > 1e-9;
-      for (let i = 1; ok && i < runX.length; i++) ok = within(runX[i], runY[i]);
-      if (ok && seg.kind === 'C') ok = within(seg.x1, seg.y1) && within(seg.x2, seg.y2);
+      for (let i = 2; ok && i < runLength; i += 2) ok = withinChord(run[i], run[i + 1], ax, ay, dx, dy, len, tol);
+      if (ok && seg.kind === 'C')
+        ok = withinChord(seg.x1, seg.y1, ax, ay, dx, dy, len, tol) && withinChord(seg.x2, seg.y2, ax, ay, dx, dy, len, tol);
       if (ok) {
         out[out.length - 1] = { kind: 'L', x: seg.x, y: seg.y };
-        if (seg.kind === 'C') {
-          runX.push(seg.x1, seg.x2);
-          runY.push(seg.y1, seg.y2);
-        }
-        runX.push(seg.x);
-        runY.push(seg.y);
+        if (run.length < runLength + 6) run = grownRun(run, runLength);
+        runLength = addRunPoints(run, runLength, seg);
         px = seg.x;
         py = seg.y;
         continue;
       }
     }
-    if (seg.kind === 'L') {
-      runX = [px, seg.x];
-      runY = [py, seg.y];
-    } else if (seg.kind === 'C') {
-      runX = [px, seg.x1, seg.x2, seg.x];
-      runY = [py, seg.y1, seg.y2, seg.y];
-    } else {
-      runX = [];
-      runY = [];
+    runLength = 0;
+    if (seg.kind !== 'A') {
+      run[0] = px;
+      run[1] = py;
+      runLength = addRunPoints(run, 2, seg);
     }
-    out.push({ ...seg });
+    out.push(
+      seg.kind === 'L'
+        ? { kind: 'L', x: seg.x, y: seg.y }
+        : seg.kind === 'C'
+          ? { kind: 'C', x1: seg.x1, y1: seg.y1, x2: seg.x2, y2: seg.y2, x: seg.x, y: seg.y }
+          : { ...seg },
+    );
     px = seg.x;
     py = seg.y;
   }
   return out;
+}
+
+/** Appends what a line or cubic passes after its start (a cubic's control points, then its end) to mergeLines's run; its new length. */
+function addRunPoints(run: Float64Array, length: number, seg: Segment): number {
+  if (seg.kind === 'C') {
+    run[length] = seg.x1;
+    run[length + 1] = seg.y1;
+    run[length + 2] = seg.x2;
+    run[length + 3] = seg.y2;
+    length += 4;
+  }
+  run[length] = seg.x;
+  run[length + 1] = seg.y;
+  return length + 2;
+}
+
+/** Whether (x, y) lies within `tol` of the chord from (ax, ay) along (dx, dy) of length `len`, between its ends. */
+function withinChord(x: number, y: number, ax: number, ay: number, dx: number, dy: number, len: number, tol: number): boolean {
+  const t = ((x - ax) * dx + (y - ay) * dy) / (len * len);
+  return Math.abs((x - ax) * dy - (y - ay) * dx) / len <= tol && t >= 0 && t <= 1;
+}
+
+/** mergeLines's run buffer, twice as long, its first `used` numbers kept. */
+function grownRun(run: Float64Array, used: number): Float64Array<ArrayBuffer> {
+  const kept = run.slice(0, used);
+  const bigger = scratchFloat64Buffer(F64.Run, 2 * run.length);
+  bigger.set(kept);
+  return bigger;
 }

@@ -16,6 +16,7 @@
  * the seam around it completely and writes its boundary once instead of twice.
  */
 import { crackPolyline, fitPolygon, simplifiedPolyline, type FittedChains } from '../fit/chain.js';
+import type { FittedPath } from '../fit/index.js';
 import { fadeToBeneath, fitGradient, gradientSampleStep, type GradientFill } from '../fit/gradient.js';
 import type { BoundaryGraph, ChainRef } from '../boundary/index.js';
 import type { PreparedImage } from '../prepare/index.js';
@@ -249,6 +250,25 @@ export function composeShapes(
   // not a smoothing any designer asked for: such rings are written with their chains' polygons
   // (or, failing those, their exact cracks), which their neighbours then share along the same chains.
   const lostAreaShare = settings.exactness.lostAreaShare;
+  // Each chain is on two rings (its two sides): its exact area, and its polygon once a ring needed
+  // it, are kept for the other ring instead of being made again (the same numbers either way).
+  const exactArea2 = Number.isFinite(lostAreaShare) ? new Float64Array(graph.chains.length).fill(NaN) : null;
+  const polygonFits = new Map<number, FittedPath>();
+  const chainExactArea2 = (c: number): number => {
+    let a = exactArea2![c];
+    if (Number.isNaN(a)) a = exactArea2![c] = polylineArea2(graph.chains[c].points, graph.chains[c].closed);
+    return a;
+  };
+  const polygonFit = (c: number): FittedPath => {
+    let path = polygonFits.get(c);
+    if (path === undefined) {
+      const chain = graph.chains[c];
+      const onFrame = chain.left < 0 || chain.right < 0;
+      path = onFrame ? crackPolyline(chain.points, chain.closed) : fitPolygon(chain.points, chain.closed, settings.fit);
+      polygonFits.set(c, path);
+    }
+    return path;
+  };
   for (const r of Number.isFinite(lostAreaShare) ? order : []) {
     const outline = graph.outlines[r];
     outline.rings.forEach((ring) => {
@@ -257,17 +277,14 @@ export function composeShapes(
       for (const ref of ring) fittedArea += (ref & 1 ? signedArea2Reversed(fitted, ref >> 1) : signedArea2(fitted, ref >> 1)) / 2;
       // against the outline the fit followed (sub-pixel points where the edge is anti-aliased)
       let exact = 0;
-      for (const ref of ring)
-        exact += ((ref & 1 ? -1 : 1) * polylineArea2(graph.chains[ref >> 1].points, graph.chains[ref >> 1].closed)) / 2;
+      for (const ref of ring) exact += ((ref & 1 ? -1 : 1) * chainExactArea2(ref >> 1)) / 2;
       const slack = lostAreaShare * Math.abs(exact) + LOST_AREA_PIXELS;
       if (Math.abs(fittedArea - exact) <= slack) return;
       // First the chains' polygons (straight runs, no rounding: within half a pixel of the edge,
       // no pixel steps), and only when even they lose the area, the exact cracks.
       let polygonArea = 0;
       for (const ref of ring) {
-        const chain = graph.chains[ref >> 1];
-        const onFrame = chain.left < 0 || chain.right < 0;
-        fitted.set(ref >> 1, onFrame ? crackPolyline(chain.points, chain.closed) : fitPolygon(chain.points, chain.closed, settings.fit));
+        fitted.set(ref >> 1, polygonFit(ref >> 1));
         polygonArea += (ref & 1 ? signedArea2Reversed(fitted, ref >> 1) : signedArea2(fitted, ref >> 1)) / 2;
       }
       if (Math.abs(polygonArea - exact) <= slack) return;

@@ -26,7 +26,7 @@ import type { ChainRef } from '../boundary/index.js';
 import type { PathWriter } from './index.js';
 import { segmentDistance2 } from '../geometry.js';
 import { hypot } from '../hypot.js';
-import { scratchFloat64Buffer, scratchSlots } from '../scratch.js';
+import { scratchFloat64Buffer, scratchInt32, scratchSlots } from '../scratch.js';
 
 /** Pen moves an offset chain makes: PathWriter's, or a HiddenRun collecting them. */
 export interface Pen {
@@ -52,6 +52,8 @@ const END_ALLOWANCE = 1;
 const SAMPLE_STEP = 0.5;
 /** Pixels around a tested point (px offsets) that must be painted later: its 0.75 px neighbourhood. */
 const NEIGHBOURHOOD = 0.75;
+/** The points along a line are tested every this many first (then the rest): see shortcutHidden. */
+const COARSE_STRIDE = 4;
 /** A line replaces at most this many segments: longer tries cost time and rarely pass. */
 const MAX_SPAN = 48;
 /** Grid cell (px) of the outline index. */
@@ -99,22 +101,32 @@ export class HiddenRun implements Pen {
   }
 }
 
+/** Scratch slots (../scratch.ts) of the outline index: its flat segments, and its grid's cells. */
+const OUTLINE = scratchSlots('hidden outline', Float64Array, ['segments']);
+const OUTLINE_CELLS = scratchSlots('hidden outline cells', Int32Array, ['start', 'segments']);
+/** Which index (by its number) the scratch slots hold: an earlier one asked again builds its own anew. */
+let builtFor = 0;
+let indexesMade = 0;
+
 /**
  * The outline a shape's ring follows where it is seen, as flat segments in a grid, so the distance
  * from any point to it comes from a few cells. Built on the first question: many rings' hidden runs
- * are too short for a shortcut to test any point against it.
+ * are too short for a shortcut to test any point against it. Its arrays are scratch (one ring's
+ * runs are planned before the next ring's).
  */
 export class OutlineIndex {
-  /** Flat segments, four numbers each (ax, ay, bx, by). */
-  private readonly segments: number[] = [];
+  /** Flat segments, four numbers each (ax, ay, bx, by): `segmentNumbers` of them. */
+  private segments = new Float64Array(0);
+  private segmentNumbers = 0;
   /** The grid over the segments' reach: its first cell and size in cells. */
   private cellX0 = 0;
   private cellY0 = 0;
   private columns = 0;
   private rows = 0;
   /** Per cell, where its segments' offsets (into `segments`) start in `cellSegments`; one more at the end. */
-  private cellStart: Int32Array | null = null;
+  private cellStart = new Int32Array(0);
   private cellSegments = new Int32Array(0);
+  private readonly id = ++indexesMade;
 
   constructor(
     private readonly fitted: FittedChains,
@@ -123,13 +135,13 @@ export class OutlineIndex {
 
   /** Whether (x, y) lies closer than `distance` (at most CLEARANCE) to the outline. */
   near(x: number, y: number, distance: number): boolean {
-    if (this.cellStart === null) this.build();
+    if (builtFor !== this.id) this.build();
     const cx = cellOf(x) - this.cellX0,
       cy = cellOf(y) - this.cellY0;
     if (cx < 0 || cy < 0 || cx >= this.columns || cy >= this.rows) return false;
     const cell = cy * this.columns + cx;
-    const start = this.cellStart![cell],
-      end = this.cellStart![cell + 1];
+    const start = this.cellStart[cell],
+      end = this.cellStart[cell + 1];
     const d2 = distance * distance;
     const segments = this.segments,
       cellSegments = this.cellSegments;
@@ -141,30 +153,36 @@ export class OutlineIndex {
   }
 
   private build(): void {
+    builtFor = this.id;
+    this.segments = scratchFloat64Buffer(OUTLINE.segments, 64);
+    this.segmentNumbers = 0;
     for (const ref of this.ring) this.addChain(this.fitted, ref >> 1);
-    const segments = this.segments;
+    const segments = this.segments,
+      used = this.segmentNumbers;
     // each segment goes in every cell its box, grown by CLEARANCE, touches: counted, then placed
     let x0 = Infinity,
       y0 = Infinity,
       x1 = -Infinity,
       y1 = -Infinity;
-    for (let s = 0; s < segments.length; s += 4) {
+    for (let s = 0; s < used; s += 4) {
       x0 = Math.min(x0, cellOf(Math.min(segments[s], segments[s + 2]) - CLEARANCE));
       x1 = Math.max(x1, cellOf(Math.max(segments[s], segments[s + 2]) + CLEARANCE));
       y0 = Math.min(y0, cellOf(Math.min(segments[s + 1], segments[s + 3]) - CLEARANCE));
       y1 = Math.max(y1, cellOf(Math.max(segments[s + 1], segments[s + 3]) + CLEARANCE));
     }
-    if (segments.length === 0) {
-      this.cellStart = new Int32Array(1);
+    if (used === 0) {
+      this.columns = this.rows = 0;
       return;
     }
     this.cellX0 = x0;
     this.cellY0 = y0;
     const columns = (this.columns = x1 - x0 + 1);
     this.rows = y1 - y0 + 1;
-    const cellStart = new Int32Array(columns * this.rows + 1);
+    const cells = columns * this.rows;
+    const cellStart = scratchInt32(OUTLINE_CELLS.start, cells + 1).fill(0);
+    let cellSegments = this.cellSegments;
     for (let pass = 0; pass < 2; pass++) {
-      for (let s = 0; s < segments.length; s += 4) {
+      for (let s = 0; s < used; s += 4) {
         const ax = segments[s],
           ay = segments[s + 1],
           bx = segments[s + 2],
@@ -177,18 +195,33 @@ export class OutlineIndex {
           for (let cx = cx0; cx <= cx1; cx++) {
             const cell = cy * columns + cx;
             if (pass === 0) cellStart[cell + 1]++;
-            else this.cellSegments[cellStart[cell]++] = s;
+            else cellSegments[cellStart[cell]++] = s;
           }
       }
       if (pass === 0) {
-        for (let c = 0; c < columns * this.rows; c++) cellStart[c + 1] += cellStart[c];
-        this.cellSegments = new Int32Array(cellStart[columns * this.rows]);
+        for (let c = 0; c < cells; c++) cellStart[c + 1] += cellStart[c];
+        cellSegments = this.cellSegments = scratchInt32(OUTLINE_CELLS.segments, cellStart[cells]);
       }
     }
     // placing moved each cell's start to the next one's: shift back
-    for (let c = columns * this.rows; c > 0; c--) cellStart[c] = cellStart[c - 1];
+    for (let c = cells; c > 0; c--) cellStart[c] = cellStart[c - 1];
     cellStart[0] = 0;
     this.cellStart = cellStart;
+  }
+
+  private pushSegment(ax: number, ay: number, bx: number, by: number): void {
+    let segments = this.segments;
+    const used = this.segmentNumbers;
+    if (segments.length < used + 4) {
+      const kept = segments.slice(0, used);
+      segments = this.segments = scratchFloat64Buffer(OUTLINE.segments, 2 * segments.length);
+      segments.set(kept);
+    }
+    segments[used] = ax;
+    segments[used + 1] = ay;
+    segments[used + 2] = bx;
+    segments[used + 3] = by;
+    this.segmentNumbers = used + 4;
   }
 
   private addChain(fitted: FittedChains, c: number): void {
@@ -200,7 +233,7 @@ export class OutlineIndex {
     for (let i = 0, k0 = fitted.kindAt[c]; i < fitted.count[c]; i++) {
       const kind = kinds[k0 + i];
       if (kind === 0) {
-        this.segments.push(x0, y0, coords[p], coords[p + 1]);
+        this.pushSegment(x0, y0, coords[p], coords[p + 1]);
         x0 = coords[p];
         y0 = coords[p + 1];
         p += 2;
@@ -217,11 +250,11 @@ export class OutlineIndex {
         for (let k = 1; k <= steps; k++) {
           const qx = cubicCoordinate(x0, coords[p], coords[p + 2], x3, k / steps),
             qy = cubicCoordinate(y0, coords[p + 1], coords[p + 3], y3, k / steps);
-          this.segments.push(px, py, qx, qy);
+          this.pushSegment(px, py, qx, qy);
           px = qx;
           py = qy;
         }
-      } else this.segments.push(x0, y0, x3, y3);
+      } else this.pushSegment(x0, y0, x3, y3);
       x0 = x3;
       y0 = y3;
       p += 6;
@@ -239,10 +272,10 @@ export function shortcutEnds(run: HiddenRun, layers: PaintLayers, region: number
   // Fewest segments to reach point b: the original segment from b - 1, or a straight shortcut from
   // an earlier a. Shortcuts from a are tried further and further out until one fails (a line
   // that meets an earlier shape or the outline rarely clears it again further on).
-  const cost = new Int32Array(segments + 1).fill(segments + 1);
-  const from = new Int32Array(segments + 1).fill(-1);
+  const cost = scratchFloat64Buffer(PLAN.cost, segments + 1).fill(segments + 1, 0, segments + 1);
+  const from = scratchFloat64Buffer(PLAN.from, segments + 1).fill(-1, 0, segments + 1);
   cost[0] = 0;
-  const flat = new FlatRun(run);
+  const flat = flatten(run);
   for (let a = 0; a < segments; a++) {
     if (cost[a] + 1 < cost[a + 1]) {
       cost[a + 1] = cost[a] + 1;
@@ -284,32 +317,57 @@ export function writeRunEnds(writer: PathWriter, run: HiddenRun, ends: number[] 
   }
 }
 
-/** A run's segments flattened to points (for the area between a shortcut and what it replaces). */
-class FlatRun {
-  readonly px: number[] = [];
-  readonly py: number[] = [];
+/**
+ * A run's segments flattened to points (for the area between a shortcut and what it replaces), in
+ * scratch buffers: a run is planned before the next one is flattened.
+ */
+interface FlatRun {
+  px: Float64Array;
+  py: Float64Array;
   /** Where run point i is among the flat points. */
-  readonly at: number[] = [];
+  at: Float64Array;
+}
 
-  constructor(run: HiddenRun) {
-    const { xs, ys, controls } = run;
-    this.px.push(xs[0]);
-    this.py.push(ys[0]);
-    this.at.push(0);
-    for (let s = 0; s < controls.length; s++) {
-      const c = controls[s];
-      if (c) {
-        const steps = flatSteps(xs[s], ys[s], c[0], c[1], c[2], c[3], xs[s + 1], ys[s + 1]);
-        for (let k = 1; k < steps; k++) {
-          this.px.push(cubicCoordinate(xs[s], c[0], c[2], xs[s + 1], k / steps));
-          this.py.push(cubicCoordinate(ys[s], c[1], c[3], ys[s + 1], k / steps));
-        }
+/** Scratch slots (../scratch.ts) of the shortcut plan: its cost and back-pointer per point, and the flattened run. */
+const PLAN = scratchSlots('hidden shortcuts', Float64Array, ['cost', 'from', 'px', 'py', 'at']);
+
+function flatten(run: HiddenRun): FlatRun {
+  const { xs, ys, controls } = run;
+  let px = scratchFloat64Buffer(PLAN.px, xs.length),
+    py = scratchFloat64Buffer(PLAN.py, xs.length);
+  const at = scratchFloat64Buffer(PLAN.at, xs.length);
+  px[0] = xs[0];
+  py[0] = ys[0];
+  at[0] = 0;
+  let n = 1;
+  for (let s = 0; s < controls.length; s++) {
+    const c = controls[s];
+    if (c) {
+      const steps = flatSteps(xs[s], ys[s], c[0], c[1], c[2], c[3], xs[s + 1], ys[s + 1]);
+      if (px.length < n + steps + xs.length) {
+        px = grown(PLAN.px, px, n, n + steps + xs.length);
+        py = grown(PLAN.py, py, n, n + steps + xs.length);
       }
-      this.at.push(this.px.length);
-      this.px.push(xs[s + 1]);
-      this.py.push(ys[s + 1]);
+      for (let k = 1; k < steps; k++) {
+        px[n] = cubicCoordinate(xs[s], c[0], c[2], xs[s + 1], k / steps);
+        py[n] = cubicCoordinate(ys[s], c[1], c[3], ys[s + 1], k / steps);
+        n++;
+      }
     }
+    at[s + 1] = n;
+    px[n] = xs[s + 1];
+    py[n] = ys[s + 1];
+    n++;
   }
+  return { px, py, at };
+}
+
+/** The slot's buffer grown to at least `length`, its first `used` numbers kept. */
+function grown(slot: (typeof PLAN)['px'], buffer: Float64Array, used: number, length: number): Float64Array<ArrayBuffer> {
+  const kept = buffer.slice(0, used);
+  const bigger = scratchFloat64Buffer(slot, length);
+  bigger.set(kept);
+  return bigger;
 }
 
 function shortcutHidden(flat: FlatRun, a: number, b: number, layers: PaintLayers, region: number, outline: OutlineIndex): boolean {
@@ -324,28 +382,37 @@ function shortcutHidden(flat: FlatRun, a: number, b: number, layers: PaintLayers
   if (length < 1e-6) return false;
   const { labels, width, height, rank } = layers;
   const mine = rank[region];
-  const ownOrLater = (label: number): boolean => rank[label] > mine || label === region;
   const samples = Math.ceil(length / SAMPLE_STEP);
-  for (let k = 1; k < samples; k++) {
-    const along = (k / samples) * length;
-    if (along < END_ALLOWANCE || length - along < END_ALLOWANCE) continue;
-    const x = ax + ((bx - ax) * k) / samples,
-      y = ay + ((by - ay) * k) / samples;
-    // the pixels under the point and NEIGHBOURHOOD px to each side, in both directions: the shape's
-    // own or painted later (the pixel tests first: fixed work, where the outline's cell may hold many segments)
-    const left = Math.floor(x - NEIGHBOURHOOD),
-      centreX = Math.floor(x),
-      right = Math.floor(x + NEIGHBOURHOOD);
-    const top = Math.floor(y - NEIGHBOURHOOD),
-      centreY = Math.floor(y),
-      bottom = Math.floor(y + NEIGHBOURHOOD);
-    if (left < 0 || top < 0 || right >= width || bottom >= height) return false;
-    for (let dy = -1; dy <= 1; dy++) {
-      const base = (dy < 0 ? top : dy > 0 ? bottom : centreY) * width;
-      if (!ownOrLater(labels[base + left]) || !ownOrLater(labels[base + centreX]) || !ownOrLater(labels[base + right])) return false;
+  // Every COARSE_STRIDE-th point first, then each offset between them in turn: the same points are
+  // tested, but a line that fails mostly fails over a stretch of points around its middle (where a
+  // chord strays furthest from a curved run), which the first sweep reaches in a quarter of the steps.
+  for (let offset = 0; offset < COARSE_STRIDE; offset++)
+    for (let k = offset === 0 ? COARSE_STRIDE : offset; k < samples; k += COARSE_STRIDE) {
+      const along = (k / samples) * length;
+      if (along < END_ALLOWANCE || length - along < END_ALLOWANCE) continue;
+      const x = ax + ((bx - ax) * k) / samples,
+        y = ay + ((by - ay) * k) / samples;
+      // the pixels under the point and NEIGHBOURHOOD px to each side, in both directions: the shape's
+      // own or painted later (the pixel tests first: fixed work, where the outline's cell may hold many segments)
+      const left = Math.floor(x - NEIGHBOURHOOD),
+        centreX = Math.floor(x),
+        right = Math.floor(x + NEIGHBOURHOOD);
+      const top = Math.floor(y - NEIGHBOURHOOD),
+        centreY = Math.floor(y),
+        bottom = Math.floor(y + NEIGHBOURHOOD);
+      if (left < 0 || top < 0 || right >= width || bottom >= height) return false;
+      for (let dy = -1; dy <= 1; dy++) {
+        const base = (dy < 0 ? top : dy > 0 ? bottom : centreY) * width;
+        // each pixel the shape's own or painted later (written out: a closure here was made per call)
+        let label = labels[base + left];
+        if (!(rank[label] > mine || label === region)) return false;
+        label = labels[base + centreX];
+        if (!(rank[label] > mine || label === region)) return false;
+        label = labels[base + right];
+        if (!(rank[label] > mine || label === region)) return false;
+      }
+      if (outline.near(x, y, CLEARANCE)) return false;
     }
-    if (outline.near(x, y, CLEARANCE)) return false;
-  }
   return areaBetweenHidden(px, py, i, j, layers, mine);
 }
 
@@ -361,7 +428,7 @@ const CROSSINGS = scratchSlots('hidden area crossings', Float64Array, ['row', 'x
  * each edge is met only on the few rows it spans (a long stretch crosses hundreds of rows, and
  * testing every edge against every row made this the costliest test of a shortcut).
  */
-function areaBetweenHidden(px: number[], py: number[], i: number, j: number, layers: PaintLayers, mine: number): boolean {
+function areaBetweenHidden(px: Float64Array, py: Float64Array, i: number, j: number, layers: PaintLayers, mine: number): boolean {
   const { labels, width, height, rank } = layers;
   let top = Infinity,
     bottom = -Infinity;
@@ -446,7 +513,7 @@ function areaBetweenHidden(px: number[], py: number[], i: number, j: number, lay
 }
 
 /** How many row crossings areaBetweenHidden may find at most: the rows each edge's range holds. */
-function crossingBound(py: number[], i: number, j: number, firstRow: number, lastRow: number): number {
+function crossingBound(py: Float64Array, i: number, j: number, firstRow: number, lastRow: number): number {
   let bound = 0;
   for (let k = i; k <= j; k++) {
     const y0 = py[k],
