@@ -152,7 +152,7 @@ function gradientHistogram(
 ): { mean: number; v: number; h: number; d: number } {
   // Bin edges on |dx|+|dy| (0..510): flat, sensor/JPEG noise, soft shading, texture, edges.
   const edges = [1, 3, 6, 11, 21, 41, 81];
-  const bins = new Float64Array(8);
+  const bins = new Int32Array(8);
   let sum = 0,
     strong = 0,
     v = 0,
@@ -186,7 +186,7 @@ function gradientHistogram(
   return { mean: sum / n / 255, v: v / s, h: h / s, d: d / s };
 }
 
-function otsu(hist: Float64Array, total: number): { threshold: number; separation: number } {
+function otsu(hist: Int32Array, total: number): { threshold: number; separation: number } {
   const scores = otsuSplitScores(hist, total);
   let best = -1,
     threshold = 128;
@@ -221,9 +221,9 @@ export function featuresOfThumbnail(thumb: Thumbnail, texture: readonly number[]
   const n = width * height;
   const luma = new Float32Array(n);
   const chroma = new Float32Array(n);
-  const lumaHist = new Float64Array(16);
-  const luma256 = new Float64Array(256);
-  const chromaHist = new Float64Array(8);
+  const lumaHist = new Int32Array(16);
+  const luma256 = new Int32Array(256);
+  const chromaHist = new Int32Array(8);
   // 15-bit colour histogram (5 bits per channel).
   const colours = new Uint32Array(32768);
   let nearWhite = 0,
@@ -236,7 +236,9 @@ export function featuresOfThumbnail(thumb: Thumbnail, texture: readonly number[]
     const r = rgb[p * 3],
       g = rgb[p * 3 + 1],
       b = rgb[p * 3 + 2];
-    const l = luma601(r, g, b);
+    // luma601 written out (the same expression, the same bits): before V8 has optimised this
+    // loop, a call per pixel costs more than the arithmetic.
+    const l = 0.299 * r + 0.587 * g + 0.114 * b;
     const c = Math.max(r, g, b) - Math.min(r, g, b);
     luma[p] = l;
     chroma[p] = c;
@@ -288,7 +290,7 @@ export function featuresOfThumbnail(thumb: Thumbnail, texture: readonly number[]
 
   // Run lengths of ink, horizontal and vertical, weighted by the pixels in each run.
   const runEdges = [2, 3, 5, 9, 17, 33, 65];
-  const runs = new Float64Array(8);
+  const runs = new Int32Array(8);
   let longH = 0,
     longV = 0;
   const addRun = (len: number, horizontal: boolean) => {
@@ -327,15 +329,15 @@ export function featuresOfThumbnail(thumb: Thumbnail, texture: readonly number[]
   f.push(longH / Math.max(1, inkCount), longV / Math.max(1, inkCount));
 
   // Text sits in rows: the ink per row varies strongly and whole rows of page lie between lines.
-  const rowInk = new Float64Array(height);
-  const colInk = new Float64Array(width);
+  const rowInk = new Int32Array(height);
+  const colInk = new Int32Array(width);
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++)
       if (ink[y * width + x]) {
         rowInk[y]++;
         colInk[x]++;
       }
-  const profile = (values: Float64Array, length: number) => {
+  const profile = (values: Int32Array, length: number) => {
     let s = 0,
       s2 = 0,
       empty = 0;
@@ -434,7 +436,7 @@ export function featuresOfThumbnail(thumb: Thumbnail, texture: readonly number[]
       x = e;
     }
   }
-  const widths = new Float64Array(5);
+  const widths = new Int32Array(5);
   for (let x = 0; x < width; x++) {
     let y = 0;
     while (y < height) {
@@ -533,7 +535,7 @@ function localInkFeatures(luma: Float32Array, width: number, height: number, f: 
   }
   const n = width * height;
   const ink = new Uint8Array(n);
-  const rowInk = new Float64Array(height);
+  const rowInk = new Int32Array(height);
   let inkCount = 0;
   // Bilinear weights per column, computed once.
   const colX0 = new Int32Array(width),
