@@ -379,44 +379,7 @@ export function featuresOfThumbnail(thumb: Thumbnail, texture: readonly number[]
 
   // Connected ink (8-neighbourhood): text is many small blobs, a drawing a few long connected
   // lines, clip art a few large fills.
-  const label = new Int32Array(n).fill(-1);
-  const stack = new Int32Array(n);
-  let components = 0,
-    largest = 0,
-    small = 0,
-    mid = 0,
-    large = 0;
-  for (let start = 0; start < n; start++) {
-    if (!ink[start] || label[start] >= 0) continue;
-    let top = 0,
-      size = 0;
-    stack[top++] = start;
-    label[start] = components;
-    while (top > 0) {
-      const p = stack[--top];
-      size++;
-      const px = p % width,
-        py = (p - px) / width;
-      for (let dy = -1; dy <= 1; dy++) {
-        const y = py + dy;
-        if (y < 0 || y >= height) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const x = px + dx;
-          if (x < 0 || x >= width) continue;
-          const q = y * width + x;
-          if (ink[q] && label[q] < 0) {
-            label[q] = components;
-            stack[top++] = q;
-          }
-        }
-      }
-    }
-    components++;
-    largest = Math.max(largest, size);
-    if (size < 8) small += size;
-    else if (size < 64) mid += size;
-    else large += size;
-  }
+  const { count: components, largest, small, mid, large } = componentStats(ink, width, height);
   const inkTotal = Math.max(1, inkCount);
   f.push(Math.log2(1 + components) / 14, largest / inkTotal, small / inkTotal, mid / inkTotal, large / inkTotal);
 
@@ -463,45 +426,73 @@ export function featuresOfThumbnail(thumb: Thumbnail, texture: readonly number[]
   return Float32Array.from(f);
 }
 
-/** 8-connected components of a mask: their count and the mask's share in small, mid and large ones. */
-function componentStats(mask: Uint8Array, width: number, height: number): { count: number; small: number; mid: number; large: number } {
-  const n = width * height;
-  const seen = new Uint8Array(n);
-  const stack = new Int32Array(n);
+/**
+ * 8-connected components of a mask: their count, the largest's size and the mask's share in
+ * small, mid and large ones. Runs of set pixels are joined with the runs they touch in the row
+ * above (union-find over runs), which reads each pixel once; a pixel-by-pixel flood tested eight
+ * neighbours per set pixel, most of a cold classifier call's time here before V8 optimised it.
+ * The components, and so every number returned, are the same whichever way they are found.
+ */
+function componentStats(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+): { count: number; largest: number; small: number; mid: number; large: number } {
+  const maxRuns = Math.ceil(width / 2) * height;
+  const runStart = new Int32Array(maxRuns),
+    runEnd = new Int32Array(maxRuns),
+    parent = new Int32Array(maxRuns),
+    size = new Int32Array(maxRuns);
+  const root = (r: number): number => {
+    while (parent[r] !== r) {
+      parent[r] = parent[parent[r]];
+      r = parent[r];
+    }
+    return r;
+  };
+  let runs = 0,
+    above = 0,
+    aboveEnd = 0;
+  for (let y = 0; y < height; y++) {
+    const rowFirst = runs;
+    const row = y * width;
+    for (let x = 0; x < width; x++) {
+      if (!mask[row + x]) continue;
+      const start = x;
+      while (x < width && mask[row + x]) x++;
+      const run = runs++;
+      runStart[run] = start;
+      runEnd[run] = x;
+      parent[run] = run;
+      size[run] = x - start;
+      // Runs above that this one touches, diagonals included: they overlap [start - 1, x + 1).
+      while (above < aboveEnd && runEnd[above] < start) above++;
+      for (let a = above; a < aboveEnd && runStart[a] <= x; a++) {
+        const ra = root(a),
+          rb = root(run);
+        if (ra === rb) continue;
+        parent[rb] = ra;
+        size[ra] += size[rb];
+      }
+    }
+    above = rowFirst;
+    aboveEnd = runs;
+  }
   let count = 0,
+    largest = 0,
     small = 0,
     mid = 0,
     large = 0;
-  for (let start = 0; start < n; start++) {
-    if (!mask[start] || seen[start]) continue;
-    let top = 0,
-      size = 0;
-    stack[top++] = start;
-    seen[start] = 1;
-    while (top > 0) {
-      const p = stack[--top];
-      size++;
-      const px = p % width,
-        py = (p - px) / width;
-      const xa = px > 0 ? px - 1 : 0,
-        xb = px < width - 1 ? px + 1 : px;
-      const ya = py > 0 ? py - 1 : 0,
-        yb = py < height - 1 ? py + 1 : py;
-      for (let y = ya; y <= yb; y++) {
-        for (let q = y * width + xa, end = y * width + xb; q <= end; q++) {
-          if (mask[q] && !seen[q]) {
-            seen[q] = 1;
-            stack[top++] = q;
-          }
-        }
-      }
-    }
+  for (let r = 0; r < runs; r++) {
+    if (parent[r] !== r) continue;
+    const n = size[r];
     count++;
-    if (size < 8) small += size;
-    else if (size < 64) mid += size;
-    else large += size;
+    if (n > largest) largest = n;
+    if (n < 8) small += n;
+    else if (n < 64) mid += n;
+    else large += n;
   }
-  return { count, small, mid, large };
+  return { count, largest, small, mid, large };
 }
 
 /**
