@@ -236,9 +236,7 @@ export function featuresOfThumbnail(thumb: Thumbnail, texture: readonly number[]
     const r = rgb[p * 3],
       g = rgb[p * 3 + 1],
       b = rgb[p * 3 + 2];
-    // luma601 written out (the same expression, the same bits): before V8 has optimised this
-    // loop, a call per pixel costs more than the arithmetic.
-    const l = 0.299 * r + 0.587 * g + 0.114 * b;
+    const l = luma601(r, g, b);
     const c = Math.max(r, g, b) - Math.min(r, g, b);
     luma[p] = l;
     chroma[p] = c;
