@@ -293,11 +293,10 @@ function regionMoments(image: RasterImage, regions: RegionLabels, involved: Uint
     const row = y * width;
     for (let x = 0; x < width;) {
       const label = labels[row + x];
-      let runEnd = x + 1;
-      while (runEnd < width && labels[row + runEnd] === label) runEnd++;
+      const rowRunEnd = runEnd(labels, row + x, row + width) - row;
       const s = slot[label];
       if (s < 0) {
-        x = runEnd;
+        x = rowRunEnd;
         continue;
       }
       if (refY[s] < 0) {
@@ -306,11 +305,11 @@ function regionMoments(image: RasterImage, regions: RegionLabels, involved: Uint
       }
       let start = x,
         startEdge = false;
-      for (let t = x; t < runEnd; t++) {
+      for (let t = x; t < rowRunEnd; t++) {
         const p = row + t;
         const edge =
           (t === x && t > 0 && stepsHard(p, p - 1)) ||
-          (t + 1 === runEnd && t + 1 < width && stepsHard(p, p + 1)) ||
+          (t + 1 === rowRunEnd && t + 1 < width && stepsHard(p, p + 1)) ||
           (y > 0 && labels[p - width] !== label && stepsHard(p, p - width)) ||
           (y + 1 < height && labels[p + width] !== label && stepsHard(p, p + width));
         edgePixel[p] = edge ? 1 : 0;
@@ -321,8 +320,8 @@ function regionMoments(image: RasterImage, regions: RegionLabels, involved: Uint
           startEdge = edge;
         }
       }
-      addRun(sums, s * BLOCK + (startEdge ? MOMENTS : 0), start - refX[s], y - refY[s], runEnd - start, data, channels, row + start);
-      x = runEnd;
+      addRun(sums, s * BLOCK + (startEdge ? MOMENTS : 0), start - refX[s], y - refY[s], rowRunEnd - start, data, channels, row + start);
+      x = rowRunEnd;
     }
   }
   const pair = new Float64Array(BLOCK),

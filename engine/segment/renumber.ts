@@ -8,11 +8,14 @@ export interface RegionLabels {
   transparent: Uint8Array;
 }
 
-/** The end (exclusive) of the run of pixels from p on that share p's label, along the scan. */
-export function runEnd(labels: Int32Array, p: number): number {
+/**
+ * The end (exclusive) of the run of pixels from p on that share p's label, along the scan and not
+ * past `limit` (the end of p's row, for a run that must stay in one row).
+ */
+export function runEnd(labels: Int32Array, p: number, limit = labels.length): number {
   const label = labels[p];
   let end = p + 1;
-  while (end < labels.length && labels[end] === label) end++;
+  while (end < limit && labels[end] === label) end++;
   return end;
 }
 

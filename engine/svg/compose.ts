@@ -21,6 +21,7 @@ import { fadeToBeneath, fitGradient, gradientSampleStep, type GradientFill } fro
 import type { BoundaryGraph, ChainRef } from '../boundary/index.js';
 import type { PreparedImage } from '../prepare/index.js';
 import type { Segmentation } from '../segment/index.js';
+import { runEnd } from '../segment/renumber.js';
 import type { EngineSettings } from '../settings.js';
 import { scratchFloat64Buffer, scratchSlots, scratchUint8Buffer } from '../scratch.js';
 import { checkAbort, type StageContext } from '../stage.js';
@@ -134,8 +135,7 @@ export function planRegionPaints(
     const row = y * width;
     for (let start = 0; start < width;) {
       const l = labels[row + start];
-      let end = start + 1;
-      while (end < width && labels[row + end] === l) end++;
+      const end = runEnd(labels, row + start, row + width) - row;
       let red = 0,
         green = 0,
         blue = 0,
@@ -145,9 +145,6 @@ export function planRegionPaints(
         innerBlue = 0,
         innerSquare = 0,
         innerCount = 0;
-      // inner along the row: not an end of the run, unless that end is the image's
-      const innerFrom = start === 0 ? 0 : start + 1,
-        innerTo = end === width ? width : end - 1;
       for (let x = start; x < end; x++) {
         const p = row + x,
           o = p * channels;
@@ -159,7 +156,7 @@ export function planRegionPaints(
         green += g;
         blue += b;
         square += rgbSquare;
-        if (x >= innerFrom && x < innerTo && (y === 0 || labels[p - width] === l) && (y + 1 === height || labels[p + width] === l)) {
+        if (innerInRowRun(labels, width, height, x, y, start, end)) {
           innerRed += r;
           innerGreen += g;
           innerBlue += b;
@@ -587,19 +584,12 @@ function gradientSamples(
     const row = y * width;
     for (let start = 0; start < width;) {
       const r = labels[row + start];
-      let end = start + 1;
-      while (end < width && labels[row + end] === r) end++;
+      const end = runEnd(labels, row + start, row + width) - row;
       if (step[r] !== 0) {
         const innerOnly = byInner[r] === 1;
-        const innerFrom = start === 0 ? 0 : start + 1,
-          innerTo = end === width ? width : end - 1;
         for (let x = start; x < end; x++) {
           const p = row + x;
-          if (
-            innerOnly &&
-            !(x >= innerFrom && x < innerTo && (y === 0 || labels[p - width] === r) && (y + 1 === height || labels[p + width] === r))
-          )
-            continue;
+          if (innerOnly && !innerInRowRun(labels, width, height, x, y, start, end)) continue;
           if (--untilNext[r] !== 0) continue;
           untilNext[r] = step[r];
           sampled[nextSample[r]++] = p;
@@ -613,6 +603,19 @@ function gradientSamples(
 
 /** Fewer inner pixels than this and a region's colour is measured on all its pixels. */
 const MIN_INNER_PIXELS = 16;
+
+/**
+ * Whether pixel (x, y), in the row run [start, end) of one label, is an inner pixel of its region:
+ * all four neighbours in it. Left and right are, except at the run's ends (unless that end is the
+ * image's edge), so only the rows above and below are read. The colour means and the gradient
+ * samples both go by this one test, so they count the same pixels.
+ */
+function innerInRowRun(labels: Int32Array, width: number, height: number, x: number, y: number, start: number, end: number): boolean {
+  if ((x === start && start > 0) || (x === end - 1 && end < width)) return false;
+  const p = y * width + x,
+    l = labels[p];
+  return (y === 0 || labels[p - width] === l) && (y + 1 === height || labels[p + width] === l);
+}
 
 /** Twice the shoelace sum of a chain's points, walked forwards (a closed loop closes itself). */
 function polylineArea2(points: Float64Array, closed: boolean): number {
