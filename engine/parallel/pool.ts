@@ -5,8 +5,9 @@
  * flight. A worker that throws or dies fails every job in flight with
  * VectorizeError('internal_error') and is replaced next time.
  *
- * Jobs so far: smoothing half an image (./banded-denoise.ts), fitting boundary chains
- * (./chain-fits.ts) and colouring regions (./region-paints.ts).
+ * Jobs so far: smoothing half an image (./banded-denoise.ts), joining gradient bands
+ * (./gradient-joins.ts), fitting boundary chains (./chain-fits.ts) and colouring regions
+ * (./region-paints.ts).
  * engine/parallel/fit-worker.ts is the worker's entry; it dispatches on the message's `type`.
  */
 import os from 'node:os';

@@ -76,7 +76,7 @@ export interface JoinPlan {
 
 /**
  * The colour moments (./colour-moments.ts) of every region on a soft boundary, per group as groups
- * join, in arrays a worker can share (measureMoments fills them, momentsOf reads them).
+ * join, in arrays a worker can share (numberSlots and measureMoments fill them, momentsOf reads them).
  */
 export interface MomentTables {
   /** Each region's block of sums, -1 for a region on no soft boundary. */
@@ -107,14 +107,15 @@ export function joinGradientBands(
     sums: new Float64Array(slots * MOMENT_BLOCK),
     edgePixel: scratchUint8(MOMENT_EDGES.edgePixel, image.width * image.height),
   };
-  measureMoments(image, regions, plan.involved, settings.hardStep, tables);
+  numberSlots(plan.involved, tables.slot);
+  measureMoments(image, regions, settings.hardStep, tables);
   // listed when a join first needs them (on a drawing whose joins the moments settle, never)
   let listed: Int32Array | null = null;
   const pixelList = (): Int32Array => (listed ??= listPixels(regions, plan, sparePixelLists.take(4 * plan.involvedPixels)));
   const joinedInto = identityMap(regionCount);
   let next = 0;
   const components = plan.order.length;
-  joinComponents(image, regions, settings, plan, tables, pixelList, joinedInto, () => (next < components ? next++ : -1));
+  joinComponents(image, regions, settings, plan, tables, pixelList, joinedInto, () => (next < components ? plan.order[next++] : -1));
   if (listed !== null) sparePixelLists.giveBack(listed);
   return renumberJoined(regions, joinedInto);
 }
@@ -231,7 +232,7 @@ export function listPixels(regions: RegionLabels, plan: JoinPlan, pixels: Int32A
 }
 
 /**
- * Joins the components `take` hands out (an index into plan.order, -1 once none is left) and
+ * Joins the components `take` hands out (-1 once none is left) and
  * writes, for every region of each, the group it ends in to `joinedInto` (region ids; the others
  * are left alone). The moment tables' blocks of those regions change as groups join.
  */
@@ -246,7 +247,7 @@ export function joinComponents(
   take: () => number,
 ): void {
   const { labels, regionCount, area } = regions;
-  const { pairA, pairB, componentStart, order, first } = plan;
+  const { pairA, pairB, componentStart, first } = plan;
   const n = image.width * image.height;
   const moments = momentsOf(tables);
   const edgePixel = tables.edgePixel;
@@ -359,8 +360,7 @@ export function joinComponents(
   // Two groups refused once are refused again until one of them grows (several boundary pairs
   // can lead to the same two groups): judged by their total size when refused.
   const refused = new Map<number, number>();
-  for (let next = take(); next >= 0; next = take()) {
-    const component = order[next];
+  for (let component = take(); component >= 0; component = take()) {
     const start = componentStart[component],
       end = componentStart[component + 1];
     for (let i = start; i < end; i++) {
@@ -413,11 +413,34 @@ export function joinComponents(
 }
 
 /**
+ * Numbers the blocks of the regions on a soft boundary (`slot`, one number per region, -1 for the
+ * others) and returns how many there are.
+ */
+export function numberSlots(involved: Uint8Array, slot: Int32Array): number {
+  let slots = 0;
+  for (let r = 0; r < involved.length; r++) slot[r] = involved[r] ? slots++ : -1;
+  return slots;
+}
+
+/**
+ * One share of the moments pass (engine/parallel/gradient-joins.ts): the regions `shareOf` gives
+ * `share`, their pixels listed on the way.
+ */
+export interface MomentShare {
+  shareOf: Int32Array;
+  share: number;
+  /** The pixel lists (plan.first's layout), this share's regions written. */
+  pixels: Int32Array;
+  first: Int32Array;
+}
+
+/**
  * Fills `tables` with the colour moments (./colour-moments.ts) of every region on a soft boundary
- * (`involved`): how well one smooth fill paints a group, and would paint two groups together, in
- * a few hundred operations whatever their size. The tables' arrays are sized by the caller
- * (slot: a number per region; refX, refY: per involved region; sums: MOMENT_BLOCK per involved
- * region; edgePixel: a byte per pixel), their contents anything.
+ * (the numbered slots; with a `part`, only those of its share): how well one smooth fill paints a
+ * group, and would paint two groups together, in a few hundred operations whatever their size.
+ * The tables' arrays are sized by the caller (refX, refY: per slot; sums: MOMENT_BLOCK per slot;
+ * edgePixel: a byte per pixel), their contents anything. A region's sums are added in scan order
+ * whichever share it is in, so they are the same numbers.
  *
  * A pixel beside a pixel of another region that steps hard is a mix of the two colours
  * (anti-aliasing), which no ramp of the region's own colours paints: its moments are kept apart
@@ -426,19 +449,25 @@ export function joinComponents(
 export function measureMoments(
   image: RasterImage,
   regions: RegionLabels,
-  involved: Uint8Array,
   hardStep: number,
   tables: MomentTables,
+  part: MomentShare | null = null,
 ): void {
   const { width, height, data } = image;
   const channels = image.channels ?? 4;
   const { labels, regionCount } = regions;
   const hard2 = hardStep * hardStep;
   const { slot, sums, refX, refY, edgePixel } = tables;
-  let slots = 0;
-  for (let r = 0; r < regionCount; r++) slot[r] = involved[r] ? slots++ : -1;
-  sums.fill(0, 0, slots * MOMENT_BLOCK);
-  refY.fill(-1, 0, slots);
+  // a slot of another share is -1 here
+  const mine = part === null ? slot : slot.map((s, r) => (part.shareOf[r] === part.share ? s : -1));
+  for (let r = 0; r < regionCount; r++) {
+    const s = mine[r];
+    if (s < 0) continue;
+    sums.fill(0, s * MOMENT_BLOCK, (s + 1) * MOMENT_BLOCK);
+    refY[s] = -1;
+  }
+  const listed = part === null ? null : part.first.slice(0, regionCount);
+  const pixels = part === null ? null : part.pixels;
   const stepsHard = (p: number, q: number): boolean => {
     const dr = data[channels * p] - data[channels * q],
       dg = data[channels * p + 1] - data[channels * q + 1],
@@ -452,7 +481,7 @@ export function measureMoments(
     for (let x = 0; x < width;) {
       const label = labels[row + x];
       const rowRunEnd = runEnd(labels, row + x, row + width) - row;
-      const s = slot[label];
+      const s = mine[label];
       if (s < 0) {
         x = rowRunEnd;
         continue;
@@ -460,6 +489,11 @@ export function measureMoments(
       if (refY[s] < 0) {
         refX[s] = x;
         refY[s] = y;
+      }
+      if (listed !== null && pixels !== null) {
+        let at = listed[label];
+        for (let p = row + x; p < row + rowRunEnd; p++) pixels[at++] = p;
+        listed[label] = at;
       }
       let start = x,
         startEdge = false;
