@@ -1,4 +1,5 @@
 import t from 'tap';
+import { fitConcurrency, vectorize } from '../../../engine/index.js';
 import { joinGradientBandsShared, segmentSharingJoins } from '../../../engine/parallel/gradient-joins.js';
 import { replaceFitWorkersForTest } from '../../../engine/parallel/pool.js';
 import { prepareImage } from '../../../engine/prepare/index.js';
@@ -8,7 +9,7 @@ import type { RegionLabels } from '../../../engine/segment/renumber.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
 import { DEFAULT_TRACE_OPTIONS } from '../../../engine/types.js';
-import { raster, type Raster } from '../helpers/images.js';
+import { png, raster, type Raster } from '../helpers/images.js';
 
 const settings = engineSettingsFor(DEFAULT_TRACE_OPTIONS, 'clipart');
 const joinSettings = settings.segment.gradientBands!;
@@ -91,6 +92,16 @@ t.test('the segmentation sharing its joins is segmentImage', async (t) => {
     alongside.labels.every((l, p) => l === alone.labels[p]),
     'the same labels',
   );
+});
+
+t.test('vectorize writes the same SVG with the worker joining and without it', async (t) => {
+  const workers = fitConcurrency();
+  t.teardown(() => fitConcurrency(workers));
+  const bytes = await png(shadedScene(240, 240));
+  fitConcurrency(0);
+  const alone = await vectorize(bytes, { imageType: 'clipart' });
+  fitConcurrency(1);
+  t.equal((await vectorize(bytes, { imageType: 'clipart' })).svg, alone.svg);
 });
 
 t.test('a worker that fails during the joins gives internal_error, and a fresh one joins again', async (t) => {
