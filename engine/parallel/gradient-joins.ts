@@ -246,32 +246,35 @@ export async function joinGradientBandsShared(
   }
 }
 
-/** Splits the work into `shares` of about as many pixels, whole components each, the largest first to the share with fewest so far. */
+/**
+ * Splits the work into `shares` of about as many pixels (the moments pass), whole components each:
+ * the component with most pairs (the longest to join) into the first share, which this thread
+ * takes at once, then the rest, most pixels first, each to the share with fewest so far. Each
+ * share's components in the plan's order.
+ */
 function shareWork(regions: RegionLabels, plan: JoinPlan, shares: number): SharedWork {
-  const { area, regionCount } = regions;
-  const { order, componentStart, pairA, pairB } = plan;
+  const { regionCount } = regions;
+  const { order, componentStart, componentPixels, pairA, pairB } = plan;
   const shareOf = new Int32Array(regionCount).fill(-1);
   const sharePixels = new Float64Array(shares);
-  const shareOfComponent = new Int32Array(order.length);
+  const shareOfComponent = new Int32Array(componentPixels.length);
   const start = new Int32Array(shares + 1);
-  for (let k = 0; k < order.length; k++) {
+  const byPixels = order.slice(1).sort((c, d) => componentPixels[d] - componentPixels[c] || c - d);
+  for (const c of [order[0], ...byPixels]) {
     let share = 0;
     for (let s = 1; s < shares; s++) if (sharePixels[s] < sharePixels[share]) share = s;
-    shareOfComponent[k] = share;
+    shareOfComponent[c] = share;
     start[share + 1]++;
-    for (let i = componentStart[order[k]]; i < componentStart[order[k] + 1]; i++) {
-      for (const r of [pairA[i], pairB[i]]) {
-        if (shareOf[r] >= 0) continue;
-        shareOf[r] = share;
-        sharePixels[share] += area[r];
-      }
+    sharePixels[share] += componentPixels[c];
+    for (let i = componentStart[c]; i < componentStart[c + 1]; i++) {
+      shareOf[pairA[i]] = share;
+      shareOf[pairB[i]] = share;
     }
   }
   for (let s = 0; s < shares; s++) start[s + 1] += start[s];
-  // each share's components in the plan's order (most pixels first)
   const at = start.slice(0, shares);
   const components = new Int32Array(order.length);
-  for (let k = 0; k < order.length; k++) components[at[shareOfComponent[k]]++] = order[k];
+  for (const c of order) components[at[shareOfComponent[c]]++] = c;
   return { shares, shareOf, components, start };
 }
 

@@ -62,8 +62,15 @@ export interface JoinPlan {
   pairB: Int32Array;
   /** Component c's pairs are pairA/pairB[componentStart[c] .. componentStart[c + 1]). */
   componentStart: Int32Array;
-  /** The components, most pixels first: the order in which threads take them. */
+  /**
+   * The components, most pairs first: the order in which threads take them. A component's time is
+   * nearly all its gradient fits, at most one per pair: on each public clip-art image the component
+   * with most pairs took longest (0.2–27 ms), the one with most pixels not always (logo's, 76 000
+   * pixels, took 0.03 ms).
+   */
   order: Int32Array;
+  /** Pixels per component (the moments pass reads each once). */
+  componentPixels: Float64Array;
   /** 1 for a region on a soft boundary. */
   involved: Uint8Array;
   /** Region r's pixels (regions on a soft boundary only) lie at [first[r], first[r + 1]) of the pixel lists. */
@@ -195,7 +202,8 @@ export function planGradientJoins(image: RasterImage, regions: RegionLabels, set
   }
   const order = new Int32Array(components);
   for (let c = 0; c < components; c++) order[c] = c;
-  order.sort((c, d) => componentPixels[d] - componentPixels[c] || c - d);
+  const pairs = (c: number) => componentStart[c + 1] - componentStart[c];
+  order.sort((c, d) => pairs(d) - pairs(c) || componentPixels[d] - componentPixels[c] || c - d);
   const first = new Int32Array(regionCount + 1);
   for (let r = 0; r < regionCount; r++) first[r + 1] = first[r] + (involved[r] ? area[r] : 0);
   return {
@@ -207,7 +215,8 @@ export function planGradientJoins(image: RasterImage, regions: RegionLabels, set
     first,
     involvedRegions,
     involvedPixels,
-    largestPixels: componentPixels[order[0]],
+    componentPixels,
+    largestPixels: componentPixels.reduce((most, pixels) => Math.max(most, pixels), 0),
   };
 }
 
