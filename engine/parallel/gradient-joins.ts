@@ -46,7 +46,13 @@ import { fitConcurrency, openJob, type JobErrorReply } from './pool.js';
  * the public clip art scaled to an eighth and a quarter (A/B in one process, medians of 15): about
  * 3 000 such pixels broke even (0.97–1.15), under that sharing lost (1.1–1.4×), over it mostly won.
  */
-const MIN_PARALLEL_PIXELS = 4096;
+const MIN_SHARED_PIXELS = 4096;
+/**
+ * Smaller images stay on this thread whatever their joins: the region paints' threshold
+ * (./region-paints.ts), so a trace that shares its joins uses the worker anyway and a one-off
+ * trace of a small drawing does not start one for a millisecond's gain.
+ */
+const MIN_IMAGE_PIXELS = 65_536;
 
 /**
  * The claim counters, a new set per job: the next share of the moments pass to take, how many
@@ -140,7 +146,9 @@ export async function joinGradientBandsShared(
   const plan = planGradientJoins(image, regions, settings);
   if (plan === null) return regions;
   const components = plan.order.length;
-  if (options.hereTakes === undefined && (components < 2 || plan.involvedPixels - plan.largestPixels < MIN_PARALLEL_PIXELS)) {
+  const worthSharing =
+    components > 1 && image.width * image.height >= MIN_IMAGE_PIXELS && plan.involvedPixels - plan.largestPixels >= MIN_SHARED_PIXELS;
+  if (options.hereTakes === undefined && !worthSharing) {
     return joinGradientBands(image, regions, settings, plan);
   }
   const { width, height } = image;

@@ -47,7 +47,7 @@ function shadedScene(width: number, height: number): Raster {
   });
 }
 
-const scene = prepareImage(shadedScene(240, 240), settings.prepare, NO_CONTEXT);
+const scene = prepareImage(shadedScene(260, 260), settings.prepare, NO_CONTEXT);
 const unjoined = segmentImage(scene, { ...settings.segment, gradientBands: null }, NO_CONTEXT);
 
 /** The unjoined regions with their own copy of the labels (joining writes them in place), in shared memory or not. */
@@ -60,6 +60,8 @@ function fresh(shared = true): RegionLabels {
 t.test('the scene has several components with joins to make', async (t) => {
   const plan = planGradientJoins(scene.source, unjoined, joinSettings)!;
   t.ok(plan.order.length >= 4, `${plan.order.length} components`);
+  // what vectorize shares: 4 096 pixels on soft boundaries outside the largest component
+  t.ok(plan.involvedPixels - plan.largestPixels >= 4096, `${plan.involvedPixels - plan.largestPixels} pixels to share`);
   const here = await joinGradientBandsShared(scene.source, fresh(), joinSettings, { workers: 0 });
   t.ok(here.regionCount < unjoined.regionCount - 10, `${unjoined.regionCount} regions joined into ${here.regionCount}`);
 });
@@ -97,7 +99,7 @@ t.test('the segmentation sharing its joins is segmentImage', async (t) => {
 t.test('vectorize writes the same SVG with the worker joining and without it', async (t) => {
   const workers = fitConcurrency();
   t.teardown(() => fitConcurrency(workers));
-  const bytes = await png(shadedScene(240, 240));
+  const bytes = await png(shadedScene(260, 260));
   fitConcurrency(0);
   const alone = await vectorize(bytes, { imageType: 'clipart' });
   fitConcurrency(1);
@@ -124,6 +126,11 @@ t.test('a worker that fails during the joins gives internal_error, and a fresh o
     code: 'internal_error',
     message: /exit code 3/,
   });
+  // a drawing under the size worth sharing never asks the worker
+  const small = prepareImage(shadedScene(200, 200), settings.prepare, NO_CONTEXT);
+  const smallRegions = segmentImage(small, { ...settings.segment, gradientBands: null }, NO_CONTEXT);
+  const joined = await joinGradientBandsShared(small.source, smallRegions, joinSettings, { workers: 1 });
+  t.ok(joined.regionCount < smallRegions.regionCount, 'a small drawing is joined on this thread');
   await replaceFitWorkersForTest(null);
   const here = await joinGradientBandsShared(scene.source, fresh(), joinSettings, { workers: 0 });
   const shared = await joinGradientBandsShared(scene.source, fresh(), joinSettings, { workers: 1, hereTakes: 0 });
