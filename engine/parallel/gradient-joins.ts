@@ -38,7 +38,7 @@ import { spareSharedBuffers } from '../scratch.js';
 import type { SegmentSettings } from '../settings.js';
 import type { StageContext } from '../stage.js';
 import type { RasterImage } from '../types.js';
-import { fitConcurrency, openJob, type JobErrorReply } from './pool.js';
+import { fitConcurrency, openJob, startedWorkers, type JobErrorReply } from './pool.js';
 
 /**
  * Below this many pixels on soft boundaries outside the largest component, the worker's share
@@ -101,7 +101,12 @@ interface JoinReply {
 }
 
 interface GradientJoinOptions {
-  /** Workers available (default fitConcurrency(); 0 = this thread). */
+  /**
+   * Workers available (default: those of fitConcurrency() already started; 0 = this thread). A
+   * trace's first join does not start one: on a one-off trace of the small clip art the worker
+   * was still loading and compiling, interpreted, when given its share, and the trace took 40–80 ms
+   * longer than with the joins here (the region paints start it later, as before).
+   */
   workers?: number;
   /** Tests only: this thread takes at most this many components (the workers join the rest). */
   hereTakes?: number;
@@ -141,7 +146,7 @@ export async function joinGradientBandsShared(
   settings: GradientBandSettings,
   options: GradientJoinOptions = {},
 ): Promise<RegionLabels> {
-  const workers = options.workers ?? fitConcurrency();
+  const workers = options.workers ?? Math.min(fitConcurrency(), startedWorkers());
   if (workers <= 0) return joinGradientBands(image, regions, settings);
   const plan = planGradientJoins(image, regions, settings);
   if (plan === null) return regions;

@@ -31,6 +31,14 @@ export function fitConcurrency(workers?: number): number {
   return workerCount;
 }
 
+/**
+ * Workers already started on this thread. A job posted to more starts them first: tens of
+ * milliseconds of loading and compiling beside this thread, which a small job does not win back.
+ */
+export function startedWorkers(): number {
+  return pool.length;
+}
+
 /** Every reply names its job; a worker that fails a job says so with an error reply. */
 interface JobReply {
   type: string;
