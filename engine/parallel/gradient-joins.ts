@@ -9,7 +9,7 @@
  * The components are split into shares of about as many pixels, one per thread. A thread takes a
  * share (Atomics.add on a shared counter), measures its regions' colour moments and lists their
  * pixels into shared memory (a pass over the labels that skips the other shares' regions), then
- * joins its components, largest first, taking each from the share's own counter; with its share
+ * joins its components, most pairs first, taking each from the share's own counter; with its share
  * done it takes the components left in the others. Each thread writes the group every region of
  * its components ends in to a shared map; this thread waits until every component taken is done
  * and renumbers. A thread that is slow to start (a worker starved of a core) finds its share taken
@@ -114,14 +114,14 @@ interface GradientJoinOptions {
 
 /**
  * The work split into shares, one per thread, by whole components: each share's regions are
- * measured in one moments pass, and its components joined largest first. A thread measures a
+ * measured in one moments pass, and its components joined most pairs first. A thread measures a
  * share, joins its components, then takes what is left of the others (each once it is measured).
  */
 interface SharedWork {
   shares: number;
   /** The share each region on a soft boundary is in (-1: none). */
   shareOf: Int32Array;
-  /** Share s's components are components[start[s] .. start[s + 1]), most pixels first. */
+  /** Share s's components are components[start[s] .. start[s + 1]), in the plan's order. */
   components: Int32Array;
   start: Int32Array;
 }
@@ -185,7 +185,7 @@ export async function joinGradientBandsShared(
   const data = carve(Uint8Array, n * channels, 1);
   data.set(image.data.subarray(0, n * channels));
 
-  const claim = new Int32Array(new SharedArrayBuffer(4 * NEXT(work.shares)));
+  const claim = new Int32Array(new SharedArrayBuffer(4 * MEASURED(work.shares)));
   let failure: VectorizeError | null = null;
   let wake: () => void = () => undefined;
   const failed = new Promise<void>((resolve) => (wake = resolve));
