@@ -16,8 +16,9 @@ const joinSettings = settings.segment.gradientBands!;
 
 /**
  * Shaded balls on white, each lit from its own side (a radial ramp the merging leaves in rings),
- * and a linear ramp in a box: apart from one another by hard edges, so each is a component of its
- * own whose joins need gradient fits.
+ * a linear ramp in a box, and below them a ramp that wobbles (bands some of whose joins no fill
+ * passes): apart from one another by hard edges, so each is a component of its own whose joins
+ * need gradient fits.
  */
 function shadedScene(width: number, height: number): Raster {
   const balls = [
@@ -28,6 +29,7 @@ function shadedScene(width: number, height: number): Raster {
   ];
   return raster(width, height, (x, y) => {
     if (x >= 120 && x < 150 && y >= 130 && y < 240) return [60 + 1.5 * (y - 130), 120, 200 - (y - 130)];
+    if (x >= 10 && x < 250 && y >= 255 && y < 325) return [60 + 0.8 * (x - 10) + 20 * Math.sin((x - 10) / 8), 120 + 0.5 * (y - 255), 120];
     for (const { cx, cy, r, hx, hy, tint } of balls) {
       let inside = 0;
       for (let sy = 0; sy < 4; sy++) {
@@ -47,7 +49,7 @@ function shadedScene(width: number, height: number): Raster {
   });
 }
 
-const scene = prepareImage(shadedScene(260, 260), settings.prepare, NO_CONTEXT);
+const scene = prepareImage(shadedScene(260, 335), settings.prepare, NO_CONTEXT);
 const unjoined = segmentImage(scene, { ...settings.segment, gradientBands: null }, NO_CONTEXT);
 
 /** The unjoined regions with their own copy of the labels (joining writes them in place), in shared memory or not. */
@@ -64,6 +66,8 @@ t.test('the scene has several components with joins to make', async (t) => {
   t.ok(plan.involvedPixels - plan.largestPixels >= 4096, `${plan.involvedPixels - plan.largestPixels} pixels to share`);
   const here = await joinGradientBandsShared(scene.source, fresh(), joinSettings, { workers: 0 });
   t.ok(here.regionCount < unjoined.regionCount - 10, `${unjoined.regionCount} regions joined into ${here.regionCount}`);
+  // seven shapes and the paper: the wobbling ramp keeps bands whose joins were refused
+  t.ok(here.regionCount > 8, 'some joins are refused');
 });
 
 t.test('joined on two threads, the labels are those of this thread alone, whichever thread joins which component', async (t) => {
@@ -99,7 +103,7 @@ t.test('the segmentation sharing its joins is segmentImage', async (t) => {
 t.test('vectorize writes the same SVG with the worker joining and without it', async (t) => {
   const workers = fitConcurrency();
   t.teardown(() => fitConcurrency(workers));
-  const bytes = await png(shadedScene(260, 260));
+  const bytes = await png(shadedScene(260, 335));
   fitConcurrency(0);
   const alone = await vectorize(bytes, { imageType: 'clipart' });
   fitConcurrency(1);
