@@ -7,8 +7,8 @@
  * trace_style=centerline hands the decoded image to the centerline tracer instead. Stage weights
  * turn each stage's own 0..1 into whole-trace progress; the AbortSignal is checked between stages
  * and inside the long loops. Same bytes + options in, byte-identical SVG out, whatever the number
- * of threads; the only module state is per thread (the pool of workers that smooth, fit chains and
- * colour regions, engine/parallel; the scratch slots and spare buffers of engine/scratch.ts), so it
+ * of threads; the only module state is per thread (the pool of workers that smooth, join gradient
+ * bands, fit chains and colour regions, engine/parallel; the scratch slots and spare buffers of engine/scratch.ts), so it
  * runs as well inside a worker thread.
  */
 import { classifyImage } from './classify/index.js';
@@ -16,13 +16,14 @@ import { toRgba } from './decode/index.js';
 import { buildBoundaryGraph } from './boundary/index.js';
 import { placeSubpixelEdges } from './boundary/subpixel.js';
 import { parseTraceOptions } from './options.js';
-import { releaseLabels, segmentImage } from './segment/index.js';
+import { releaseLabels } from './segment/index.js';
 import { halveGraph } from './ink/upsample.js';
 import { engineSettingsFor } from './settings.js';
 import { checkAbort, type StageContext } from './stage.js';
 import { decodeForTrace } from './budget.js';
 import { startChainFits } from './parallel/chain-fits.js';
 import { startRegionPaints } from './parallel/region-paints.js';
+import { segmentSharingJoins } from './parallel/gradient-joins.js';
 import { prepareInBands } from './parallel/banded-denoise.js';
 import { releaseSmoothed } from './prepare/index.js';
 import { composeShapes } from './svg/compose.js';
@@ -116,6 +117,7 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
   step.done();
 
   step = stage('segment');
+  // With a spare core, a worker joins some of the gradient bands' components (engine/parallel/gradient-joins.ts).
   // Scans and drawings: ink against paper, one region per ink (engine/segment/line-art.ts), thin
   // ink traced at twice the size. The centerline and line-art modules are imported when used: a
   // cold one-file `vectorize convert` of clip art or a photo need not load them (about a fifth of
@@ -126,7 +128,7 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
     scale,
   } = settings.lineArt
     ? (await import('./segment/line-art.js')).segmentInk(prepared, settings.lineArt, step)
-    : { segmentation: segmentImage(prepared, settings.segment, step), image: prepared, scale: 1 };
+    : { segmentation: await segmentSharingJoins(prepared, settings.segment, step), image: prepared, scale: 1 };
   step.done();
 
   step = stage('fit');

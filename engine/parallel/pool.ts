@@ -5,8 +5,9 @@
  * flight. A worker that throws or dies fails every job in flight with
  * VectorizeError('internal_error') and is replaced next time.
  *
- * Jobs so far: smoothing half an image (./banded-denoise.ts), fitting boundary chains
- * (./chain-fits.ts) and colouring regions (./region-paints.ts).
+ * Jobs so far: smoothing half an image (./banded-denoise.ts), joining gradient bands
+ * (./gradient-joins.ts), fitting boundary chains (./chain-fits.ts) and colouring regions
+ * (./region-paints.ts).
  * engine/parallel/fit-worker.ts is the worker's entry; it dispatches on the message's `type`.
  */
 import os from 'node:os';
@@ -28,6 +29,14 @@ export function fitConcurrency(workers?: number): number {
     workerCount = workers;
   }
   return workerCount;
+}
+
+/**
+ * Workers already started on this thread. A job posted to more starts them first: tens of
+ * milliseconds of loading and compiling beside this thread, which a small job does not win back.
+ */
+export function startedWorkers(): number {
+  return pool.length;
 }
 
 /** Every reply names its job; a worker that fails a job says so with an error reply. */

@@ -28,6 +28,7 @@ import { SparePool, spareSharedBuffers } from '../scratch.js';
 import { PairHeap } from './heap.js';
 import { absorbAntialiasBands } from './antialias.js';
 import { joinGradientBands } from './gradient-bands.js';
+import type { RegionLabels } from './renumber.js';
 
 export interface Segmentation {
   width: number;
@@ -72,17 +73,21 @@ const PAIR_CACHE_SIZE = 1 << PAIR_CACHE_BITS;
 const PLANE_RIDGE = 0.25;
 
 export function segmentImage(image: PreparedImage, settings: SegmentSettings, context: StageContext): Segmentation {
-  const { width, height } = image;
+  const regions = segmentUnjoined(image, settings, context);
+  const joined = settings.gradientBands ? joinGradientBands(image.source, regions, settings.gradientBands) : regions;
+  context.progress(1);
+  return { width: image.width, height: image.height, ...joined };
+}
+
+/** Steps 1–3: the regions before gradient bands are joined (engine/parallel/gradient-joins.ts joins them on two threads). */
+export function segmentUnjoined(image: PreparedImage, settings: SegmentSettings, context: StageContext): RegionLabels {
   const seeds = floodSeeds(image, settings.seedTolerance, context);
   foldSinglePixels(image, seeds.labels, seeds.chunks, seeds.count, seeds.singles, settings.foldDistance);
   context.progress(0.25);
   const merged = mergeRegions(image, seeds.labels, seeds.count, seeds.transparent, seeds.chunks, settings, context);
   checkAbort(context);
   const { colourSums, ...mergedRegions } = merged;
-  const absorbed = settings.absorbBands ? absorbAntialiasBands(image, mergedRegions, colourSums) : mergedRegions;
-  const regions = settings.gradientBands ? joinGradientBands(image.source, absorbed, settings.gradientBands) : absorbed;
-  context.progress(1);
-  return { width, height, ...regions };
+  return settings.absorbBands ? absorbAntialiasBands(image, mergedRegions, colourSums) : mergedRegions;
 }
 
 /**
