@@ -8,8 +8,8 @@
  * turn each stage's own 0..1 into whole-trace progress; the AbortSignal is checked between stages
  * and inside the long loops. Same bytes + options in, byte-identical SVG out, whatever the number
  * of threads; the only module state is per thread (the pool of workers that smooth, join gradient
- * bands, fit chains and colour regions, engine/parallel; the scratch slots and spare buffers of engine/scratch.ts), so it
- * runs as well inside a worker thread.
+ * bands, fit chains and colour regions, engine/parallel; the scratch slots and spare buffers of
+ * engine/scratch.ts), so it runs as well inside a worker thread.
  */
 import { classifyImage } from './classify/index.js';
 import { toRgba } from './decode/index.js';
