@@ -38,7 +38,7 @@ import { spareSharedBuffers } from '../scratch.js';
 import type { SegmentSettings } from '../settings.js';
 import type { StageContext } from '../stage.js';
 import type { RasterImage } from '../types.js';
-import { fitConcurrency, openJob, startedWorkers, type JobErrorReply } from './pool.js';
+import { fitConcurrency, MIN_REGION_JOB_PIXELS, openJob, startedWorkers, type JobErrorReply, type RegionJobMessage } from './pool.js';
 
 /**
  * Below this many pixels on soft boundaries outside the largest component, the worker's share
@@ -47,12 +47,6 @@ import { fitConcurrency, openJob, startedWorkers, type JobErrorReply } from './p
  * 3 000 such pixels broke even (0.97–1.15), under that sharing lost (1.1–1.4×), over it mostly won.
  */
 const MIN_SHARED_PIXELS = 4096;
-/**
- * Smaller images stay on this thread whatever their joins: the region paints' threshold
- * (./region-paints.ts), so a trace that shares its joins uses the worker anyway and a one-off
- * trace of a small drawing does not start one for a millisecond's gain.
- */
-const MIN_IMAGE_PIXELS = 65_536;
 
 /**
  * The claim counters, a new set per job: the next share of the moments pass to take, how many
@@ -70,18 +64,8 @@ const waitAsync = (
   }
 ).waitAsync;
 
-export interface JoinJobMessage {
+export interface JoinJobMessage extends RegionJobMessage {
   type: 'join';
-  job: number;
-  width: number;
-  height: number;
-  /** The source pixels (copied into shared memory) and the region labels (already there). */
-  data: Uint8Array;
-  channels: 3 | 4;
-  labels: Int32Array;
-  area: Int32Array;
-  transparent: Uint8Array;
-  regionCount: number;
   settings: GradientBandSettings;
   plan: JoinPlan;
   /** The shares of the moments pass and of the components (see shareWork). */
@@ -152,7 +136,7 @@ export async function joinGradientBandsShared(
   if (plan === null) return regions;
   const components = plan.order.length;
   const worthSharing =
-    components > 1 && image.width * image.height >= MIN_IMAGE_PIXELS && plan.involvedPixels - plan.largestPixels >= MIN_SHARED_PIXELS;
+    components > 1 && image.width * image.height >= MIN_REGION_JOB_PIXELS && plan.involvedPixels - plan.largestPixels >= MIN_SHARED_PIXELS;
   if (options.hereTakes === undefined && !worthSharing) {
     return joinGradientBands(image, regions, settings, plan);
   }

@@ -39,6 +39,27 @@ export function startedWorkers(): number {
   return pool.length;
 }
 
+/**
+ * Below this many pixels a region job (the region paints, the gradient-band joins) takes a
+ * millisecond or two on this thread, about what copying the labels and pixels to a worker costs, so
+ * it stays here; and a trace that shares its joins then uses the worker for its paints anyway.
+ */
+export const MIN_REGION_JOB_PIXELS = 65_536;
+
+/** What a region job posts to a worker besides its own fields: the image and its regions, in shared memory. */
+export interface RegionJobMessage {
+  job: number;
+  width: number;
+  height: number;
+  /** The source pixels, straight RGBA or RGB (copied once into shared memory), and the region labels (already there). */
+  data: Uint8Array;
+  channels: 3 | 4;
+  labels: Int32Array;
+  area: Int32Array;
+  transparent: Uint8Array;
+  regionCount: number;
+}
+
 /** Every reply names its job; a worker that fails a job says so with an error reply. */
 interface JobReply {
   type: string;

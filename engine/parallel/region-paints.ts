@@ -14,26 +14,10 @@ import type { EngineSettings } from '../settings.js';
 import type { GradientFill } from '../fit/gradient.js';
 import { fitCandidateGradient, paintRegions, planRegionPaints, withGradients, type PaintPlan, type RegionPaints } from '../svg/compose.js';
 import { spareSharedBuffers } from '../scratch.js';
-import { fitConcurrency, openOneReplyJob, type JobErrorReply } from './pool.js';
+import { fitConcurrency, MIN_REGION_JOB_PIXELS, openOneReplyJob, type JobErrorReply, type RegionJobMessage } from './pool.js';
 
-/**
- * Below this many pixels the colouring takes a millisecond or two, about what copying the labels
- * and pixels to a worker costs, so it stays on this thread.
- */
-const MIN_PARALLEL_PIXELS = 65_536;
-
-export interface PaintJobMessage {
+export interface PaintJobMessage extends RegionJobMessage {
   type: 'paint';
-  job: number;
-  width: number;
-  height: number;
-  /** The source pixels, straight RGBA or RGB (copied once into shared memory), and the region labels (already there). */
-  data: Uint8Array;
-  channels: 3 | 4;
-  labels: Int32Array;
-  area: Int32Array;
-  transparent: Uint8Array;
-  regionCount: number;
   gradients: EngineSettings['gradients'];
   /** The plan, in shared memory (READY and the rest below). */
   plan: Int32Array;
@@ -128,7 +112,7 @@ export function startRegionPaints(
 ): RegionPainting {
   const workers = options.workers ?? fitConcurrency();
   // Without gradients the colouring is one pass over the pixels: not worth a copy of them.
-  if (workers <= 0 || !settings.gradients.enabled || segmentation.labels.length < MIN_PARALLEL_PIXELS) {
+  if (workers <= 0 || !settings.gradients.enabled || segmentation.labels.length < MIN_REGION_JOB_PIXELS) {
     return {
       onWorker: false,
       finish: async () => paintRegions(image, segmentation, settings),
