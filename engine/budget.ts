@@ -19,23 +19,31 @@ const MAX_BUSY_PIXELS = 1_500_000;
 /** A step larger than this on any channel to the right or lower neighbour makes a pixel busy. */
 const BUSY_STEP = 24;
 
-/** Pixels whose colour jumps by more than BUSY_STEP to the right or lower neighbour. */
+/**
+ * Pixels whose colour jumps by more than BUSY_STEP to the right or lower neighbour. Every image over
+ * MAX_BUSY_PIXELS pays this pass before it is traced (a 2.3 MP photo about 25 ms written with a
+ * per-channel loop and Math.abs), so the rows are read with the neighbour tests unrolled and the
+ * last column and row, which lack a neighbour, apart.
+ */
 export function busyPixels(image: { width: number; height: number; data: Uint8Array; channels?: 3 | 4 }): number {
   const { width, height, data } = image;
   const c = image.channels ?? 4;
   const row = width * c;
+  const jumps = (i: number, j: number): boolean => {
+    const d0 = data[i] - data[j],
+      d1 = data[i + 1] - data[j + 1],
+      d2 = data[i + 2] - data[j + 2];
+    return d0 > BUSY_STEP || d0 < -BUSY_STEP || d1 > BUSY_STEP || d1 < -BUSY_STEP || d2 > BUSY_STEP || d2 < -BUSY_STEP;
+  };
   let busy = 0;
   for (let y = 0; y < height; y++) {
-    for (let x = 0, i = y * row; x < width; x++, i += c) {
-      const right = x + 1 < width ? i + c : -1;
-      const below = y + 1 < height ? i + row : -1;
-      let jump = false;
-      for (let k = 0; k < 3 && !jump; k++) {
-        const v = data[i + k];
-        if (right >= 0 && Math.abs(v - data[right + k]) > BUSY_STEP) jump = true;
-        else if (below >= 0 && Math.abs(v - data[below + k]) > BUSY_STEP) jump = true;
-      }
-      if (jump) busy++;
+    const first = y * row,
+      last = first + row - c;
+    if (y + 1 < height) {
+      for (let i = first; i < last; i += c) if (jumps(i, i + c) || jumps(i, i + row)) busy++;
+      if (jumps(last, last + row)) busy++;
+    } else {
+      for (let i = first; i < last; i += c) if (jumps(i, i + c)) busy++;
     }
   }
   return busy;

@@ -19,6 +19,42 @@ t.test('busy pixels are those with a jump to the right or lower neighbour', asyn
   t.equal(busyPixels(raster(4, 4, ramp)), 0, 'steps of 20 are not jumps');
 });
 
+t.test('busy pixels: the unrolled count agrees with the definition, on any shape, 3 or 4 channels', async (t) => {
+  // the definition written plainly: a pixel is busy when any colour channel steps by more than 24
+  // to its right or lower neighbour (alpha never counts)
+  const byDefinition = (width: number, height: number, channels: number, data: Uint8Array): number => {
+    let busy = 0;
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        const at = (px: number, py: number, k: number) => data[(py * width + px) * channels + k];
+        let jump = false;
+        for (let k = 0; k < 3; k++) {
+          if (x + 1 < width && Math.abs(at(x, y, k) - at(x + 1, y, k)) > 24) jump = true;
+          if (y + 1 < height && Math.abs(at(x, y, k) - at(x, y + 1, k)) > 24) jump = true;
+        }
+        if (jump) busy++;
+      }
+    return busy;
+  };
+  let mismatches = 0,
+    cases = 0;
+  for (const channels of [3, 4] as const)
+    for (const [width, height] of [
+      [1, 1],
+      [1, 7],
+      [7, 1],
+      [2, 2],
+      [13, 5],
+      [64, 33],
+    ]) {
+      // coarse random values (steps of 0–63 in 8s) so jumps and non-jumps both occur; alpha wild
+      const data = new Uint8Array(randomBytes(width * height * channels)).map((v, i) => (channels === 4 && i % 4 === 3 ? v : v & 0x38));
+      cases++;
+      if (busyPixels({ width, height, data, channels }) !== byDefinition(width, height, channels, data)) mismatches++;
+    }
+  t.equal(mismatches, 0, `${cases} rasters counted as the definition counts them`);
+});
+
 t.test('an image within the budget is traced as it is; a busier one is scaled down to fit', async (t) => {
   const photoLike = raster(100, 100, new Uint8Array(30_000).fill(128));
   const kept = await withinBusyBudget(photoLike, 1000);
