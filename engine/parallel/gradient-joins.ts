@@ -38,7 +38,15 @@ import { spareSharedBuffers } from '../scratch.js';
 import type { SegmentSettings } from '../settings.js';
 import type { StageContext } from '../stage.js';
 import type { RasterImage } from '../types.js';
-import { fitConcurrency, MIN_REGION_JOB_PIXELS, openJob, startedWorkers, type JobErrorReply, type RegionJobMessage } from './pool.js';
+import {
+  fitConcurrency,
+  MIN_REGION_JOB_PIXELS,
+  openJob,
+  sharedLabels,
+  startedWorkers,
+  type JobErrorReply,
+  type RegionJobMessage,
+} from './pool.js';
 
 /**
  * Below this many pixels on soft boundaries outside the largest component, the worker's share
@@ -206,7 +214,7 @@ export async function joinGradientBandsShared(
       height,
       data,
       channels,
-      labels: labels.buffer instanceof SharedArrayBuffer ? labels : sharedCopy(labels),
+      labels: sharedLabels(labels),
       area: regions.area,
       transparent: regions.transparent,
       regionCount,
@@ -330,12 +338,6 @@ function claimer(claim: Int32Array, work: SharedWork, share: number, budget = { 
  * their faults.
  */
 const spareArenas = spareSharedBuffers(64 << 20);
-
-function sharedCopy(values: Int32Array): Int32Array {
-  const copy = new Int32Array(new SharedArrayBuffer(4 * values.length));
-  copy.set(values);
-  return copy;
-}
 
 // ---------------------------------------------------------------------------------------------
 // the worker side (engine/parallel/fit-worker.ts calls this for every join job it is sent)

@@ -60,6 +60,14 @@ export interface RegionJobMessage {
   regionCount: number;
 }
 
+/** The region labels as a worker can read them: themselves when already in shared memory (segmentation's), else a shared copy. */
+export function sharedLabels(labels: Int32Array): Int32Array {
+  if (labels.buffer instanceof SharedArrayBuffer) return labels;
+  const copy = new Int32Array(new SharedArrayBuffer(4 * labels.length));
+  copy.set(labels);
+  return copy;
+}
+
 /** Every reply names its job; a worker that fails a job says so with an error reply. */
 interface JobReply {
   type: string;

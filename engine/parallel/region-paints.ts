@@ -14,7 +14,7 @@ import type { EngineSettings } from '../settings.js';
 import type { GradientFill } from '../fit/gradient.js';
 import { fitCandidateGradient, paintRegions, planRegionPaints, withGradients, type PaintPlan, type RegionPaints } from '../svg/compose.js';
 import { spareSharedBuffers } from '../scratch.js';
-import { fitConcurrency, MIN_REGION_JOB_PIXELS, openOneReplyJob, type JobErrorReply, type RegionJobMessage } from './pool.js';
+import { fitConcurrency, MIN_REGION_JOB_PIXELS, openOneReplyJob, sharedLabels, type JobErrorReply, type RegionJobMessage } from './pool.js';
 
 export interface PaintJobMessage extends RegionJobMessage {
   type: 'paint';
@@ -143,7 +143,7 @@ export function startRegionPaints(
     height,
     channels: image.source.channels ?? 4,
     data: source.pixels,
-    labels: segmentation.labels.buffer instanceof SharedArrayBuffer ? segmentation.labels : sharedCopy(segmentation.labels, Int32Array),
+    labels: sharedLabels(segmentation.labels),
     area: segmentation.area,
     transparent: segmentation.transparent,
     regionCount: segmentation.regionCount,
@@ -221,15 +221,6 @@ function sharedPixels(values: Uint8Array): { pixels: Uint8Array; release(): void
       spareSource.giveBack(buffer);
     },
   };
-}
-
-function sharedCopy<T extends Uint8Array | Int32Array>(
-  values: T,
-  Type: { new (buffer: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number },
-): T {
-  const copy = new Type(new SharedArrayBuffer(values.length * Type.BYTES_PER_ELEMENT));
-  copy.set(values);
-  return copy;
 }
 
 // ---------------------------------------------------------------------------------------------
