@@ -20,6 +20,7 @@
  * chains share them). The crack points stay on the chain (`cracks`) for the exact fallbacks.
  */
 import type { BoundaryGraph } from './index.js';
+import { regionColourSums } from '../segment/renumber.js';
 
 interface SubpixelImage {
   width: number;
@@ -345,33 +346,13 @@ function moveJunctions(graph: BoundaryGraph, junctionShift: Map<number, number[]
 
 /** Mean RGB of every region. */
 function regionMeans(rgb: Uint8Array, labels: Int32Array, regionCount: number): Float64Array {
-  const sums = new Float64Array(4 * regionCount);
-  // run by run: a label repeats along a row, so its sums gather in locals and are stored once a run
-  // (whole numbers, so the order of the additions does not change them)
-  const n = labels.length;
-  for (let p = 0; p < n;) {
-    const label = labels[p];
-    let r = 0,
-      g = 0,
-      b = 0;
-    const start = p;
-    for (; p < n && labels[p] === label; p++) {
-      r += rgb[3 * p];
-      g += rgb[3 * p + 1];
-      b += rgb[3 * p + 2];
-    }
-    const o = 4 * label;
-    sums[o] += r;
-    sums[o + 1] += g;
-    sums[o + 2] += b;
-    sums[o + 3] += p - start;
-  }
-  const mean = new Float64Array(3 * regionCount);
+  const counts = new Float64Array(regionCount);
+  const mean = regionColourSums(rgb, labels, regionCount, counts);
   for (let r = 0; r < regionCount; r++) {
-    const n = Math.max(1, sums[4 * r + 3]);
-    mean[3 * r] = sums[4 * r] / n;
-    mean[3 * r + 1] = sums[4 * r + 1] / n;
-    mean[3 * r + 2] = sums[4 * r + 2] / n;
+    const n = Math.max(1, counts[r]);
+    mean[3 * r] /= n;
+    mean[3 * r + 1] /= n;
+    mean[3 * r + 2] /= n;
   }
   return mean;
 }

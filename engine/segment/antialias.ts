@@ -13,7 +13,7 @@
  * colour: see joinStrips).
  */
 import { scratchInt32, scratchSlots, zeroedUint8 } from '../scratch.js';
-import { renumberInScanOrder, runEnd, type RegionLabels } from './renumber.js';
+import { regionColourSums, renumberInScanOrder, runEnd, type RegionLabels } from './renumber.js';
 
 interface BandImage {
   width: number;
@@ -146,18 +146,6 @@ export function absorbAntialiasBands(image: BandImage, regions: RegionLabels, co
 
   // regions emptied by the move disappear
   return renumberInScanOrder(labels, regionCount, transparent, stripInto);
-}
-
-/** Σr, Σg, Σb of each region's pixels. */
-function regionColourSums(rgb: Uint8Array, labels: Int32Array, regionCount: number): Float64Array {
-  const sums = new Float64Array(3 * regionCount);
-  for (let p = 0; p < labels.length; p++) {
-    const l = labels[p];
-    sums[3 * l] += rgb[3 * p];
-    sums[3 * l + 1] += rgb[3 * p + 1];
-    sums[3 * l + 2] += rgb[3 * p + 2];
-  }
-  return sums;
 }
 
 /** Each region's perimeter: the 4-neighbour pixel pairs across which its label changes. */

@@ -20,6 +20,33 @@ export function runEnd(labels: Int32Array, p: number, limit = labels.length): nu
 }
 
 /**
+ * Σr, Σg, Σb of each region's pixels (RGB, three bytes a pixel), and with `counts` its pixels
+ * counted there too, run by run: a label repeats along a row, so its sums gather in locals and
+ * are stored once a run (whole numbers, so the order of the additions does not change them).
+ */
+export function regionColourSums(rgb: Uint8Array, labels: Int32Array, regionCount: number, counts?: Float64Array): Float64Array {
+  const sums = new Float64Array(3 * regionCount);
+  const n = labels.length;
+  for (let p = 0; p < n;) {
+    const label = labels[p];
+    let r = 0,
+      g = 0,
+      b = 0;
+    const start = p;
+    for (; p < n && labels[p] === label; p++) {
+      r += rgb[3 * p];
+      g += rgb[3 * p + 1];
+      b += rgb[3 * p + 2];
+    }
+    sums[3 * label] += r;
+    sums[3 * label + 1] += g;
+    sums[3 * label + 2] += b;
+    if (counts) counts[label] += p - start;
+  }
+  return sums;
+}
+
+/**
  * Renumbers `labels` in place in scan order of first appearance after a stage moved pixels or
  * joined regions: a pixel of region r goes to `joinedInto[r]` (null: every region stays itself),
  * and regions left without pixels disappear. `transparent` is indexed by the old numbers.
