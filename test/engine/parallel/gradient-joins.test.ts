@@ -9,7 +9,7 @@ import type { RegionLabels } from '../../../engine/segment/renumber.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
 import { DEFAULT_TRACE_OPTIONS } from '../../../engine/types.js';
-import { png, raster, type Raster } from '../helpers/images.js';
+import { coverage, mix, png, raster, type Raster } from '../helpers/images.js';
 
 const settings = engineSettingsFor(DEFAULT_TRACE_OPTIONS, 'clipart');
 const joinSettings = settings.segment.gradientBands!;
@@ -31,19 +31,14 @@ function shadedScene(width: number, height: number): Raster {
     if (x >= 120 && x < 150 && y >= 130 && y < 240) return [60 + 1.5 * (y - 130), 120, 200 - (y - 130)];
     if (x >= 10 && x < 250 && y >= 255 && y < 325) return [60 + 0.8 * (x - 10) + 20 * Math.sin((x - 10) / 8), 120 + 0.5 * (y - 255), 120];
     for (const { cx, cy, r, hx, hy, tint } of balls) {
-      let inside = 0;
-      for (let sy = 0; sy < 4; sy++) {
-        for (let sx = 0; sx < 4; sx++) {
-          const dx = x + (sx + 0.5) / 4 - cx,
-            dy = y + (sy + 0.5) / 4 - cy;
-          if (dx * dx + dy * dy < r * r) inside++;
-        }
-      }
-      if (inside === 0) continue;
-      const coverage = inside / 16;
+      const share = coverage(x, y, (u, v) => (u - cx) ** 2 + (v - cy) ** 2 < r * r);
+      if (share === 0) continue;
       const shade = Math.min(1, Math.hypot(x + 0.5 - cx - hx * r, y + 0.5 - cy - hy * r) / (1.3 * r));
-      const ball = tint.map((v, k) => v - [170, 150, 100][k] * shade);
-      return ball.map((v) => Math.round(v * coverage + 255 * (1 - coverage))) as [number, number, number];
+      return mix(
+        tint.map((v, k) => v - [170, 150, 100][k] * shade),
+        [255, 255, 255],
+        share,
+      );
     }
     return [255, 255, 255];
   });
