@@ -91,6 +91,22 @@ export function scratchFloat64Buffer(slot: ScratchSlot<Float64Array<ArrayBuffer>
   return slot.buffer;
 }
 
+/**
+ * `buffer` (the slot's, being filled) when it holds `length` numbers, else a larger one that
+ * becomes the slot's, its first `used` numbers copied over: for a scratch buffer filled as it goes.
+ */
+export function grownFloat64Buffer(
+  slot: ScratchSlot<Float64Array<ArrayBuffer>>,
+  buffer: Float64Array,
+  used: number,
+  length: number,
+): Float64Array<ArrayBuffer> {
+  if (buffer.length >= length) return buffer as Float64Array<ArrayBuffer>;
+  const bigger = (slot.buffer = new Float64Array(capacityFor(buffer.length, length)));
+  bigger.set(buffer.subarray(0, used));
+  return bigger;
+}
+
 /** scratchFloat64Buffer's Uint8Array. */
 export function scratchUint8Buffer(slot: ScratchSlot<Uint8Array<ArrayBuffer>>, length: number): Uint8Array<ArrayBuffer> {
   if (slot.buffer.length < length) slot.buffer = new Uint8Array(capacityFor(slot.buffer.length, length));

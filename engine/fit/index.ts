@@ -20,7 +20,16 @@
  * Everything is typed-array arithmetic; no per-point objects until the (few) output segments.
  */
 import type { Smoothing } from '../types.js';
-import { scratchFloat64, scratchFloat64Buffer, scratchInt32, scratchSlots, scratchUint8, zeroedFloat64, zeroedUint8 } from '../scratch.js';
+import {
+  grownFloat64Buffer,
+  scratchFloat64,
+  scratchFloat64Buffer,
+  scratchInt32,
+  scratchSlots,
+  scratchUint8,
+  zeroedFloat64,
+  zeroedUint8,
+} from '../scratch.js';
 import { hypot } from '../hypot.js';
 import { fitToData, turnsSharply, type Corners } from './data-fit.js';
 import { newtonParameter } from './newton.js';
@@ -1275,7 +1284,7 @@ export function mergeLines(start: { x: number; y: number }, segs: Segment[], tol
         ok = withinChord(seg.x1, seg.y1, ax, ay, dx, dy, len, tol) && withinChord(seg.x2, seg.y2, ax, ay, dx, dy, len, tol);
       if (ok) {
         out[out.length - 1] = { kind: 'L', x: seg.x, y: seg.y };
-        if (run.length < runLength + 6) run = grownRun(run, runLength);
+        run = grownFloat64Buffer(F64.Run, run, runLength, runLength + 6);
         runLength = addRunPoints(run, runLength, seg);
         px = seg.x;
         py = seg.y;
@@ -1319,12 +1328,4 @@ function addRunPoints(run: Float64Array, length: number, seg: Segment): number {
 function withinChord(x: number, y: number, ax: number, ay: number, dx: number, dy: number, len: number, tol: number): boolean {
   const t = ((x - ax) * dx + (y - ay) * dy) / (len * len);
   return Math.abs((x - ax) * dy - (y - ay) * dx) / len <= tol && t >= 0 && t <= 1;
-}
-
-/** mergeLines's run buffer, twice as long, its first `used` numbers kept. */
-function grownRun(run: Float64Array, used: number): Float64Array<ArrayBuffer> {
-  const kept = run.slice(0, used);
-  const bigger = scratchFloat64Buffer(F64.Run, 2 * run.length);
-  bigger.set(kept);
-  return bigger;
 }

@@ -26,7 +26,7 @@ import type { ChainRef } from '../boundary/index.js';
 import type { PathWriter } from './index.js';
 import { segmentDistance2 } from '../geometry.js';
 import { hypot } from '../hypot.js';
-import { scratchFloat64Buffer, scratchInt32, scratchSlots } from '../scratch.js';
+import { grownFloat64Buffer, scratchFloat64Buffer, scratchInt32, scratchSlots } from '../scratch.js';
 
 /** Pen moves an offset chain makes: PathWriter's, or a HiddenRun collecting them. */
 export interface Pen {
@@ -210,13 +210,8 @@ export class OutlineIndex {
   }
 
   private pushSegment(ax: number, ay: number, bx: number, by: number): void {
-    let segments = this.segments;
     const used = this.segmentNumbers;
-    if (segments.length < used + 4) {
-      const kept = segments.slice(0, used);
-      segments = this.segments = scratchFloat64Buffer(OUTLINE.segments, 2 * segments.length);
-      segments.set(kept);
-    }
+    const segments = (this.segments = grownFloat64Buffer(OUTLINE.segments, this.segments, used, used + 4));
     segments[used] = ax;
     segments[used + 1] = ay;
     segments[used + 2] = bx;
@@ -344,10 +339,8 @@ function flatten(run: HiddenRun): FlatRun {
     const c = controls[s];
     if (c) {
       const steps = flatSteps(xs[s], ys[s], c[0], c[1], c[2], c[3], xs[s + 1], ys[s + 1]);
-      if (px.length < n + steps + xs.length) {
-        px = grown(PLAN.px, px, n, n + steps + xs.length);
-        py = grown(PLAN.py, py, n, n + steps + xs.length);
-      }
+      px = grownFloat64Buffer(PLAN.px, px, n, n + steps + xs.length);
+      py = grownFloat64Buffer(PLAN.py, py, n, n + steps + xs.length);
       for (let k = 1; k < steps; k++) {
         px[n] = cubicCoordinate(xs[s], c[0], c[2], xs[s + 1], k / steps);
         py[n] = cubicCoordinate(ys[s], c[1], c[3], ys[s + 1], k / steps);
@@ -360,14 +353,6 @@ function flatten(run: HiddenRun): FlatRun {
     n++;
   }
   return { px, py, at };
-}
-
-/** The slot's buffer grown to at least `length`, its first `used` numbers kept. */
-function grown(slot: (typeof PLAN)['px'], buffer: Float64Array, used: number, length: number): Float64Array<ArrayBuffer> {
-  const kept = buffer.slice(0, used);
-  const bigger = scratchFloat64Buffer(slot, length);
-  bigger.set(kept);
-  return bigger;
 }
 
 function shortcutHidden(flat: FlatRun, a: number, b: number, layers: PaintLayers, region: number, outline: OutlineIndex): boolean {

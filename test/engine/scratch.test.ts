@@ -1,6 +1,7 @@
 import t from 'tap';
 import {
   declaredScratchSlots,
+  grownFloat64Buffer,
   scratchFloat64,
   scratchFloat64Buffer,
   scratchInt32,
@@ -16,7 +17,7 @@ import '../../engine/fit/chain.js';
 import { boundaryChain, polygonChain, rasterise } from './helpers/chains.js';
 
 // The tests' own slots: a fit never asks for them, so these tests cannot disturb (or be disturbed by) one.
-const F64 = scratchSlots('scratch test', Float64Array, ['Zeroed', 'Grows', 'A', 'B', 'Whole']);
+const F64 = scratchSlots('scratch test', Float64Array, ['Zeroed', 'Grows', 'A', 'B', 'Whole', 'Filled']);
 const I32 = scratchSlots('scratch test', Int32Array, ['Ints']);
 const U8 = scratchSlots('scratch test', Uint8Array, ['Bytes', 'WholeBytes']);
 
@@ -35,6 +36,16 @@ t.test('a slot grows to a longer request and keeps the longer buffer', async (t)
   t.equal(big.length, 5000);
   t.not(big.buffer, small.buffer);
   t.equal(scratchFloat64(F64.Grows, 100).buffer, big.buffer);
+});
+
+t.test("a buffer filled as it goes grows only when asked for more, keeping what it holds, and stays the slot's", async (t) => {
+  const buffer = scratchFloat64Buffer(F64.Filled, 64);
+  for (let i = 0; i < 64; i++) buffer[i] = i + 0.5;
+  t.equal(grownFloat64Buffer(F64.Filled, buffer, 64, 64), buffer, 'long enough: the same array');
+  const bigger = grownFloat64Buffer(F64.Filled, buffer, 40, 65);
+  t.ok(bigger.length >= 65 && bigger !== buffer, `grown to ${bigger.length}`);
+  t.same([...bigger.subarray(0, 40)], [...buffer.subarray(0, 40)], 'the numbers in use carried over');
+  t.equal(scratchFloat64Buffer(F64.Filled, 1), bigger, 'the slot holds the grown buffer');
 });
 
 t.test('a whole-buffer request hands back the same array, grown when asked for more, keeping its numbers', async (t) => {
