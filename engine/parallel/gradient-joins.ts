@@ -44,6 +44,7 @@ import {
   openJob,
   sharedLabels,
   startedWorkers,
+  waitAsync,
   type JobErrorReply,
   type RegionJobMessage,
 } from './pool.js';
@@ -64,13 +65,6 @@ const MEASURE = 0,
   DONE = 1,
   MEASURED = (share: number) => 2 + 2 * share,
   NEXT = (share: number) => 3 + 2 * share;
-
-/** Atomics.waitAsync (Node 16 and later; typed from ES2024, after this project's lib). */
-const waitAsync = (
-  Atomics as unknown as {
-    waitAsync(array: Int32Array, index: number, value: number): { async: false; value: string } | { async: true; value: Promise<string> };
-  }
-).waitAsync;
 
 export interface JoinJobMessage extends RegionJobMessage {
   type: 'join';

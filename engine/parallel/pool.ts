@@ -60,6 +60,16 @@ export interface RegionJobMessage {
   regionCount: number;
 }
 
+/**
+ * Atomics.waitAsync (Node 16 and later; typed from ES2024, after this project's lib): how a job's
+ * tracing-thread side waits on a shared counter a worker moves without blocking its event loop.
+ */
+export const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(array: Int32Array, index: number, value: number): { async: false; value: string } | { async: true; value: Promise<string> };
+  }
+).waitAsync;
+
 /** The region labels as a worker can read them: themselves when already in shared memory (segmentation's), else a shared copy. */
 export function sharedLabels(labels: Int32Array): Int32Array {
   if (labels.buffer instanceof SharedArrayBuffer) return labels;

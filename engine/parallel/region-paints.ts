@@ -14,7 +14,15 @@ import type { EngineSettings } from '../settings.js';
 import type { GradientFill } from '../fit/gradient.js';
 import { fitCandidateGradient, paintRegions, planRegionPaints, withGradients, type PaintPlan, type RegionPaints } from '../svg/compose.js';
 import { spareSharedBuffers } from '../scratch.js';
-import { fitConcurrency, MIN_REGION_JOB_PIXELS, openOneReplyJob, sharedLabels, type JobErrorReply, type RegionJobMessage } from './pool.js';
+import {
+  fitConcurrency,
+  MIN_REGION_JOB_PIXELS,
+  openOneReplyJob,
+  sharedLabels,
+  waitAsync,
+  type JobErrorReply,
+  type RegionJobMessage,
+} from './pool.js';
 
 export interface PaintJobMessage extends RegionJobMessage {
   type: 'paint';
@@ -45,13 +53,6 @@ const READY = 0,
   CANDIDATES = 2,
   SAMPLES = 3,
   HEADER = 4;
-
-/** Atomics.waitAsync (Node 16 and later; typed from ES2024, after this project's lib). */
-const waitAsync = (
-  Atomics as unknown as {
-    waitAsync(array: Int32Array, index: number, value: number): { async: false; value: string } | { async: true; value: Promise<string> };
-  }
-).waitAsync;
 
 /** Int32s a plan may need: every region a candidate, every pixel a sample. */
 function planLength(regionCount: number, pixels: number): number {
