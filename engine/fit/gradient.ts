@@ -11,7 +11,7 @@
  */
 import type { RasterImage } from '../types.js';
 import { hypot3 } from '../hypot.js';
-import { scratchFloat64, scratchSlots } from '../scratch.js';
+import { scratchFloat64, scratchSlots, scratchUint8 } from '../scratch.js';
 import { luma601 } from '../luma.js';
 import { kthSmallest } from '../select.js';
 
@@ -193,7 +193,9 @@ function better(s: Samples, best: Candidate | null, next: Candidate | null): Can
  */
 const SAMPLE = scratchSlots('gradient samples', Float64Array, ['x', 'y', 'r', 'g', 'b', 'gx', 'gy']);
 /** Per-sample work arrays of one candidate (each candidate is done with them before the next starts). */
-const WORK = scratchSlots('gradient work', Float64Array, ['t', 'magnitude', 'selection']);
+const WORK = scratchSlots('gradient work', Float64Array, ['t', 'magnitude', 'selection', 'along', 'weight']);
+/** Per sample of one profile fit: the ramp segment (stops j − 1 and j) it lies on. */
+const SEGMENT = scratchSlots('gradient work', Uint8Array, ['segment']);
 
 function sample(image: RasterImage, pixelIndices: Int32Array, bound: number): Samples {
   const step = gradientSampleStep(pixelIndices.length);
@@ -656,8 +658,12 @@ function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): Profil
   const bins = PROFILE_BINS;
   const sum = new Float64Array(bins * 3),
     count = new Float64Array(bins);
+  // each sample's place along the ramp (0 to 1), read by all three passes below
+  const along = scratchFloat64(WORK.along, s.n);
   for (let i = 0; i < s.n; i++) {
-    const k = Math.min(bins - 1, Math.floor(((t[i] - lo) / span) * bins));
+    const f = (t[i] - lo) / span;
+    along[i] = f;
+    const k = Math.min(bins - 1, Math.floor(f * bins));
     sum[3 * k] += s.r[i];
     sum[3 * k + 1] += s.g[i];
     sum[3 * k + 2] += s.b[i];
@@ -691,11 +697,25 @@ function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): Profil
     sc[3 * k + 1] = stopCol[k][1];
     sc[3 * k + 2] = stopCol[k][2];
   }
-  leastSquaresStops(s, t, lo, span, sp, sc);
+  const placed = leastSquaresStops(s, along, sp, sc);
   for (let k = 0; k < stopCount; k++) stopCol[k] = [sc[3 * k], sc[3 * k + 1], sc[3 * k + 2]];
   const { r, g, b } = s;
-  for (let i = 0; i < s.n; i++) {
-    const f = (t[i] - lo) / span;
+  // the segment and blend weight of every sample, where the least squares placed them: the same
+  // numbers the search below finds (every f lies in [0, 1], the stops' ends), not found again
+  const segment = scratchUint8(SEGMENT.segment, s.n),
+    weight = scratchFloat64(WORK.weight, s.n);
+  for (let i = 0; placed && i < s.n; i++) {
+    const a = 3 * (segment[i] - 1),
+      z = a + 3,
+      w = weight[i];
+    const dr = r[i] - (sc[a] + w * (sc[z] - sc[a])),
+      dg = g[i] - (sc[a + 1] + w * (sc[z + 1] - sc[a + 1])),
+      db = b[i] - (sc[a + 2] + w * (sc[z + 2] - sc[a + 2]));
+    residual += Math.sqrt(dr * dr + dg * dg + db * db);
+    if ((i & 255) === 255 && residual / s.n > s.bound) break;
+  }
+  for (let i = 0; !placed && i < s.n; i++) {
+    const f = along[i];
     let cr: number, cg: number, cb: number;
     if (f <= sp[0]) {
       cr = sc[0];
@@ -735,9 +755,11 @@ function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): Profil
  * inside their bins, and a ramp drawn through them runs off the samples towards its ends (a cone's
  * apex, a ramp that levels off); the bin means stay where a stop has no samples to weigh it.
  */
-function leastSquaresStops(s: Samples, t: Float64Array, lo: number, span: number, sp: Float64Array, sc: Float64Array): void {
+function leastSquaresStops(s: Samples, along: Float64Array, sp: Float64Array, sc: Float64Array): boolean {
   const k = sp.length;
-  if (k > 4) return;
+  if (k > 4) return false;
+  const segment = scratchUint8(SEGMENT.segment, s.n),
+    weight = scratchFloat64(WORK.weight, s.n);
   // The normal equations (tridiagonal: a sample weighs only the two stops around it) summed in
   // locals, not in a matrix indexed per sample: each sum still takes the same terms in sample
   // order, so the same bits. aJJ: diagonal, aJK: beside it; rJ, gJ, bJ: stop J's right-hand sides.
@@ -762,11 +784,13 @@ function leastSquaresStops(s: Samples, t: Float64Array, lo: number, span: number
     b3 = 0;
   const { r, g, b } = s;
   for (let i = 0; i < s.n; i++) {
-    const f = Math.min(1, Math.max(0, (t[i] - lo) / span));
+    const f = Math.min(1, Math.max(0, along[i]));
     let j = 1;
     while (j < k - 1 && f > sp[j]) j++;
     const w = (f - sp[j - 1]) / (sp[j] - sp[j - 1] || 1),
       v = 1 - w;
+    segment[i] = j;
+    weight[i] = w;
     const red = r[i],
       green = g[i],
       blue = b[i];
@@ -805,15 +829,16 @@ function leastSquaresStops(s: Samples, t: Float64Array, lo: number, span: number
   // padded to 4×4 with identity rows (solve4's size)
   const ata = Float64Array.of(a00, a01, 0, 0, a01, a11, a12, 0, 0, a12, a22, a23, 0, 0, a23, a33);
   const rhs = [Float64Array.of(r0, r1, r2, r3), Float64Array.of(g0, g1, g2, g3), Float64Array.of(b0, b1, b2, b3)];
-  for (let j = 0; j < k; j++) if (!(ata[5 * j] > 1e-6)) return;
+  for (let j = 0; j < k; j++) if (!(ata[5 * j] > 1e-6)) return true;
   for (let j = k; j < 4; j++) ata[5 * j] = 1;
   const solved: Float64Array[] = [];
   for (let c = 0; c < 3; c++) {
     const x = solve4(ata, rhs[c]);
-    if (x === null) return;
+    if (x === null) return true;
     solved.push(x);
   }
   for (let j = 0; j < k; j++) for (let c = 0; c < 3; c++) sc[3 * j + c] = Math.max(0, Math.min(255, solved[c][j]));
+  return true;
 }
 
 /** Douglas–Peucker over the binned profile in (t, RGB): the ends plus at most two interior stops. */
