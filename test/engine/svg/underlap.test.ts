@@ -6,7 +6,8 @@ import t from 'tap';
 import { vectorize } from '../../../engine/index.js';
 import { PathWriter } from '../../../engine/svg/index.js';
 import { pathOutline } from '../../../engine/svg/path-data.js';
-import { HiddenRun, writeRunEnds } from '../../../engine/svg/underlap.js';
+import { FittedChains } from '../../../engine/fit/chain.js';
+import { HiddenRun, OutlineIndex, shortcutEnds, writeRunEnds, type PaintLayers } from '../../../engine/svg/underlap.js';
 import { coverage, mix, png, raster, render } from '../helpers/images.js';
 
 const WHITE = [255, 255, 255],
@@ -88,4 +89,40 @@ t.test('a hidden run that starts with no point (its first chain had no segments)
   t.notMatch(d, /NaN|undefined/, `no undefined point in ${d}`);
   t.match(d, /^M2 3/, 'the run opens with a moveto at its first point');
   t.equal(pathOutline(d).nodes, 3, 'the moveto, the line and the curve');
+});
+
+t.test('the area a shortcut would cover is read pixel by pixel: one earlier pixel anywhere in a long row span refuses it', async (t) => {
+  // A 200 x 20 image: the shape (region 0, painted second) above row 10, a shape painted after it
+  // (region 1) below. The run dips from (10, 15) to (100, 18) and back up to (190, 15): its shortcut,
+  // the line y = 15, covers rows 15-17 of region 1 with spans up to ~170 px, read in 16-pixel blocks.
+  const width = 200,
+    height = 20;
+  const layersWith = (earlier: Array<[number, number]>): PaintLayers => {
+    const labels = new Int32Array(width * height);
+    for (let y = 10; y < height; y++) labels.fill(1, y * width, (y + 1) * width);
+    for (const [x, y] of earlier) labels[y * width + x] = 2;
+    // region 2 is painted first, then the shape, then region 1
+    return { labels, width, height, rank: Int32Array.of(1, 2, 0) };
+  };
+  const ends = (layers: PaintLayers): number[] => {
+    const run = new HiddenRun(10, 15);
+    run.lineTo(100, 18);
+    run.lineTo(190, 15);
+    return shortcutEnds(run, layers, 0, new OutlineIndex(new FittedChains(0), []));
+  };
+  t.same(ends(layersWith([])), [2], 'nothing earlier under it: the two segments become one line');
+  // inside the covered area, below the line's own neighbourhood (rows 14-15): at a block's first
+  // pixel, its last, mid-block, and towards either end of a span
+  for (const [x, y] of [
+    [96, 16],
+    [111, 16],
+    [100, 17],
+    [70, 16],
+    [140, 16],
+  ] as Array<[number, number]>) {
+    t.same(ends(layersWith([[x, y]])), [2, 1], `an earlier pixel at (${x}, ${y}) keeps both segments`);
+  }
+  // outside it (below the run's lowest point, left of where the span starts on its row): no effect
+  t.same(ends(layersWith([[100, 18]])), [2], 'an earlier pixel below the run does not matter');
+  t.same(ends(layersWith([[12, 16]])), [2], 'nor one outside the sliver at its thin end');
 });
