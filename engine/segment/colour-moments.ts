@@ -64,12 +64,8 @@ const GRAM = Array.from({ length: TERMS * TERMS }, (_, k) => {
   return { power: powerIndex(ir + ic, jr + jc), degree: ir + jr + ic + jc };
 });
 
-const POWER_X = Int32Array.from(POWERS, ([i]) => i),
-  POWER_Y = Int32Array.from(POWERS, ([, j]) => j);
 const xPowers = new Float64Array(2 * DEGREE + 1),
   yPowers = new Float64Array(2 * DEGREE + 1);
-/** A run's Σ xᵏ (k ≤ 2·DEGREE), then per channel Σ v·xᵏ (k ≤ DEGREE). */
-const runSums = new Float64Array(2 * DEGREE + 1 + 3 * (DEGREE + 1));
 
 /**
  * Adds a run of `count` pixels of one row to the sums at `at`: the first at (x, y) about the set's
@@ -87,7 +83,6 @@ export function addRun(
   channels: number,
   first: number,
 ): void {
-  const colourAt = 2 * DEGREE + 1;
   // Written out for DEGREE 3, the sums in locals: the same products added in the same order as a
   // loop over the powers would (so the same bits), without a load and store per power and pixel.
   let x0 = 0,
@@ -140,35 +135,73 @@ export function addRun(
     b2 += b * w2;
     b3 += b * w3;
   }
-  runSums[0] = x0;
-  runSums[1] = x1;
-  runSums[2] = x2;
-  runSums[3] = x3;
-  runSums[4] = x4;
-  runSums[5] = x5;
-  runSums[6] = x6;
-  runSums[colourAt] = r0;
-  runSums[colourAt + 1] = r1;
-  runSums[colourAt + 2] = r2;
-  runSums[colourAt + 3] = r3;
-  runSums[colourAt + 4] = g0;
-  runSums[colourAt + 5] = g1;
-  runSums[colourAt + 6] = g2;
-  runSums[colourAt + 7] = g3;
-  runSums[colourAt + 8] = b0;
-  runSums[colourAt + 9] = b1;
-  runSums[colourAt + 10] = b2;
-  runSums[colourAt + 11] = b3;
-  yPowers[0] = 1;
-  for (let k = 1; k <= 2 * DEGREE; k++) yPowers[k] = yPowers[k - 1] * y;
-  for (let k = 0; k < POWERS.length; k++) {
-    const i = POWER_X[k],
-      yj = yPowers[POWER_Y[k]];
-    sums[at + k] += runSums[i] * yj;
-    if (k < TERMS) {
-      for (let c = 0; c < 3; c++) sums[at + COLOUR + c * TERMS + k] += runSums[colourAt + c * (DEGREE + 1) + i] * yj;
-    }
-  }
+  // The run's sums spread over the powers of y (Σ xⁱyʲ = yʲ·Σ xⁱ along a row), written out for
+  // DEGREE 3: each sum gets the same one product as a loop over POWERS would add (the same bits),
+  // without the index tables and the scratch array a short run (a noisy image has many) paid for.
+  const y1 = y,
+    y2 = y1 * y,
+    y3 = y2 * y,
+    y4 = y3 * y,
+    y5 = y4 * y,
+    y6 = y5 * y;
+  sums[at + 0] += x0;
+  sums[at + 1] += x1;
+  sums[at + 2] += x0 * y1;
+  sums[at + 3] += x2;
+  sums[at + 4] += x1 * y1;
+  sums[at + 5] += x0 * y2;
+  sums[at + 6] += x3;
+  sums[at + 7] += x2 * y1;
+  sums[at + 8] += x1 * y2;
+  sums[at + 9] += x0 * y3;
+  sums[at + 10] += x4;
+  sums[at + 11] += x3 * y1;
+  sums[at + 12] += x2 * y2;
+  sums[at + 13] += x1 * y3;
+  sums[at + 14] += x0 * y4;
+  sums[at + 15] += x5;
+  sums[at + 16] += x4 * y1;
+  sums[at + 17] += x3 * y2;
+  sums[at + 18] += x2 * y3;
+  sums[at + 19] += x1 * y4;
+  sums[at + 20] += x0 * y5;
+  sums[at + 21] += x6;
+  sums[at + 22] += x5 * y1;
+  sums[at + 23] += x4 * y2;
+  sums[at + 24] += x3 * y3;
+  sums[at + 25] += x2 * y4;
+  sums[at + 26] += x1 * y5;
+  sums[at + 27] += x0 * y6;
+  sums[at + COLOUR + 0] += r0;
+  sums[at + COLOUR + 1] += r1;
+  sums[at + COLOUR + 2] += r0 * y1;
+  sums[at + COLOUR + 3] += r2;
+  sums[at + COLOUR + 4] += r1 * y1;
+  sums[at + COLOUR + 5] += r0 * y2;
+  sums[at + COLOUR + 6] += r3;
+  sums[at + COLOUR + 7] += r2 * y1;
+  sums[at + COLOUR + 8] += r1 * y2;
+  sums[at + COLOUR + 9] += r0 * y3;
+  sums[at + COLOUR + 10] += g0;
+  sums[at + COLOUR + 11] += g1;
+  sums[at + COLOUR + 12] += g0 * y1;
+  sums[at + COLOUR + 13] += g2;
+  sums[at + COLOUR + 14] += g1 * y1;
+  sums[at + COLOUR + 15] += g0 * y2;
+  sums[at + COLOUR + 16] += g3;
+  sums[at + COLOUR + 17] += g2 * y1;
+  sums[at + COLOUR + 18] += g1 * y2;
+  sums[at + COLOUR + 19] += g0 * y3;
+  sums[at + COLOUR + 20] += b0;
+  sums[at + COLOUR + 21] += b1;
+  sums[at + COLOUR + 22] += b0 * y1;
+  sums[at + COLOUR + 23] += b2;
+  sums[at + COLOUR + 24] += b1 * y1;
+  sums[at + COLOUR + 25] += b0 * y2;
+  sums[at + COLOUR + 26] += b3;
+  sums[at + COLOUR + 27] += b2 * y1;
+  sums[at + COLOUR + 28] += b1 * y2;
+  sums[at + COLOUR + 29] += b0 * y3;
   sums[at + SQUARES] += squares;
 }
 
