@@ -144,16 +144,7 @@ export function addRun(
     y4 = y3 * y,
     y5 = y4 * y,
     y6 = y5 * y;
-  sums[at + 0] += x0;
-  sums[at + 1] += x1;
-  sums[at + 2] += x0 * y1;
-  sums[at + 3] += x2;
-  sums[at + 4] += x1 * y1;
-  sums[at + 5] += x0 * y2;
-  sums[at + 6] += x3;
-  sums[at + 7] += x2 * y1;
-  sums[at + 8] += x1 * y2;
-  sums[at + 9] += x0 * y3;
+  spreadTerms(sums, at, x0, x1, x2, x3, y1, y2, y3);
   sums[at + 10] += x4;
   sums[at + 11] += x3 * y1;
   sums[at + 12] += x2 * y2;
@@ -172,37 +163,37 @@ export function addRun(
   sums[at + 25] += x2 * y4;
   sums[at + 26] += x1 * y5;
   sums[at + 27] += x0 * y6;
-  sums[at + COLOUR + 0] += r0;
-  sums[at + COLOUR + 1] += r1;
-  sums[at + COLOUR + 2] += r0 * y1;
-  sums[at + COLOUR + 3] += r2;
-  sums[at + COLOUR + 4] += r1 * y1;
-  sums[at + COLOUR + 5] += r0 * y2;
-  sums[at + COLOUR + 6] += r3;
-  sums[at + COLOUR + 7] += r2 * y1;
-  sums[at + COLOUR + 8] += r1 * y2;
-  sums[at + COLOUR + 9] += r0 * y3;
-  sums[at + COLOUR + 10] += g0;
-  sums[at + COLOUR + 11] += g1;
-  sums[at + COLOUR + 12] += g0 * y1;
-  sums[at + COLOUR + 13] += g2;
-  sums[at + COLOUR + 14] += g1 * y1;
-  sums[at + COLOUR + 15] += g0 * y2;
-  sums[at + COLOUR + 16] += g3;
-  sums[at + COLOUR + 17] += g2 * y1;
-  sums[at + COLOUR + 18] += g1 * y2;
-  sums[at + COLOUR + 19] += g0 * y3;
-  sums[at + COLOUR + 20] += b0;
-  sums[at + COLOUR + 21] += b1;
-  sums[at + COLOUR + 22] += b0 * y1;
-  sums[at + COLOUR + 23] += b2;
-  sums[at + COLOUR + 24] += b1 * y1;
-  sums[at + COLOUR + 25] += b0 * y2;
-  sums[at + COLOUR + 26] += b3;
-  sums[at + COLOUR + 27] += b2 * y1;
-  sums[at + COLOUR + 28] += b1 * y2;
-  sums[at + COLOUR + 29] += b0 * y3;
+  spreadTerms(sums, at + COLOUR, r0, r1, r2, r3, y1, y2, y3);
+  spreadTerms(sums, at + COLOUR + TERMS, g0, g1, g2, g3, y1, y2, y3);
+  spreadTerms(sums, at + COLOUR + 2 * TERMS, b0, b1, b2, b3, y1, y2, y3);
   sums[at + SQUARES] += squares;
+}
+
+/**
+ * Sums Σ v·xⁱ along a run (v0..v3: of 1, or of a channel) spread over the surface's terms xⁱyʲ
+ * (i + j ≤ 3), in POWERS' order from `at`.
+ */
+function spreadTerms(
+  sums: Float64Array,
+  at: number,
+  v0: number,
+  v1: number,
+  v2: number,
+  v3: number,
+  y1: number,
+  y2: number,
+  y3: number,
+): void {
+  sums[at] += v0;
+  sums[at + 1] += v1;
+  sums[at + 2] += v0 * y1;
+  sums[at + 3] += v2;
+  sums[at + 4] += v1 * y1;
+  sums[at + 5] += v0 * y2;
+  sums[at + 6] += v3;
+  sums[at + 7] += v2 * y1;
+  sums[at + 8] += v1 * y2;
+  sums[at + 9] += v0 * y3;
 }
 
 /** Adds the sums at `from` (about a point dx, dy from the target's reference) into those at `to`. */
