@@ -698,50 +698,19 @@ function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): Profil
     sc[3 * k + 1] = stopCol[k][1];
     sc[3 * k + 2] = stopCol[k][2];
   }
-  const placed = leastSquaresStops(s, along, sp, sc);
+  leastSquaresStops(s, along, sp, sc);
   for (let k = 0; k < stopCount; k++) stopCol[k] = [sc[3 * k], sc[3 * k + 1], sc[3 * k + 2]];
   const { r, g, b } = s;
-  // the segment and blend weight of every sample, where the least squares placed them: the same
-  // numbers the search below finds (every f lies in [0, 1], the stops' ends), not found again
+  // each sample on the ramp where the least squares placed it: its segment and blend weight
   const segment = scratchUint8(SEGMENT.segment, s.n),
     weight = scratchFloat64(WORK.weight, s.n);
-  for (let i = 0; placed && i < s.n; i++) {
+  for (let i = 0; i < s.n; i++) {
     const a = 3 * (segment[i] - 1),
       z = a + 3,
       w = weight[i];
     const dr = r[i] - (sc[a] + w * (sc[z] - sc[a])),
       dg = g[i] - (sc[a + 1] + w * (sc[z + 1] - sc[a + 1])),
       db = b[i] - (sc[a + 2] + w * (sc[z + 2] - sc[a + 2]));
-    residual += Math.sqrt(dr * dr + dg * dg + db * db);
-    if ((i & 255) === 255 && residual / s.n > s.bound) break;
-  }
-  for (let i = 0; !placed && i < s.n; i++) {
-    const f = along[i];
-    let cr: number, cg: number, cb: number;
-    if (f <= sp[0]) {
-      cr = sc[0];
-      cg = sc[1];
-      cb = sc[2];
-    } else {
-      let k = 1;
-      while (k < stopCount && f > sp[k]) k++;
-      if (k === stopCount) {
-        const o = 3 * (stopCount - 1);
-        cr = sc[o];
-        cg = sc[o + 1];
-        cb = sc[o + 2];
-      } else {
-        const a = 3 * (k - 1),
-          z = 3 * k;
-        const w = (f - sp[k - 1]) / (sp[k] - sp[k - 1] || 1);
-        cr = sc[a] + w * (sc[z] - sc[a]);
-        cg = sc[a + 1] + w * (sc[z + 1] - sc[a + 1]);
-        cb = sc[a + 2] + w * (sc[z + 2] - sc[a + 2]);
-      }
-    }
-    const dr = r[i] - cr,
-      dg = g[i] - cg,
-      db = b[i] - cb;
     residual += Math.sqrt(dr * dr + dg * dg + db * db);
     // the sum only grows: once its mean passes the bound, the final mean does too
     if ((i & 255) === 255 && residual / s.n > s.bound) break;
@@ -755,10 +724,11 @@ function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): Profil
  * it), so they solve a small banded system. The binned means the offsets were chosen from sit
  * inside their bins, and a ramp drawn through them runs off the samples towards its ends (a cone's
  * apex, a ramp that levels off); the bin means stay where a stop has no samples to weigh it.
+ * There are 2–4 stops (simplifyProfile keeps the ends and at most two more). Every sample's
+ * segment and blend weight are left in the SEGMENT and WORK.weight slots for the residual pass.
  */
-function leastSquaresStops(s: Samples, along: Float64Array, sp: Float64Array, sc: Float64Array): boolean {
+function leastSquaresStops(s: Samples, along: Float64Array, sp: Float64Array, sc: Float64Array): void {
   const k = sp.length;
-  if (k > 4) return false;
   const segment = scratchUint8(SEGMENT.segment, s.n),
     weight = scratchFloat64(WORK.weight, s.n);
   // The normal equations (tridiagonal: a sample weighs only the two stops around it) summed in
@@ -830,16 +800,15 @@ function leastSquaresStops(s: Samples, along: Float64Array, sp: Float64Array, sc
   // padded to 4×4 with identity rows (solve4's size)
   const ata = Float64Array.of(a00, a01, 0, 0, a01, a11, a12, 0, 0, a12, a22, a23, 0, 0, a23, a33);
   const rhs = [Float64Array.of(r0, r1, r2, r3), Float64Array.of(g0, g1, g2, g3), Float64Array.of(b0, b1, b2, b3)];
-  for (let j = 0; j < k; j++) if (!(ata[5 * j] > 1e-6)) return true;
+  for (let j = 0; j < k; j++) if (!(ata[5 * j] > 1e-6)) return;
   for (let j = k; j < 4; j++) ata[5 * j] = 1;
   const solved: Float64Array[] = [];
   for (let c = 0; c < 3; c++) {
     const x = solve4(ata, rhs[c]);
-    if (x === null) return true;
+    if (x === null) return;
     solved.push(x);
   }
   for (let j = 0; j < k; j++) for (let c = 0; c < 3; c++) sc[3 * j + c] = Math.max(0, Math.min(255, solved[c][j]));
-  return true;
 }
 
 /** Douglas–Peucker over the binned profile in (t, RGB): the ends plus at most two interior stops. */
