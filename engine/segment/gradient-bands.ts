@@ -41,6 +41,10 @@ export interface GradientBandSettings {
   maxResidual: number;
 }
 
+/** Empty arrays a state object holds between traces (it keeps no trace's arrays alive). */
+const NO_INTS = new Int32Array(0);
+const NO_DOUBLES = new Float64Array(0);
+const NO_FLAGS = new Uint8Array(0);
 /** Regions smaller than this are left to the other stages: a gradient fit needs samples. */
 const MIN_REGION = 16;
 /** Per region on a soft boundary: the moments of its clean pixels, then of its edge pixels, about its reference pixel. */
@@ -264,62 +268,33 @@ export function joinComponents(
   // This thread's groups. A region of a component another thread joins stays its own group here,
   // which no group of this thread's components is, as it is not in that thread either.
   const parent = identityMap(regionCount);
-  const find = (r: number): number => {
-    while (parent[r] !== r) r = parent[r] = parent[parent[r]];
-    return r;
-  };
+  const find = (r: number): number => findGroup(parent, r);
   const members: number[][] = Array.from({ length: regionCount }, (_, r) => [r]);
   const size = Float64Array.from(area);
-  const { width, data } = image;
+  const { width } = image;
   const channels = image.channels ?? 4;
-  const hard2 = settings.hardStep * settings.hardStep;
-  const stepsHard = (p: number, q: number): boolean => {
-    const dr = data[channels * p] - data[channels * q],
-      dg = data[channels * p + 1] - data[channels * q + 1],
-      db = data[channels * p + 2] - data[channels * q + 2];
-    return dr * dr + dg * dg + db * db > hard2;
-  };
   const paintOf = (group: number[], total: number, a: number, b: number, bound = Infinity): number => {
     // the group's pixels thinned as one region of `total` pixels would be (at most MAX_SAMPLES)
     const step = gradientSampleStep(total);
     const sample = scratchInt32(JOIN.sample, Math.ceil(total / step));
-    const pixels = pixelList();
-    // A pixel of the group beside a pixel outside it that steps hard is a mix of the two colours
-    // (anti-aliasing), which no ramp of the group's own colours paints: left out, unless that
-    // leaves too few to judge by (a thin region is all outline).
-    const acrossEdge = (p: number, q: number): boolean => {
-      // a pixel of the same region is in the group (most neighbours): no find needed
-      if (labels[q] === labels[p]) return false;
-      const g = find(labels[q]);
-      return g !== a && g !== b && stepsHard(p, q);
-    };
-    const take = (skipEdges: boolean): number => {
-      // one pixel every `step` along the members' pixels end to end (each member's list read by stride)
-      let k = 0,
-        at = 0;
-      for (const r of group) {
-        let i = first[r] + at;
-        for (; i < first[r + 1]; i += step) {
-          const p = pixels[i];
-          // only a pixel that steps hard to another region can step hard to one outside the group
-          if (skipEdges && edgePixel[p] === 1) {
-            const x = p % width;
-            if (
-              (x > 0 && acrossEdge(p, p - 1)) ||
-              (x + 1 < width && acrossEdge(p, p + 1)) ||
-              (p >= width && acrossEdge(p, p - width)) ||
-              (p + width < n && acrossEdge(p, p + width))
-            )
-              continue;
-          }
-          sample[k++] = p;
-        }
-        at = i - first[r + 1];
-      }
-      return k;
-    };
-    let k = take(true);
-    if (k < MIN_REGION) k = take(false);
+    const taking = groupSampling;
+    taking.width = image.width;
+    taking.n = n;
+    taking.data = image.data;
+    taking.channels = channels;
+    taking.hard2 = settings.hardStep * settings.hardStep;
+    taking.labels = labels;
+    taking.parent = parent;
+    taking.edgePixel = edgePixel;
+    taking.pixels = pixelList();
+    taking.first = first;
+    taking.sample = sample;
+    let k = takeGroupSamples(taking, group, step, a, b, true);
+    if (k < MIN_REGION) k = takeGroupSamples(taking, group, step, a, b, false);
+    // the trace's arrays are not kept alive by the state
+    taking.data = NO_FLAGS;
+    taking.labels = taking.parent = taking.pixels = taking.first = taking.sample = NO_INTS;
+    taking.edgePixel = NO_FLAGS;
     return paintResidual(image, sample.subarray(0, k), { maxResidual: settings.maxResidual }, bound);
   };
   // Each group's residual twice: from its moments (always known), and from the gradient fill that
@@ -421,6 +396,95 @@ export function joinComponents(
   }
 }
 
+/** The group r is in: union-find with path halving. */
+function findGroup(parent: Int32Array, r: number): number {
+  while (parent[r] !== r) r = parent[r] = parent[parent[r]];
+  return r;
+}
+
+/** Whether the colours of pixels p and q lie further apart than √hard2. */
+function stepsHard(data: Uint8Array, channels: number, hard2: number, p: number, q: number): boolean {
+  const dr = data[channels * p] - data[channels * q],
+    dg = data[channels * p + 1] - data[channels * q + 1],
+    db = data[channels * p + 2] - data[channels * q + 2];
+  return dr * dr + dg * dg + db * db > hard2;
+}
+
+/**
+ * What takeGroupSamples reads, one object for every trace on this thread, and the sampling a
+ * module function rather than closures made per fit: closures lose their optimised code between
+ * traces (see stepTable).
+ */
+interface GroupSampling {
+  width: number;
+  n: number;
+  data: Uint8Array;
+  channels: number;
+  hard2: number;
+  labels: Int32Array;
+  parent: Int32Array;
+  edgePixel: Uint8Array;
+  pixels: Int32Array;
+  first: Int32Array;
+  sample: Int32Array;
+}
+const groupSampling: GroupSampling = {
+  width: 0,
+  n: 0,
+  data: NO_FLAGS,
+  channels: 4,
+  // a double from the start, as a fractional hard step would make it
+  hard2: 0.5,
+  labels: NO_INTS,
+  parent: NO_INTS,
+  edgePixel: NO_FLAGS,
+  pixels: NO_INTS,
+  first: NO_INTS,
+  sample: NO_INTS,
+};
+
+/**
+ * A pixel of the group beside a pixel outside it (neither group a nor b) that steps hard is a mix
+ * of the two colours (anti-aliasing), which no ramp of the group's own colours paints.
+ */
+function acrossEdge(t: GroupSampling, p: number, q: number, a: number, b: number): boolean {
+  const { labels } = t;
+  // a pixel of the same region is in the group (most neighbours): no find needed
+  if (labels[q] === labels[p]) return false;
+  const g = findGroup(t.parent, labels[q]);
+  return g !== a && g !== b && stepsHard(t.data, t.channels, t.hard2, p, q);
+}
+
+/**
+ * One pixel every `step` along the group's members' pixels end to end (each member's list read by
+ * stride) into t.sample; with skipEdges, leaving out those across an edge (acrossEdge). Returns how many.
+ */
+function takeGroupSamples(t: GroupSampling, group: number[], step: number, a: number, b: number, skipEdges: boolean): number {
+  const { width, n, edgePixel, pixels, first, sample } = t;
+  let k = 0,
+    at = 0;
+  for (const r of group) {
+    let i = first[r] + at;
+    for (; i < first[r + 1]; i += step) {
+      const p = pixels[i];
+      // only a pixel that steps hard to another region can step hard to one outside the group
+      if (skipEdges && edgePixel[p] === 1) {
+        const x = p % width;
+        if (
+          (x > 0 && acrossEdge(t, p, p - 1, a, b)) ||
+          (x + 1 < width && acrossEdge(t, p, p + 1, a, b)) ||
+          (p >= width && acrossEdge(t, p, p - width, a, b)) ||
+          (p + width < n && acrossEdge(t, p, p + width, a, b))
+        )
+          continue;
+      }
+      sample[k++] = p;
+    }
+    at = i - first[r + 1];
+  }
+  return k;
+}
+
 /**
  * Numbers the blocks of the regions on a soft boundary (`slot`, one number per region, -1 for the
  * others) and returns how many there are.
@@ -477,12 +541,6 @@ export function measureMoments(
   }
   const listed = part === null ? null : part.first.slice(0, regionCount);
   const pixels = part === null ? null : part.pixels;
-  const stepsHard = (p: number, q: number): boolean => {
-    const dr = data[channels * p] - data[channels * q],
-      dg = data[channels * p + 1] - data[channels * q + 1],
-      db = data[channels * p + 2] - data[channels * q + 2];
-    return dr * dr + dg * dg + db * db > hard2;
-  };
   // Runs of one region's pixels along a row, cut where a pixel's edge flag changes. Within a row
   // run of one label only its two ends have a left or right neighbour of another region.
   for (let y = 0; y < height; y++) {
@@ -509,10 +567,10 @@ export function measureMoments(
       for (let t = x; t < rowRunEnd; t++) {
         const p = row + t;
         const edge =
-          (t === x && t > 0 && stepsHard(p, p - 1)) ||
-          (t + 1 === rowRunEnd && t + 1 < width && stepsHard(p, p + 1)) ||
-          (y > 0 && labels[p - width] !== label && stepsHard(p, p - width)) ||
-          (y + 1 < height && labels[p + width] !== label && stepsHard(p, p + width));
+          (t === x && t > 0 && stepsHard(data, channels, hard2, p, p - 1)) ||
+          (t + 1 === rowRunEnd && t + 1 < width && stepsHard(data, channels, hard2, p, p + 1)) ||
+          (y > 0 && labels[p - width] !== label && stepsHard(data, channels, hard2, p, p - width)) ||
+          (y + 1 < height && labels[p + width] !== label && stepsHard(data, channels, hard2, p, p + width));
         edgePixel[p] = edge ? 1 : 0;
         if (t === x) startEdge = edge;
         else if (edge !== startEdge) {
@@ -612,9 +670,6 @@ function boundarySteps(image: RasterImage, regions: RegionLabels, hardStep: numb
   return { count, a, b, sum, pixelPairs, hard };
 }
 
-const NO_INTS = new Int32Array(0);
-const NO_DOUBLES = new Float64Array(0);
-const NO_FLAGS = new Uint8Array(0);
 /**
  * boundarySteps' table and what its helpers read, one object for every trace on this thread, and
  * the helpers module functions rather than closures made per call: the closures' optimised code
