@@ -268,7 +268,7 @@ export function composeShapes(
   };
   for (const r of Number.isFinite(lostAreaShare) ? order : []) {
     const outline = graph.outlines[r];
-    outline.rings.forEach((ring) => {
+    for (const ring of outline.rings) {
       // Ring by ring: a one-pixel diagonal stroke is a string of tiny rings inside a large region.
       let fittedArea = 0;
       for (const ref of ring) fittedArea += (ref & 1 ? signedArea2Reversed(fitted, ref >> 1) : signedArea2(fitted, ref >> 1)) / 2;
@@ -276,7 +276,7 @@ export function composeShapes(
       let exact = 0;
       for (const ref of ring) exact += ((ref & 1 ? -1 : 1) * chainExactArea2(ref >> 1)) / 2;
       const slack = lostAreaShare * Math.abs(exact) + LOST_AREA_PIXELS;
-      if (Math.abs(fittedArea - exact) <= slack) return;
+      if (Math.abs(fittedArea - exact) <= slack) continue;
       // First the chains' polygons (straight runs, no rounding: within half a pixel of the edge,
       // no pixel steps), and only when even they lose the area, the exact cracks.
       let polygonArea = 0;
@@ -284,7 +284,7 @@ export function composeShapes(
         fitted.set(ref >> 1, polygonFit(ref >> 1));
         polygonArea += (ref & 1 ? signedArea2Reversed(fitted, ref >> 1) : signedArea2(fitted, ref >> 1)) / 2;
       }
-      if (Math.abs(polygonArea - exact) <= slack) return;
+      if (Math.abs(polygonArea - exact) <= slack) continue;
       if (settings.lineArt !== null) {
         // line art: the points themselves, simplified (a 1-px diagonal, a thin sliver), before their stairs
         let simplifiedArea = 0;
@@ -297,13 +297,13 @@ export function composeShapes(
           );
           simplifiedArea += (ref & 1 ? signedArea2Reversed(fitted, ref >> 1) : signedArea2(fitted, ref >> 1)) / 2;
         }
-        if (Math.abs(simplifiedArea - exact) <= slack) return;
+        if (Math.abs(simplifiedArea - exact) <= slack) continue;
       }
       for (const ref of ring) {
         const chain = graph.chains[ref >> 1];
         fitted.set(ref >> 1, crackPolyline(chain.cracks, chain.closed));
       }
-    });
+    }
   }
   checkAbort(context);
 
