@@ -109,7 +109,7 @@ for (const line of child.stdout.split('\n')) {
     round.compiles++;
     round.compileMs += Number(compiled[2]);
     if (rounds.length > 2) {
-      const name = compiled[1] || '(anonymous)';
+      const name = compiled[1] === '' || compiled[1].startsWith('(') ? '(anonymous)' : compiled[1];
       const seen = lateCompiles.get(name) ?? { count: 0, ms: 0 };
       seen.count++;
       seen.ms += Number(compiled[2]);
