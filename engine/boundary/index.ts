@@ -206,8 +206,7 @@ const NO_MASK = new Uint8Array(0);
 /**
  * What walk reads and fills, one object for every trace on this thread; walk and the label
  * lookups are module functions, not closures made per trace, whose optimised code was lost
- * between traces (with photos traced between clip art, calculator's boundary graph took 8-11 ms
- * instead of 4 now and then in an interleaved run).
+ * between traces (docs/performance.md, round 15).
  */
 interface WalkState {
   width: number;

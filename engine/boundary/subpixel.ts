@@ -186,8 +186,7 @@ const NO_MEANS = new Float64Array(0);
 /**
  * The chain being placed (its two regions) and what the helpers below read, one object for every
  * trace on this thread; the helpers are module functions, not closures made per trace, whose
- * optimised code was lost between traces (with photos traced between clip art, calculator's
- * sub-pixel stage took 15-16 ms instead of 6.5 now and then in an interleaved run).
+ * optimised code was lost between traces (docs/performance.md, round 15).
  */
 interface EdgeState {
   width: number;
