@@ -290,6 +290,7 @@ export function joinComponents(
     taking.first = first;
     taking.sample = sample;
     let k = takeGroupSamples(taking, group, step, a, b, true);
+    // the pixels across an edge are left out unless that leaves too few to judge by (a thin region is all outline)
     if (k < MIN_REGION) k = takeGroupSamples(taking, group, step, a, b, false);
     // the trace's arrays are not kept alive by the state
     taking.data = NO_FLAGS;
