@@ -234,15 +234,6 @@ export function composeShapes(
   const rank = new Int32Array(regionCount).fill(-1);
   order.forEach((r, i) => (rank[r] = i));
 
-  // Each chain is fitted once, forwards; a ring that walks it backwards reads it backwards
-  // (appendChain's reversed walk, signedArea2Reversed) instead of keeping a reversed copy.
-  const append = (writer: PathWriter, ref: ChainRef, continuing: boolean): void =>
-    writer.appendChain(fitted, ref >> 1, (ref & 1) === 1, continuing);
-  const otherSide = (ref: ChainRef): number => {
-    const chain = graph.chains[ref >> 1];
-    return ref & 1 ? chain.right : chain.left;
-  };
-
   // A fit that loses much of a ring's area (a one-pixel line folded flat, a glyph rounded away) is
   // not a smoothing any designer asked for: such rings are written with their chains' polygons
   // (or, failing those, their exact cracks), which their neighbours then share along the same chains.
@@ -322,19 +313,10 @@ export function composeShapes(
     const r = order[i];
     if (i > 0) smallestEarlier = Math.min(smallestEarlier, area[order[i - 1]]);
     const outline = graph.outlines[r];
-    // The chain's neighbour is painted on top of this shape: with close_seams this shape runs on
-    // under it, so no hairline of the page shows between their anti-aliased edges.
-    const runsUnder = (ref: ChainRef): boolean => {
-      if (!closeSeams) return false;
-      const other = otherSide(ref);
-      return other >= 0 && !transparent[other] && rank[other] > i;
-    };
-    // The shape with shortcuts taken in hidden runs, and once one is taken, without any (a fork of
-    // the writer as it stood before that run), for the output controls that lift a later shape below
-    // it or leave one out (controls.ts). One pass over the rings writes both.
-    const shortcuts = settings.seams.hiddenShortcuts;
-    const fill = new PathWriter();
-    let plain = null as PathWriter | null; // set in endRun, a closure (no narrowing to null)
+    // The shape with shortcuts taken in hidden runs, and once one is taken, without any, for the
+    // output controls that lift a later shape below it or leave one out (controls.ts). One pass
+    // over the rings writes both.
+    const shape = new ShapeWriter(layers, r, fitted, settings.seams.hiddenShortcuts);
     for (let k = 0; k < outline.rings.length; k++) {
       const ring = outline.rings[k];
       const ringArea = outline.ringArea[k];
@@ -342,60 +324,58 @@ export function composeShapes(
       // shape painted so far is larger (then the rim says whether all of them come later).
       if (stackHoles && ringArea < 0 && (stackedHoles.has(ring) || -ringArea < smallestEarlier)) {
         let allLater = true;
-        for (let j = 0; j < ring.length && allLater; j++) if (!(rank[otherSide(ring[j])] > i)) allLater = false;
+        for (let j = 0; j < ring.length && allLater; j++) if (!(rank[otherSide(graph, ring[j])] > i)) allLater = false;
         if (allLater) {
-          const inside = otherSide(ring[0]);
-          if (ring.every((ref) => otherSide(ref) === inside)) paintedBeneath[inside] = r;
+          const inside = otherSide(graph, ring[0]);
+          let whole = true;
+          for (let j = 1; j < ring.length && whole; j++) if (otherSide(graph, ring[j]) !== inside) whole = false;
+          if (whole) paintedBeneath[inside] = r;
           continue;
         }
       }
       // Runs of chains under later neighbours are collected and written by writeRunEnds (./underlap.ts);
       // the ring starts on a chain that is seen, so no run wraps round its end.
-      const hidden = ring.map((ref) => runsUnder(ref) && !hasArc(fitted, ref >> 1));
+      const hidden = new Array<boolean>(ring.length);
+      for (let j = 0; j < ring.length; j++)
+        hidden[j] = closeSeams && runsUnder(graph, ring[j], transparent, rank, i) && !hasArc(fitted, ring[j] >> 1);
       const first = Math.max(0, hidden.indexOf(false));
-      let run: HiddenRun | null = null;
-      let seen: OutlineIndex | null = null;
-      const endRun = (x: number, y: number): void => {
-        run!.lineTo(x, y);
-        const ends = shortcuts ? shortcutEnds(run!, layers, r, (seen ??= new OutlineIndex(fitted, ring))) : null;
-        // fewer ends than segments: a shortcut was taken
-        if (ends !== null && ends.length < run!.controls.length) plain ??= fill.fork();
-        writeRunEnds(fill, run!, ends);
-        if (plain !== null) writeRunEnds(plain, run!, null);
-        run = null;
-      };
+      shape.startRing(ring);
       for (let s = 0; s < ring.length; s++) {
         const j = (first + s) % ring.length;
         const ref = ring[j];
         const chain = ref >> 1,
           reversed = (ref & 1) === 1;
         if (hidden[j]) {
-          run ??= s === 0 ? new HiddenRun() : new HiddenRun(...chainStart(fitted, chain, reversed));
-          appendOffsetChain(run, fitted, chain, reversed, s > 0, underlap, graph.chains[chain].closed);
+          shape.run ??= s === 0 ? new HiddenRun() : new HiddenRun(...chainStart(fitted, chain, reversed));
+          appendOffsetChain(shape.run, fitted, chain, reversed, s > 0, underlap, graph.chains[chain].closed);
           continue;
         }
         // after an offset piece the pen is off the chain's start: a short line joins them
-        if (run !== null) endRun(...chainStart(fitted, chain, reversed));
-        append(fill, ref, s > 0);
-        if (plain !== null) append(plain, ref, s > 0);
+        if (shape.run !== null) shape.endRun(...chainStart(fitted, chain, reversed));
+        // Each chain is fitted once, forwards; a ring that walks it backwards reads it backwards
+        // (appendChain's reversed walk, signedArea2Reversed) instead of keeping a reversed copy.
+        shape.fill.appendChain(fitted, chain, reversed, s > 0);
+        shape.plain?.appendChain(fitted, chain, reversed, s > 0);
       }
       // a run at the ring's end goes back to where the ring started (its own start when all of it is hidden)
-      const closing: HiddenRun | null = run;
+      const closing: HiddenRun | null = shape.run;
       // a ring whose every chain is hidden and has no segments has no point to write
       if (closing !== null && closing.xs.length > 0)
-        endRun(
+        shape.endRun(
           ...(hidden[first]
             ? ([closing.xs[0], closing.ys[0]] as [number, number])
             : chainStart(fitted, ring[first] >> 1, (ring[first] & 1) === 1)),
         );
-      fill.close();
-      plain?.close();
+      shape.fill.close();
+      shape.plain?.close();
     }
+    const { fill, plain } = shape;
     if (fill.empty) continue;
     if (paintedBeneath[r] >= 0 && outline.rings.length === 1) fadeOnto(gradients, paint[r], paint[paintedBeneath[r]]);
     // an ellipse element has no offset copy: only a shape that runs under nothing is written as one
     const soleRef = outline.rings.length === 1 && outline.rings[0].length === 1 ? outline.rings[0][0] : -1;
-    const ellipse = soleRef >= 0 && !runsUnder(soleRef) ? fittedEllipse(fitted, soleRef >> 1) : null;
+    const underNothing = soleRef >= 0 && !(closeSeams && runsUnder(graph, soleRef, transparent, rank, i));
+    const ellipse = underNothing ? fittedEllipse(fitted, soleRef >> 1) : null;
     if (ellipse !== null) {
       items.push({ kind: 'ellipse', paint: paint[r], ...ellipse });
       nodes += ELLIPSE_NODES;
@@ -711,6 +691,64 @@ function signedArea2Reversed(fitted: FittedChains, c: number): number {
     y0 = y3;
   }
   return sum;
+}
+
+/** The region on the other side of a ring's chain. */
+function otherSide(graph: BoundaryGraph, ref: ChainRef): number {
+  const chain = graph.chains[ref >> 1];
+  return ref & 1 ? chain.right : chain.left;
+}
+
+/**
+ * Whether the chain's neighbour is painted on top of the shape painted `i`th: with close_seams
+ * the shape runs on under it, so no hairline of the page shows between their anti-aliased edges.
+ */
+function runsUnder(graph: BoundaryGraph, ref: ChainRef, transparent: Uint8Array, rank: Int32Array, i: number): boolean {
+  const other = otherSide(graph, ref);
+  return other >= 0 && !transparent[other] && rank[other] > i;
+}
+
+/**
+ * One shape's path as composeShapes writes it: `fill` with shortcuts taken in its hidden runs, and
+ * once one is taken, `plain` without any (a fork of the fill as it stood before that run). A class
+ * and not closures made per ring or per shape: V8 threw such closures' optimised code away and
+ * compiled them again several times a round of the corpus (`npm run bench:jit`).
+ */
+class ShapeWriter {
+  readonly fill = new PathWriter();
+  plain: PathWriter | null = null;
+  /** The hidden run being collected, if any. */
+  run: HiddenRun | null = null;
+  private ring: ChainRef[] = [];
+  /** The ring's outline where it is seen: made for the first run that asks (shortcutEnds). */
+  private seen: OutlineIndex | null = null;
+
+  constructor(
+    private readonly layers: PaintLayers,
+    private readonly region: number,
+    private readonly fitted: FittedChains,
+    private readonly shortcuts: boolean,
+  ) {}
+
+  startRing(ring: ChainRef[]): void {
+    this.ring = ring;
+    this.run = null;
+    this.seen = null;
+  }
+
+  /** Ends the hidden run at (x, y) and writes it, with the fewest segments that stay hidden. */
+  endRun(x: number, y: number): void {
+    const run = this.run!;
+    run.lineTo(x, y);
+    const ends = this.shortcuts
+      ? shortcutEnds(run, this.layers, this.region, (this.seen ??= new OutlineIndex(this.fitted, this.ring)))
+      : null;
+    // fewer ends than segments: a shortcut was taken
+    if (ends !== null && ends.length < run.controls.length) this.plain ??= this.fill.fork();
+    writeRunEnds(this.fill, run, ends);
+    if (this.plain !== null) writeRunEnds(this.plain, run, null);
+    this.run = null;
+  }
 }
 
 /** Where chain c's walk starts (its last point when walked backwards). */
