@@ -93,3 +93,56 @@ t.test('straightRuns: a run needs its length, and ends where the points leave th
   t.same(straightRuns(xs, ys), [[0, 30]], 'the line and its first point off it, within the tolerance');
   t.same(straightRuns(xs.slice(0, 12), ys.slice(0, 12)), [], 'eleven pixels are too short to call straight');
 });
+
+t.test('straightRuns: the same runs as testing every point against every chord, on long noisy lines and gentle arcs', async (t) => {
+  // The definition, point by point: a chord from..to holds when every point between lies within
+  // 0.05 px of it; a run grows while it holds and is kept from 16 px.
+  const plainRuns = (xs: ArrayLike<number>, ys: ArrayLike<number>): Array<[number, number]> => {
+    const holds = (from: number, to: number): boolean => {
+      const dx = xs[to] - xs[from],
+        dy = ys[to] - ys[from];
+      const len = Math.hypot(dx, dy);
+      if (len < 1e-9) return false;
+      for (let i = from + 1; i < to; i++) if (Math.abs((xs[i] - xs[from]) * dy - (ys[i] - ys[from]) * dx) > 0.05 * len) return false;
+      return true;
+    };
+    const runs: Array<[number, number]> = [];
+    let from = 0;
+    while (from < xs.length - 2) {
+      let to = from + 1;
+      while (to + 1 < xs.length && holds(from, to + 1)) to++;
+      if (to - from >= 2 && Math.hypot(xs[to] - xs[from], ys[to] - ys[from]) >= 16) {
+        runs.push([from, to]);
+        from = to;
+      } else from++;
+    }
+    return runs;
+  };
+  // a deterministic pseudo-random sequence, so a failure names its case
+  let seed = 12345;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  let longest = 0;
+  for (let c = 0; c < 300; c++) {
+    const angle = random() * 2 * Math.PI,
+      bend = (random() - 0.5) * 0.0008,
+      noise = random() * 0.04,
+      step = 0.5 + random();
+    const n = 40 + Math.floor(random() * 400);
+    const xs = new Float64Array(n),
+      ys = new Float64Array(n);
+    let x = 100 * random(),
+      y = 100 * random(),
+      heading = angle;
+    for (let i = 0; i < n; i++) {
+      xs[i] = x + noise * (random() - 0.5);
+      ys[i] = y + noise * (random() - 0.5);
+      heading += bend;
+      x += step * Math.cos(heading);
+      y += step * Math.sin(heading);
+    }
+    const expected = plainRuns(xs, ys);
+    for (const [from, to] of expected) longest = Math.max(longest, to - from);
+    t.strictSame(straightRuns(xs, ys), expected, `case ${c}`);
+  }
+  t.ok(longest > 100, `some runs are long enough for the sleeve (longest ${longest} points)`);
+});
