@@ -802,9 +802,9 @@ function leastSquaresStops(s: Samples, along: Float64Array, sp: Float64Array, sc
   // that loop had never run, and every later ramp with fewer stops bailed out of the optimised code
   // there (storm traced again and again: five times a trace, the code never replaced), finishing
   // the fit in the interpreter.
-  for (const diagonal of [a00, a11, a22, a33].slice(0, k)) if (!(diagonal > 1e-6)) return;
   const ata = Float64Array.of(a00, a01, 0, 0, a01, a11, a12, 0, 0, a12, k > 2 ? a22 : 1, a23, 0, 0, a23, k > 3 ? a33 : 1);
   const rhs = [Float64Array.of(r0, r1, r2, r3), Float64Array.of(g0, g1, g2, g3), Float64Array.of(b0, b1, b2, b3)];
+  for (let j = 0; j < k; j++) if (!(ata[5 * j] > 1e-6)) return;
   const solved: Float64Array[] = [];
   for (let c = 0; c < 3; c++) {
     const x = solve4(ata, rhs[c]);

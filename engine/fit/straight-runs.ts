@@ -44,7 +44,7 @@ export function straightRuns(xs: ArrayLike<number>, ys: ArrayLike<number>): Arra
 function chordHolds(xs: ArrayLike<number>, ys: ArrayLike<number>, from: number, to: number): boolean {
   const inside = to - from - 1;
   if (inside < SLEEVE_FROM) return withinChord(xs, ys, from, to);
-  if (inside === SLEEVE_FROM || sleeve.from !== from) startSleeve(xs, ys, from, to);
+  if (inside === SLEEVE_FROM) startSleeve(xs, ys, from, to);
   else narrowSleeve(xs, ys, to - 1);
   const dx = xs[to] - xs[from],
     dy = ys[to] - ys[from];
