@@ -1,6 +1,7 @@
 /**
  * Shapes from regions: colours each region, decides the paint order, and lays out the SVG items
- * from the chains fitted once each (engine/parallel/chain-fits.ts).
+ * from the chains fitted once each (engine/parallel/chain-fits.ts); each shape's path data is
+ * written by ./shape-writer.ts.
  *
  * Paint order is by area, largest first (ties by label): backgrounds and enclosing shapes go under,
  * details on top; with stacked holes (below) a region inside another's hole also comes after it.
@@ -23,14 +24,12 @@ import type { PreparedImage } from '../prepare/index.js';
 import type { Segmentation } from '../segment/index.js';
 import { runEnd } from '../segment/renumber.js';
 import type { EngineSettings } from '../settings.js';
-import { scratchFloat64Buffer, scratchSlots, scratchUint8Buffer } from '../scratch.js';
 import { checkAbort, type StageContext } from '../stage.js';
-import { PathWriter, hexColour, type SvgDocument, type SvgItem } from './index.js';
-import { ELLIPSE_NODES, fittedEllipse } from './ellipse.js';
-import { HiddenRun, OutlineIndex, shortcutEnds, writeRunEnds, type PaintLayers, type Pen } from './underlap.js';
-import { appendOffsetWalk, type Walk } from './offset.js';
+import { hexColour, type SvgDocument, type SvgItem } from './index.js';
+import { ELLIPSE_NODES } from './ellipse.js';
+import { layoutShapes, PaintOrderWriter, type ShapeLayout, type ShapeOptions, type WrittenShape } from './shape-writer.js';
 
-interface ComposedShapes {
+export interface ComposedShapes {
   document: SvgDocument;
   paths: number;
   nodes: number;
@@ -211,7 +210,8 @@ export function planRegionPaints(
  * Paint order and rings (with their offset underlaps) from the regions, their paints and the fitted chains
  * (chain c fitted forwards, for every chain a painted region uses; see
  * engine/parallel/chain-fits.ts). Rings that lose too much area are set back to their exact
- * cracks in `fitted` itself.
+ * cracks in `fitted` itself. Everything on this thread (engine/parallel/shape-writing.ts writes
+ * the shapes on the workers too).
  */
 export function composeShapes(
   image: PreparedImage,
@@ -221,18 +221,47 @@ export function composeShapes(
   fitted: FittedChains,
   settings: EngineSettings,
   context: StageContext,
+  plan: ShapePlan = planShapes(image, segmentation, graph, fitted, settings, context),
 ): ComposedShapes {
-  const { regionCount, area, transparent } = segmentation;
-  const { paint } = paints;
-  const gradients = paints.gradients.slice();
+  const { order } = plan.layout;
+  const writer = new PaintOrderWriter(plan.layout, fitted, plan.options);
+  const written: WrittenShape[] = [];
+  const beneath: number[] = [];
+  for (let i = 0; i < order.length; i += SHAPES_BETWEEN_CHECKS) {
+    checkAbort(context);
+    context.progress(0.8 + 0.2 * (i / order.length));
+    for (const shape of writer.write(i, Math.min(order.length, i + SHAPES_BETWEEN_CHECKS), beneath)) written.push(shape);
+  }
+  return layOutShapes(plan.layout, paints, written, beneath);
+}
 
+/** Shapes written between two looks at the abort signal (and progress reports). */
+const SHAPES_BETWEEN_CHECKS = 256;
+
+/** What writing the shapes reads (./shape-writer.ts), decided before any is written. */
+export interface ShapePlan {
+  layout: ShapeLayout;
+  options: ShapeOptions;
+}
+
+/**
+ * The paint order, and the fits of rings that lose too much area set back (in `fitted`) to their
+ * chains' polygons or exact cracks: everything the shapes' writing reads.
+ */
+export function planShapes(
+  image: PreparedImage,
+  segmentation: Segmentation,
+  graph: BoundaryGraph,
+  fitted: FittedChains,
+  settings: EngineSettings,
+  context: StageContext,
+): ShapePlan {
+  const { regionCount, area, transparent } = segmentation;
   const closeSeams = settings.seams.close;
   const stackHoles = closeSeams && !image.hasTransparency;
   // holes known to hold only regions painted after their own (so they need no cutting)
   const stackedHoles = new Set<ChainRef[]>();
   const order = stackHoles ? stackedOrder(graph, area, transparent, stackedHoles) : byArea(regionCount, area, transparent);
-  const rank = new Int32Array(regionCount).fill(-1);
-  order.forEach((r, i) => (rank[r] = i));
 
   // A fit that loses much of a ring's area (a one-pixel line folded flat, a glyph rounded away) is
   // not a smoothing any designer asked for: such rings are written with their chains' polygons
@@ -297,97 +326,47 @@ export function composeShapes(
     }
   }
   checkAbort(context);
+  return {
+    layout: layoutShapes(graph, segmentation.labels, area, transparent, order, stackedHoles),
+    options: { closeSeams, stackHoles, overlapPx: settings.seams.overlapPx, hiddenShortcuts: settings.seams.hiddenShortcuts },
+  };
+}
 
+/**
+ * The SVG items from the shapes as written (written[i]: the shape painted i-th) and the pairs
+ * (region, the region painted whole beneath it) that the writing listed, in paint order.
+ */
+export function layOutShapes(
+  layout: ShapeLayout,
+  paints: RegionPaints,
+  written: ReadonlyArray<WrittenShape>,
+  beneath: number[],
+): ComposedShapes {
+  const { order, ringFirst } = layout;
+  const { paint } = paints;
+  const gradients = paints.gradients.slice();
   // per region, the region painted whole beneath it (its hole around this one left uncut), else -1
-  const paintedBeneath = new Int32Array(regionCount).fill(-1);
-  const underlap = settings.seams.overlapPx;
-  const layers: PaintLayers = { labels: segmentation.labels, width: graph.width, height: graph.height, rank };
+  const paintedBeneath = new Int32Array(ringFirst.length - 1).fill(-1);
+  for (let k = 0; k < beneath.length; k += 2) paintedBeneath[beneath[k]] = beneath[k + 1];
   const items: SvgItem[] = [];
   let nodes = 0;
-  let smallestEarlier = Infinity;
   for (let i = 0; i < order.length; i++) {
-    if ((i & 255) === 0) {
-      checkAbort(context);
-      context.progress(0.8 + 0.2 * (i / order.length));
-    }
+    const shape = written[i];
+    if (shape === null) continue;
     const r = order[i];
-    if (i > 0) smallestEarlier = Math.min(smallestEarlier, area[order[i - 1]]);
-    const outline = graph.outlines[r];
-    // The shape with shortcuts taken in hidden runs, and once one is taken, without any, for the
-    // output controls that lift a later shape below it or leave one out (controls.ts). One pass
-    // over the rings writes both.
-    const shape = new ShapeWriter(layers, r, fitted, settings.seams.hiddenShortcuts);
-    for (let k = 0; k < outline.rings.length; k++) {
-      const ring = outline.rings[k];
-      const ringArea = outline.ringArea[k];
-      // A hole stackedOrder checked, or one that only regions at most its size can fill when every
-      // shape painted so far is larger (then the rim says whether all of them come later).
-      if (stackHoles && ringArea < 0 && (stackedHoles.has(ring) || -ringArea < smallestEarlier)) {
-        let allLater = true;
-        for (let j = 0; j < ring.length && allLater; j++) if (!(rank[otherSide(graph, ring[j])] > i)) allLater = false;
-        if (allLater) {
-          const inside = otherSide(graph, ring[0]);
-          let whole = true;
-          for (let j = 1; j < ring.length && whole; j++) if (otherSide(graph, ring[j]) !== inside) whole = false;
-          if (whole) paintedBeneath[inside] = r;
-          continue;
-        }
-      }
-      // Runs of chains under later neighbours are collected and written by writeRunEnds (./underlap.ts);
-      // the ring starts on a chain that is seen, so no run wraps round its end.
-      const hidden = new Array<boolean>(ring.length);
-      for (let j = 0; j < ring.length; j++)
-        hidden[j] = closeSeams && runsUnder(graph, ring[j], transparent, rank, i) && !hasArc(fitted, ring[j] >> 1);
-      const first = Math.max(0, hidden.indexOf(false));
-      shape.startRing(ring);
-      for (let s = 0; s < ring.length; s++) {
-        const j = (first + s) % ring.length;
-        const ref = ring[j];
-        const chain = ref >> 1,
-          reversed = (ref & 1) === 1;
-        if (hidden[j]) {
-          shape.run ??= s === 0 ? new HiddenRun() : new HiddenRun(...chainStart(fitted, chain, reversed));
-          appendOffsetChain(shape.run, fitted, chain, reversed, s > 0, underlap, graph.chains[chain].closed);
-          continue;
-        }
-        // after an offset piece the pen is off the chain's start: a short line joins them
-        if (shape.run !== null) shape.endRun(...chainStart(fitted, chain, reversed));
-        // Each chain is fitted once, forwards; a ring that walks it backwards reads it backwards
-        // (appendChain's reversed walk, signedArea2Reversed) instead of keeping a reversed copy.
-        shape.fill.appendChain(fitted, chain, reversed, s > 0);
-        shape.plain?.appendChain(fitted, chain, reversed, s > 0);
-      }
-      // a run at the ring's end goes back to where the ring started (its own start when all of it is hidden)
-      const closing: HiddenRun | null = shape.run;
-      // a ring whose every chain is hidden and has no segments has no point to write
-      if (closing !== null && closing.xs.length > 0)
-        shape.endRun(
-          ...(hidden[first]
-            ? ([closing.xs[0], closing.ys[0]] as [number, number])
-            : chainStart(fitted, ring[first] >> 1, (ring[first] & 1) === 1)),
-        );
-      shape.fill.close();
-      shape.plain?.close();
-    }
-    const { fill, plain } = shape;
-    if (fill.empty) continue;
-    if (paintedBeneath[r] >= 0 && outline.rings.length === 1) fadeOnto(gradients, paint[r], paint[paintedBeneath[r]]);
-    // an ellipse element has no offset copy: only a shape that runs under nothing is written as one
-    const soleRef = outline.rings.length === 1 && outline.rings[0].length === 1 ? outline.rings[0][0] : -1;
-    const underNothing = soleRef >= 0 && !(closeSeams && runsUnder(graph, soleRef, transparent, rank, i));
-    const ellipse = underNothing ? fittedEllipse(fitted, soleRef >> 1) : null;
-    if (ellipse !== null) {
-      items.push({ kind: 'ellipse', paint: paint[r], ...ellipse });
+    if (paintedBeneath[r] >= 0 && ringFirst[r + 1] - ringFirst[r] === 1) fadeOnto(gradients, paint[r], paint[paintedBeneath[r]]);
+    if ('ellipse' in shape) {
+      items.push({ kind: 'ellipse', paint: paint[r], ...shape.ellipse });
       nodes += ELLIPSE_NODES;
     } else {
-      const item: SvgItem = { kind: 'fill', paint: paint[r], d: fill.toString(), nodes: fill.segments };
-      if (plain !== null) item.withoutShortcuts = { d: plain.toString(), nodes: plain.segments };
+      const item: SvgItem = { kind: 'fill', paint: paint[r], d: shape.d, nodes: shape.nodes };
+      if (shape.plain !== null) item.withoutShortcuts = shape.plain;
       items.push(item);
-      nodes += fill.segments;
+      nodes += shape.nodes;
     }
   }
   return {
-    document: { width: graph.width, height: graph.height, gradients, items },
+    document: { width: layout.width, height: layout.height, gradients, items },
     paths: items.length,
     nodes,
   };
@@ -693,128 +672,10 @@ function signedArea2Reversed(fitted: FittedChains, c: number): number {
   return sum;
 }
 
-/** The region on the other side of a ring's chain. */
-function otherSide(graph: BoundaryGraph, ref: ChainRef): number {
-  const chain = graph.chains[ref >> 1];
-  return ref & 1 ? chain.right : chain.left;
-}
-
-/**
- * Whether the chain's neighbour is painted on top of the shape painted `i`th: with close_seams
- * the shape runs on under it, so no hairline of the page shows between their anti-aliased edges.
- */
-function runsUnder(graph: BoundaryGraph, ref: ChainRef, transparent: Uint8Array, rank: Int32Array, i: number): boolean {
-  const other = otherSide(graph, ref);
-  return other >= 0 && !transparent[other] && rank[other] > i;
-}
-
-/**
- * One shape's path as composeShapes writes it: `fill` with shortcuts taken in its hidden runs, and
- * once one is taken, `plain` without any (a fork of the fill as it stood before that run). A class
- * and not closures made per ring or per shape: V8 threw such closures' optimised code away and
- * compiled them again several times a round of the corpus (`npm run bench:jit`).
- */
-class ShapeWriter {
-  readonly fill = new PathWriter();
-  plain: PathWriter | null = null;
-  /** The hidden run being collected, if any. */
-  run: HiddenRun | null = null;
-  private ring: ChainRef[] = [];
-  /** The ring's outline where it is seen: made for the first run that asks (shortcutEnds). */
-  private seen: OutlineIndex | null = null;
-
-  constructor(
-    private readonly layers: PaintLayers,
-    private readonly region: number,
-    private readonly fitted: FittedChains,
-    private readonly shortcuts: boolean,
-  ) {}
-
-  startRing(ring: ChainRef[]): void {
-    this.ring = ring;
-    this.run = null;
-    this.seen = null;
-  }
-
-  /** Ends the hidden run at (x, y) and writes it, with the fewest segments that stay hidden. */
-  endRun(x: number, y: number): void {
-    const run = this.run!;
-    run.lineTo(x, y);
-    const ends = this.shortcuts
-      ? shortcutEnds(run, this.layers, this.region, (this.seen ??= new OutlineIndex(this.fitted, this.ring)))
-      : null;
-    // fewer ends than segments: a shortcut was taken
-    if (ends !== null && ends.length < run.controls.length) this.plain ??= this.fill.fork();
-    writeRunEnds(this.fill, run, ends);
-    if (this.plain !== null) writeRunEnds(this.plain, run, null);
-    this.run = null;
-  }
-}
-
-/** Where chain c's walk starts (its last point when walked backwards). */
-function chainStart(fitted: FittedChains, c: number, reversed: boolean): [number, number] {
-  const { coords, kinds } = fitted;
-  let p = fitted.coordAt[c];
-  if (reversed) {
-    p += 2;
-    for (let i = 0, k0 = fitted.kindAt[c]; i < fitted.count[c]; i++) p += kinds[k0 + i] === 0 ? 2 : 6;
-    p -= 2;
-  }
-  return [coords[p], coords[p + 1]];
-}
-
-/** Chain c's fit (walked backwards when `reversed`) moved `distance` px to the left of the walk (offset.ts). */
-function appendOffsetChain(
-  writer: Pen,
-  fitted: FittedChains,
-  c: number,
-  reversed: boolean,
-  continuing: boolean,
-  distance: number,
-  closed: boolean,
-): void {
-  appendOffsetWalk(writer, chainWalk(fitted, c, reversed), continuing, distance, closed);
-}
-
-/** chainWalk's arrays and the walk itself, reused: appendOffsetWalk is done with them before the next chain. */
-const WALK = scratchSlots('chain walk', Float64Array, ['xs', 'ys']);
-const WALK_KINDS = scratchSlots('chain walk kinds', Uint8Array, ['curve']);
-const walk: Walk = { xs: [], ys: [], curve: [], segments: 0 };
-
-/** Chain c's control points in walking order (start, then 1 per line or 3 per curve) and which segments are curves. */
-function chainWalk(fitted: FittedChains, c: number, reversed: boolean): Walk {
-  const { coords, kinds } = fitted;
-  const k0 = fitted.kindAt[c],
-    n = fitted.count[c];
-  let total = 1;
-  for (let i = 0; i < n; i++) total += kinds[k0 + i] === 0 ? 1 : 3;
-  const xs = scratchFloat64Buffer(WALK.xs, total),
-    ys = scratchFloat64Buffer(WALK.ys, total),
-    curve = scratchUint8Buffer(WALK_KINDS.curve, n);
-  const base = fitted.coordAt[c];
-  for (let q = 0; q < total; q++) {
-    const at = reversed ? total - 1 - q : q;
-    xs[q] = coords[base + 2 * at];
-    ys[q] = coords[base + 2 * at + 1];
-  }
-  for (let i = 0; i < n; i++) curve[reversed ? n - 1 - i : i] = kinds[k0 + i];
-  walk.xs = xs;
-  walk.ys = ys;
-  walk.curve = curve;
-  walk.segments = n;
-  return walk;
-}
-
 /**
  * ∫(x dy − y dx) along a half-ellipse arc (fit/ellipse.ts's only kind) from (x0,y0) to (x3,y3): the
  * chord's term plus the half ellipse's own area, π·rx·ry, signed by the turning direction.
  */
 function halfEllipseArea2(x0: number, y0: number, x3: number, y3: number, rx: number, ry: number, sweep: number): number {
   return x0 * y3 - x3 * y0 + (sweep ? 1 : -1) * Math.PI * rx * ry;
-}
-
-/** Offset copies are made of lines and cubics only: a chain fitted as half-ellipse arcs is shared as it is. */
-function hasArc(fitted: FittedChains, c: number): boolean {
-  for (let i = 0, k0 = fitted.kindAt[c]; i < fitted.count[c]; i++) if (fitted.kinds[k0 + i] === 2) return true;
-  return false;
 }

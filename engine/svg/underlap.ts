@@ -141,7 +141,7 @@ export class OutlineIndex {
 
   constructor(
     private readonly fitted: FittedChains,
-    private readonly ring: ChainRef[],
+    private readonly ring: ArrayLike<ChainRef>,
   ) {}
 
   /** Whether (x, y) lies closer than `distance` (at most CLEARANCE) to the outline. */
@@ -167,7 +167,7 @@ export class OutlineIndex {
     builtFor = this.id;
     this.segments = scratchFloat64Buffer(OUTLINE.segments, 64);
     this.segmentNumbers = 0;
-    for (const ref of this.ring) this.addChain(this.fitted, ref >> 1);
+    for (let i = 0; i < this.ring.length; i++) this.addChain(this.fitted, this.ring[i] >> 1);
     const segments = this.segments,
       used = this.segmentNumbers;
     // each segment goes in every cell its box, grown by CLEARANCE, touches: counted, then placed
