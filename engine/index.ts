@@ -25,8 +25,8 @@ import { startChainFits } from './parallel/chain-fits.js';
 import { startRegionPaints } from './parallel/region-paints.js';
 import { segmentSharingJoins } from './parallel/gradient-joins.js';
 import { prepareInBands } from './parallel/banded-denoise.js';
+import { composeSharingShapes } from './parallel/shape-writing.js';
 import { releaseSmoothed } from './prepare/index.js';
-import { composeShapes } from './svg/compose.js';
 import { VECTOR_DOCUMENT_VERSION, type FillDocument } from './svg/document.js';
 import { renderDocument } from './svg/render.js';
 import {
@@ -153,7 +153,8 @@ export async function vectorize(input: Uint8Array, options: Partial<TraceOptions
     const paintedHere = painting.onWorker ? null : await painting.finish();
     const fitted = await fitting.finish(step);
     const paints = paintedHere ?? (await painting.finish());
-    painted = composeShapes(traced, segmentation, graph, paints, fitted, settings, step);
+    // the shapes' path data is written on the workers too (they are idle by now)
+    painted = await composeSharingShapes(traced, segmentation, graph, paints, fitted, settings, step);
   } finally {
     painting.abandon();
     // nothing reads the labels or the denoised pixels after composing: the next trace on this thread fills them again

@@ -373,6 +373,15 @@ export function crackPolyline(points: Float64Array, closed: boolean): FittedPath
  * 1 curve, 2 arc), count[c] of them. A segment's
  * previous end point (the start, for the first) is always the two numbers just before its own.
  */
+/** FittedChains' arrays, exactly filled (FittedChains.packed()). */
+export interface PackedFits {
+  coords: Float64Array;
+  kinds: Uint8Array;
+  coordAt: Int32Array;
+  kindAt: Int32Array;
+  count: Int32Array;
+}
+
 export class FittedChains {
   coords: Float64Array;
   kinds: Uint8Array;
@@ -382,12 +391,34 @@ export class FittedChains {
   private coordsUsed = 0;
   private kindsUsed = 0;
 
-  constructor(chains: number, expectedSegments = 1024) {
+  /** Room for `chains` chains, or the fits packed() gave (a worker's copy; storing more grows it as usual). */
+  constructor(chains: number | PackedFits, expectedSegments = 1024) {
+    if (typeof chains !== 'number') {
+      this.coords = chains.coords;
+      this.kinds = chains.kinds;
+      this.coordAt = chains.coordAt;
+      this.kindAt = chains.kindAt;
+      this.count = chains.count;
+      this.coordsUsed = chains.coords.length;
+      this.kindsUsed = chains.kinds.length;
+      return;
+    }
     this.coords = new Float64Array(Math.max(64, 6 * expectedSegments));
     this.kinds = new Uint8Array(Math.max(16, expectedSegments));
     this.coordAt = new Int32Array(chains).fill(-1);
     this.kindAt = new Int32Array(chains);
     this.count = new Int32Array(chains);
+  }
+
+  /** The fits as arrays to send to a worker: copies of the used parts, nothing else. */
+  packed(): PackedFits {
+    return {
+      coords: this.coords.slice(0, this.coordsUsed),
+      kinds: this.kinds.slice(0, this.kindsUsed),
+      coordAt: this.coordAt.slice(),
+      kindAt: this.kindAt.slice(),
+      count: this.count.slice(),
+    };
   }
 
   has(c: number): boolean {

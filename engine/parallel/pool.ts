@@ -6,8 +6,8 @@
  * VectorizeError('internal_error') and is replaced next time.
  *
  * Jobs so far: smoothing half an image (./banded-denoise.ts), joining gradient bands
- * (./gradient-joins.ts), fitting boundary chains (./chain-fits.ts) and colouring regions
- * (./region-paints.ts).
+ * (./gradient-joins.ts), fitting boundary chains (./chain-fits.ts), colouring regions
+ * (./region-paints.ts) and writing the shapes' path data (./shape-writing.ts).
  * engine/parallel/fit-worker.ts is the worker's entry; it dispatches on the message's `type`.
  */
 import os from 'node:os';
