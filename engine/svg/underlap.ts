@@ -532,21 +532,27 @@ function laterThroughout(layers: PaintLayers, row: number, from: number, to: num
   return true;
 }
 
-/** Per row, the least rank of each RANK_BLOCK-pixel block's pixels (a row's last block may be short). */
+/**
+ * Per row, the least rank of each RANK_BLOCK-pixel block's pixels (a row's last block may be
+ * short). Run by run along the rows: a label repeats, so its rank is looked up once a run and
+ * lowers only the blocks the run covers (one pixel at a time, it cost ~5 ns a pixel: 7 ms on
+ * cityscape, for each thread that writes shapes).
+ */
 function blockLeastRanks(layers: PaintLayers): Int32Array {
   const { labels, width, height, rank } = layers;
   const blocks = (width + RANK_BLOCK - 1) >> RANK_BLOCK_BITS;
-  const least = scratchInt32(RANKS.blockLeast, blocks * height);
+  const least = scratchInt32(RANKS.blockLeast, blocks * height).fill(0x7fffffff);
   for (let y = 0; y < height; y++) {
-    const base = y * width;
-    for (let b = 0; b < blocks; b++) {
-      const end = Math.min(width, (b + 1) << RANK_BLOCK_BITS);
-      let low = rank[labels[base + (b << RANK_BLOCK_BITS)]];
-      for (let x = (b << RANK_BLOCK_BITS) + 1; x < end; x++) {
-        const r = rank[labels[base + x]];
-        if (r < low) low = r;
-      }
-      least[y * blocks + b] = low;
+    const base = y * width,
+      rowBlock = y * blocks;
+    for (let x = 0; x < width;) {
+      const label = labels[base + x];
+      let end = x + 1;
+      while (end < width && labels[base + end] === label) end++;
+      const r = rank[label];
+      const last = rowBlock + ((end - 1) >> RANK_BLOCK_BITS);
+      for (let b = rowBlock + (x >> RANK_BLOCK_BITS); b <= last; b++) if (r < least[b]) least[b] = r;
+      x = end;
     }
   }
   return least;
