@@ -126,3 +126,31 @@ t.test('the area a shortcut would cover is read pixel by pixel: one earlier pixe
   t.same(ends(layersWith([[100, 18]])), [2], 'an earlier pixel below the run does not matter');
   t.same(ends(layersWith([[12, 16]])), [2], 'nor one outside the sliver at its thin end');
 });
+
+t.test(
+  'one earlier pixel anywhere in a row span of hundreds of pixels refuses the shortcut (spans read by windows of blocks)',
+  async (t) => {
+    // As above, 600 px wide: the run dips from (10, 15) to (300, 18) and back up to (590, 15); row 16's
+    // span under the line runs from about x = 155 to 445, eighteen blocks and more, read eight at a time.
+    const width = 600,
+      height = 20;
+    const layersWith = (earlier: Array<[number, number]>): PaintLayers => {
+      const labels = new Int32Array(width * height);
+      for (let y = 10; y < height; y++) labels.fill(1, y * width, (y + 1) * width);
+      for (const [x, y] of earlier) labels[y * width + x] = 2;
+      return { labels, width, height, rank: Int32Array.of(1, 2, 0) };
+    };
+    const ends = (layers: PaintLayers): number[] => {
+      const run = new HiddenRun(10, 15);
+      run.lineTo(300, 18);
+      run.lineTo(590, 15);
+      return shortcutEnds(run, layers, 0, new OutlineIndex(new FittedChains(0), []));
+    };
+    t.same(ends(layersWith([])), [2], 'nothing earlier under it: one line');
+    for (const x of [160, 176, 200, 255, 256, 300, 383, 400, 431, 440]) {
+      t.same(ends(layersWith([[x, 16]])), [2, 1], `an earlier pixel at (${x}, 16) keeps both segments`);
+    }
+    t.same(ends(layersWith([[150, 16]])), [2], 'one left of the span does not matter');
+    t.same(ends(layersWith([[450, 16]])), [2], 'nor one right of it');
+  },
+);
