@@ -7,8 +7,8 @@
  * A shape's path is a function of the shape alone given the plan, so the paint order is cut into
  * chunks that this thread and the workers take from one shared counter (Atomics.add), each
  * written whole by whichever thread took it: the SVG is byte-identical with any number of threads.
- * The workers are idle by then (the region paints are done), and this thread waits only for the
- * chunks a worker has begun.
+ * The workers are idle by then (the region paints are done). This thread never waits on a worker:
+ * once no chunk is left to take, it writes any chunk a worker is still on itself.
  *
  * A worker that throws or dies turns the trace into VectorizeError('internal_error') (./pool.ts).
  */
@@ -22,6 +22,15 @@ import { checkAbort, type StageContext } from '../stage.js';
 import { composeShapes, layOutShapes, planShapes, type ComposedShapes, type RegionPaints } from '../svg/compose.js';
 import { PaintOrderWriter, type ShapeLayout, type ShapeOptions, type WrittenShape } from '../svg/shape-writer.js';
 import { fitConcurrency, MIN_REGION_JOB_PIXELS, openJob, sharedLabels, startedWorkers, type JobErrorReply } from './pool.js';
+
+/**
+ * Composes on this thread before the shapes are shared. In a process's first traces the workers
+ * run their shape-writing code unoptimised, and on two cores they take the core this thread's
+ * compiler threads need: a one-off conversion of the larger public clip art took 5-10 % longer
+ * shared. From the third trace on, both are compiled.
+ */
+const COMPOSES_BEFORE_SHARING = 2;
+let composesHere = 0;
 
 /** Chunks per thread: small enough that the last one taken does not keep the others waiting long. */
 const CHUNKS_PER_THREAD = 12;
@@ -51,7 +60,9 @@ interface ShapeChunkReply {
 interface ShapeWritingOptions {
   /** Workers available (default: those of fitConcurrency() already started; 0 = this thread). */
   workers?: number;
-  /** Tests only: share the work whatever its size, and this thread writes at most this many chunks (the workers write the rest). */
+  /** Tests only: share the work whatever its size and however early. */
+  always?: boolean;
+  /** Tests only: when the work is shared, this thread writes at most this many chunks and waits for the workers to write the rest. */
   hereTakes?: number;
 }
 
@@ -73,7 +84,8 @@ export async function composeSharingShapes(
   // a small part of composing; on a small image it takes about what posting the plan costs.
   const worthSharing =
     shapeOptions.closeSeams && shapeOptions.hiddenShortcuts && layout.labels.length >= MIN_REGION_JOB_PIXELS && layout.order.length > 1;
-  if (workers <= 0 || (options.hereTakes === undefined && !worthSharing)) {
+  if (workers <= 0 || (!options.always && (!worthSharing || composesHere < COMPOSES_BEFORE_SHARING))) {
+    composesHere++;
     return composeShapes(image, segmentation, graph, paints, fitted, settings, context, plan);
   }
   const chunkStart = chunkShapes(layout, fitted, (workers + 1) * CHUNKS_PER_THREAD);
@@ -122,8 +134,24 @@ export async function composeSharingShapes(
       parts[k] = { written: writer.write(chunkStart[k], chunkStart[k + 1], beneath), beneath };
       missing--;
     }
-    // the chunks a worker took: it is writing them now (or has, and its replies wait in the queue)
-    while (missing > 0 && !failure) await new Promise<void>((resolve) => (wake = resolve));
+    // The chunks a worker took: their replies wait in the queue, except the one it is writing now.
+    // That one is written here too rather than waited for: a worker still running its first
+    // traces' unoptimised code (a one-off conversion) or starved of a core takes several times as
+    // long, and the copy is the same bytes (whichever comes first is kept).
+    while (missing > 0 && !failure) {
+      if (options.hereTakes !== undefined) {
+        await new Promise<void>((resolve) => (wake = resolve));
+        continue;
+      }
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (missing === 0 || failure) break;
+      let k = chunks - 1;
+      while (parts[k] !== undefined) k--;
+      checkAbort(context);
+      const beneath: number[] = [];
+      parts[k] = { written: writer.write(chunkStart[k], chunkStart[k + 1], beneath), beneath };
+      missing--;
+    }
     if (failure) throw failure;
   } finally {
     // a worker still to start finds nothing left to take

@@ -89,25 +89,46 @@ t.test('shapes written by a worker are the ones this thread writes, whichever th
   );
   // the worker writes everything, this thread one chunk and the worker the rest, or both as they come
   for (const hereTakes of [0, 1, undefined]) {
-    t.strictSame(await composedSharing(360, 300, { workers: 1, hereTakes }), local, `this thread wrote ${hereTakes ?? 'as it came'}`);
+    t.strictSame(
+      await composedSharing(360, 300, { workers: 1, always: true, hereTakes }),
+      local,
+      `this thread wrote ${hereTakes ?? 'as it came'}`,
+    );
   }
   // A worker that never takes a chunk (busy, or starved of a core): this thread writes them all.
   await replaceFitWorkersForTest(`require('node:worker_threads').parentPort.on('message', () => {});`);
-  t.strictSame(await composedSharing(360, 300, { workers: 1 }), local, 'this thread waits only for chunks a worker has begun');
+  t.strictSame(
+    await composedSharing(360, 300, { workers: 1, always: true }),
+    local,
+    'a worker that takes nothing: this thread writes every chunk',
+  );
+  // One that takes a chunk and is never heard of again (a cold worker still interpreting, or one
+  // starved of a core): this thread writes that chunk too instead of waiting.
+  await replaceFitWorkersForTest(`require('node:worker_threads').parentPort.on('message', (m) => { Atomics.add(m.claim, 0, 1); });`);
+  t.strictSame(await composedSharing(360, 300, { workers: 1, always: true }), local, 'a chunk a worker sits on is written here');
 });
 
 t.test('a worker that fails gives internal_error', async (t) => {
   t.teardown(() => replaceFitWorkersForTest(null));
   await replaceFitWorkersForTest(`require('node:worker_threads').parentPort.on('message', () => { throw new Error('boom'); });`);
-  await t.rejects(composedSharing(360, 300, { workers: 1, hereTakes: 0 }), { code: 'internal_error', message: /boom/ });
+  await t.rejects(composedSharing(360, 300, { workers: 1, always: true, hereTakes: 0 }), { code: 'internal_error', message: /boom/ });
   await replaceFitWorkersForTest(`const { parentPort } = require('node:worker_threads');
     parentPort.on('message', (m) => parentPort.postMessage({ type: 'error', job: m.job, message: 'bad shapes' }));`);
-  await t.rejects(composedSharing(360, 300, { workers: 1, hereTakes: 0 }), { code: 'internal_error', message: /bad shapes/ });
+  await t.rejects(composedSharing(360, 300, { workers: 1, always: true, hereTakes: 0 }), { code: 'internal_error', message: /bad shapes/ });
 });
 
-t.test('a small image is written on this thread', async (t) => {
+t.test('a process composes its first traces on this thread, and small images always', async (t) => {
   t.teardown(() => replaceFitWorkersForTest(null));
-  // a worker that would fail the job: never posted to
+  // A worker that fails any job it is sent; this thread leaves every chunk to it (hereTakes 0), so a
+  // compose that resolves sent it none.
   await replaceFitWorkersForTest(`require('node:worker_threads').parentPort.on('message', () => { throw new Error('boom'); });`);
-  t.strictSame(await composedSharing(200, 160, { workers: 1 }), await composedHere(200, 160));
+  const large = await composedHere(360, 300);
+  t.strictSame(await composedSharing(360, 300, { workers: 1, hereTakes: 0 }), large, "the process's first compose");
+  t.strictSame(await composedSharing(360, 300, { workers: 1, hereTakes: 0 }), large, 'its second');
+  t.strictSame(await composedSharing(200, 160, { workers: 1, hereTakes: 0 }), await composedHere(200, 160), 'a small image, later');
+  await t.rejects(
+    composedSharing(360, 300, { workers: 1, hereTakes: 0 }),
+    { code: 'internal_error', message: /boom/ },
+    'a large one, later: shared',
+  );
 });
