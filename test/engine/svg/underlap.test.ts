@@ -91,26 +91,27 @@ t.test('a hidden run that starts with no point (its first chain had no segments)
   t.equal(pathOutline(d).nodes, 3, 'the moveto, the line and the curve');
 });
 
+/**
+ * A `width` x 20 image: the shape (region 0, painted second) above row 10, a shape painted after it
+ * (region 1) below, and region 2 (painted first) at the pixels `earlier`. The hidden run dips from
+ * (10, 15) to (width / 2, 18) and back up to (width - 10, 15): its shortcut is the line y = 15.
+ * Returns the run's shortcut ends (shortcutEnds) for the given earlier pixels.
+ */
+function dippingRunEnds(width: number, earlier: Array<[number, number]>): number[] {
+  const height = 20;
+  const labels = new Int32Array(width * height);
+  for (let y = 10; y < height; y++) labels.fill(1, y * width, (y + 1) * width);
+  for (const [x, y] of earlier) labels[y * width + x] = 2;
+  const layers: PaintLayers = { labels, width, height, rank: Int32Array.of(1, 2, 0) };
+  const run = new HiddenRun(10, 15);
+  run.lineTo(width / 2, 18);
+  run.lineTo(width - 10, 15);
+  return shortcutEnds(run, layers, 0, new OutlineIndex(new FittedChains(0), []));
+}
+
 t.test('the area a shortcut would cover is read pixel by pixel: one earlier pixel anywhere in a long row span refuses it', async (t) => {
-  // A 200 x 20 image: the shape (region 0, painted second) above row 10, a shape painted after it
-  // (region 1) below. The run dips from (10, 15) to (100, 18) and back up to (190, 15): its shortcut,
-  // the line y = 15, covers rows 15-17 of region 1 with spans up to ~170 px, read in 16-pixel blocks.
-  const width = 200,
-    height = 20;
-  const layersWith = (earlier: Array<[number, number]>): PaintLayers => {
-    const labels = new Int32Array(width * height);
-    for (let y = 10; y < height; y++) labels.fill(1, y * width, (y + 1) * width);
-    for (const [x, y] of earlier) labels[y * width + x] = 2;
-    // region 2 is painted first, then the shape, then region 1
-    return { labels, width, height, rank: Int32Array.of(1, 2, 0) };
-  };
-  const ends = (layers: PaintLayers): number[] => {
-    const run = new HiddenRun(10, 15);
-    run.lineTo(100, 18);
-    run.lineTo(190, 15);
-    return shortcutEnds(run, layers, 0, new OutlineIndex(new FittedChains(0), []));
-  };
-  t.same(ends(layersWith([])), [2], 'nothing earlier under it: the two segments become one line');
+  // 200 px wide: the shortcut covers rows 15-17 of region 1 with spans up to ~170 px, read in 16-pixel blocks.
+  t.same(dippingRunEnds(200, []), [2], 'nothing earlier under it: the two segments become one line');
   // inside the covered area, below the line's own neighbourhood (rows 14-15): at a block's first
   // pixel, its last, mid-block, and towards either end of a span
   for (const [x, y] of [
@@ -120,37 +121,23 @@ t.test('the area a shortcut would cover is read pixel by pixel: one earlier pixe
     [70, 16],
     [140, 16],
   ] as Array<[number, number]>) {
-    t.same(ends(layersWith([[x, y]])), [2, 1], `an earlier pixel at (${x}, ${y}) keeps both segments`);
+    t.same(dippingRunEnds(200, [[x, y]]), [2, 1], `an earlier pixel at (${x}, ${y}) keeps both segments`);
   }
   // outside it (below the run's lowest point, left of where the span starts on its row): no effect
-  t.same(ends(layersWith([[100, 18]])), [2], 'an earlier pixel below the run does not matter');
-  t.same(ends(layersWith([[12, 16]])), [2], 'nor one outside the sliver at its thin end');
+  t.same(dippingRunEnds(200, [[100, 18]]), [2], 'an earlier pixel below the run does not matter');
+  t.same(dippingRunEnds(200, [[12, 16]]), [2], 'nor one outside the sliver at its thin end');
 });
 
 t.test(
   'one earlier pixel anywhere in a row span of hundreds of pixels refuses the shortcut (spans read by windows of blocks)',
   async (t) => {
-    // As above, 600 px wide: the run dips from (10, 15) to (300, 18) and back up to (590, 15); row 16's
-    // span under the line runs from about x = 155 to 445, eighteen blocks and more, read eight at a time.
-    const width = 600,
-      height = 20;
-    const layersWith = (earlier: Array<[number, number]>): PaintLayers => {
-      const labels = new Int32Array(width * height);
-      for (let y = 10; y < height; y++) labels.fill(1, y * width, (y + 1) * width);
-      for (const [x, y] of earlier) labels[y * width + x] = 2;
-      return { labels, width, height, rank: Int32Array.of(1, 2, 0) };
-    };
-    const ends = (layers: PaintLayers): number[] => {
-      const run = new HiddenRun(10, 15);
-      run.lineTo(300, 18);
-      run.lineTo(590, 15);
-      return shortcutEnds(run, layers, 0, new OutlineIndex(new FittedChains(0), []));
-    };
-    t.same(ends(layersWith([])), [2], 'nothing earlier under it: one line');
+    // 600 px wide: row 16's span under the line runs from about x = 155 to 445, eighteen blocks and
+    // more, read eight at a time.
+    t.same(dippingRunEnds(600, []), [2], 'nothing earlier under it: one line');
     for (const x of [160, 176, 200, 255, 256, 300, 383, 400, 431, 440]) {
-      t.same(ends(layersWith([[x, 16]])), [2, 1], `an earlier pixel at (${x}, 16) keeps both segments`);
+      t.same(dippingRunEnds(600, [[x, 16]]), [2, 1], `an earlier pixel at (${x}, 16) keeps both segments`);
     }
-    t.same(ends(layersWith([[150, 16]])), [2], 'one left of the span does not matter');
-    t.same(ends(layersWith([[450, 16]])), [2], 'nor one right of it');
+    t.same(dippingRunEnds(600, [[150, 16]]), [2], 'one left of the span does not matter');
+    t.same(dippingRunEnds(600, [[450, 16]]), [2], 'nor one right of it');
   },
 );
