@@ -364,15 +364,6 @@ export function crackPolyline(points: Float64Array, closed: boolean): FittedPath
   return { start: { x: points[2 * first], y: points[2 * first + 1] }, segments };
 }
 
-/**
- * Fitted chains packed into two growing typed arrays, one slice per chain: a composed image holds
- * tens of thousands of segments until it is written, and as objects they would all be copied by
- * every young-generation collection on the way (a tenth of a trace went to that). Chain c's
- * coordinates are coords[coordAt[c]..]: its start x, y, then x, y per line, x1, y1, x2, y2, x, y
- * per curve or rx, ry, rotation, sweep, x, y per arc, whose kinds are kinds[kindAt[c]..] (0 line,
- * 1 curve, 2 arc), count[c] of them. A segment's
- * previous end point (the start, for the first) is always the two numbers just before its own.
- */
 /** FittedChains' arrays, exactly filled (FittedChains.packed()). */
 export interface PackedFits {
   coords: Float64Array;
@@ -382,6 +373,15 @@ export interface PackedFits {
   count: Int32Array;
 }
 
+/**
+ * Fitted chains packed into two growing typed arrays, one slice per chain: a composed image holds
+ * tens of thousands of segments until it is written, and as objects they would all be copied by
+ * every young-generation collection on the way (a tenth of a trace went to that). Chain c's
+ * coordinates are coords[coordAt[c]..]: its start x, y, then x, y per line, x1, y1, x2, y2, x, y
+ * per curve or rx, ry, rotation, sweep, x, y per arc, whose kinds are kinds[kindAt[c]..] (0 line,
+ * 1 curve, 2 arc), count[c] of them. A segment's
+ * previous end point (the start, for the first) is always the two numbers just before its own.
+ */
 export class FittedChains {
   coords: Float64Array;
   kinds: Uint8Array;
@@ -410,14 +410,17 @@ export class FittedChains {
     this.count = new Int32Array(chains);
   }
 
-  /** The fits as arrays to send to a worker: copies of the used parts, nothing else. */
+  /**
+   * The fits as arrays to send to a worker (a message copies them): the growing coordinates and
+   * kinds cut to their used parts, so the copy holds nothing else.
+   */
   packed(): PackedFits {
     return {
       coords: this.coords.slice(0, this.coordsUsed),
       kinds: this.kinds.slice(0, this.kindsUsed),
-      coordAt: this.coordAt.slice(),
-      kindAt: this.kindAt.slice(),
-      count: this.count.slice(),
+      coordAt: this.coordAt,
+      kindAt: this.kindAt,
+      count: this.count,
     };
   }
 

@@ -27,6 +27,7 @@ import type { PathWriter } from './index.js';
 import { segmentDistance2 } from '../geometry.js';
 import { hypot } from '../hypot.js';
 import { grownFloat64Buffer, scratchFloat64Buffer, scratchInt32, scratchSlots } from '../scratch.js';
+import { runEnd } from '../segment/renumber.js';
 
 /** Pen moves an offset chain makes: PathWriter's, or a HiddenRun collecting them. */
 export interface Pen {
@@ -543,12 +544,13 @@ function laterThroughout(layers: PaintLayers, row: number, from: number, to: num
     x = blockEnd;
   }
   if (x >= to) return true;
+  // x is now a block's start, so the block `to` cuts into starts at or after it
   const tailStart = to & ~(RANK_BLOCK - 1);
-  if (tailStart < to && tailStart >= x && !(least[rowBlock + (tailStart >> RANK_BLOCK_BITS)] > mine))
+  if (tailStart < to && !(least[rowBlock + (tailStart >> RANK_BLOCK_BITS)] > mine))
     for (let p = tailStart; p < to; p++) if (!(rank[labels[base + p]] > mine)) return false;
   // the whole blocks first .. last between
   const first = x >> RANK_BLOCK_BITS,
-    last = (Math.max(x, tailStart) >> RANK_BLOCK_BITS) - 1;
+    last = (tailStart >> RANK_BLOCK_BITS) - 1;
   if (last < first) return true;
   const count = last - first + 1;
   if (count <= WIDEST_WINDOW) {
@@ -578,10 +580,8 @@ function blockLeastRanks(layers: PaintLayers): Int32Array {
     const base = y * width,
       rowBlock = y * blocks;
     for (let x = 0; x < width;) {
-      const label = labels[base + x];
-      let end = x + 1;
-      while (end < width && labels[base + end] === label) end++;
-      const r = rank[label];
+      const end = runEnd(labels, base + x, base + width) - base;
+      const r = rank[labels[base + x]];
       const last = rowBlock + ((end - 1) >> RANK_BLOCK_BITS);
       for (let b = rowBlock + (x >> RANK_BLOCK_BITS); b <= last; b++) if (r < least[b]) least[b] = r;
       x = end;
