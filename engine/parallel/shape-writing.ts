@@ -19,8 +19,8 @@ import type { PreparedImage } from '../prepare/index.js';
 import type { Segmentation } from '../segment/index.js';
 import type { EngineSettings } from '../settings.js';
 import { checkAbort, type StageContext } from '../stage.js';
-import { composeShapes, layOutShapes, planShapes, type ComposedShapes, type RegionPaints } from '../svg/compose.js';
-import { PaintOrderWriter, type ShapeLayout, type ShapeOptions, type WrittenShape } from '../svg/shape-writer.js';
+import { composeShapes, layOutShapes, planShapes, type ComposedShapes, type RegionPaints, type WrittenPart } from '../svg/compose.js';
+import { PaintOrderWriter, type ShapeLayout, type ShapeOptions } from '../svg/shape-writer.js';
 import { fitConcurrency, MIN_REGION_JOB_PIXELS, openJob, sharedLabels, startedWorkers, type JobErrorReply } from './pool.js';
 
 /**
@@ -48,13 +48,11 @@ export interface ShapeJobMessage {
   claim: Int32Array;
 }
 
-/** A chunk as written, with the (region, painted beneath) pairs its writing listed. */
-interface ShapeChunkReply {
+/** A chunk as written. */
+interface ShapeChunkReply extends WrittenPart {
   type: 'shapes';
   job: number;
   chunk: number;
-  written: WrittenShape[];
-  beneath: number[];
 }
 
 interface ShapeWritingOptions {
@@ -91,7 +89,7 @@ export async function composeSharingShapes(
   const chunkStart = chunkShapes(layout, fitted, (workers + 1) * CHUNKS_PER_THREAD);
   const chunks = chunkStart.length - 1;
   const claim = new Int32Array(new SharedArrayBuffer(4));
-  const parts = new Array<{ written: WrittenShape[]; beneath: number[] } | undefined>(chunks);
+  const parts = new Array<WrittenPart | undefined>(chunks);
   let missing = chunks;
   let failure: VectorizeError | null = null;
   let wake: () => void = () => undefined;
@@ -125,14 +123,17 @@ export async function composeSharingShapes(
     };
     for (const worker of posted) worker.postMessage(message);
     const writer = new PaintOrderWriter(layout, fitted, shapeOptions);
-    for (let budget = options.hereTakes ?? Infinity; budget > 0 && !failure; budget--) {
-      const k = Atomics.add(claim, 0, 1);
-      if (k >= chunks) break;
+    const writeHere = (k: number): void => {
       checkAbort(context);
       context.progress(0.8 + 0.2 * (chunkStart[k] / layout.order.length));
       const beneath: number[] = [];
       parts[k] = { written: writer.write(chunkStart[k], chunkStart[k + 1], beneath), beneath };
       missing--;
+    };
+    for (let budget = options.hereTakes ?? Infinity; budget > 0 && !failure; budget--) {
+      const k = Atomics.add(claim, 0, 1);
+      if (k >= chunks) break;
+      writeHere(k);
     }
     // The chunks a worker took: their replies wait in the queue, except the one it is writing now.
     // That one is written here too rather than waited for: a worker still running its first
@@ -147,10 +148,7 @@ export async function composeSharingShapes(
       if (missing === 0 || failure) break;
       let k = chunks - 1;
       while (parts[k] !== undefined) k--;
-      checkAbort(context);
-      const beneath: number[] = [];
-      parts[k] = { written: writer.write(chunkStart[k], chunkStart[k + 1], beneath), beneath };
-      missing--;
+      writeHere(k);
     }
     if (failure) throw failure;
   } finally {
@@ -158,13 +156,7 @@ export async function composeSharingShapes(
     Atomics.store(claim, 0, chunks);
     end();
   }
-  const written: WrittenShape[] = [];
-  const beneath: number[] = [];
-  for (const part of parts as Array<{ written: WrittenShape[]; beneath: number[] }>) {
-    for (const shape of part.written) written.push(shape);
-    for (const value of part.beneath) beneath.push(value);
-  }
-  return layOutShapes(layout, paints, written, beneath);
+  return layOutShapes(layout, paints, parts as WrittenPart[]);
 }
 
 /**

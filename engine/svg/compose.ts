@@ -225,14 +225,14 @@ export function composeShapes(
 ): ComposedShapes {
   const { order } = plan.layout;
   const writer = new PaintOrderWriter(plan.layout, fitted, plan.options);
-  const written: WrittenShape[] = [];
-  const beneath: number[] = [];
+  const parts: WrittenPart[] = [];
   for (let i = 0; i < order.length; i += SHAPES_BETWEEN_CHECKS) {
     checkAbort(context);
     context.progress(0.8 + 0.2 * (i / order.length));
-    for (const shape of writer.write(i, Math.min(order.length, i + SHAPES_BETWEEN_CHECKS), beneath)) written.push(shape);
+    const beneath: number[] = [];
+    parts.push({ written: writer.write(i, Math.min(order.length, i + SHAPES_BETWEEN_CHECKS), beneath), beneath });
   }
-  return layOutShapes(plan.layout, paints, written, beneath);
+  return layOutShapes(plan.layout, paints, parts);
 }
 
 /** Shapes written between two looks at the abort signal (and progress reports). */
@@ -332,39 +332,39 @@ export function planShapes(
   };
 }
 
-/**
- * The SVG items from the shapes as written (written[i]: the shape painted i-th) and the pairs
- * (region, the region painted whole beneath it) that the writing listed, in paint order.
- */
-export function layOutShapes(
-  layout: ShapeLayout,
-  paints: RegionPaints,
-  written: ReadonlyArray<WrittenShape>,
-  beneath: number[],
-): ComposedShapes {
+/** A stretch of the paint order as written, with the (region, painted beneath) pairs its writing listed. */
+export interface WrittenPart {
+  written: WrittenShape[];
+  beneath: number[];
+}
+
+/** The SVG items from the shapes as written: `parts`, stretch after stretch, cover the paint order. */
+export function layOutShapes(layout: ShapeLayout, paints: RegionPaints, parts: ReadonlyArray<WrittenPart>): ComposedShapes {
   const { order, ringFirst } = layout;
   const { paint } = paints;
   const gradients = paints.gradients.slice();
   // per region, the region painted whole beneath it (its hole around this one left uncut), else -1
   const paintedBeneath = new Int32Array(ringFirst.length - 1).fill(-1);
-  for (let k = 0; k < beneath.length; k += 2) paintedBeneath[beneath[k]] = beneath[k + 1];
+  for (const { beneath } of parts) for (let k = 0; k < beneath.length; k += 2) paintedBeneath[beneath[k]] = beneath[k + 1];
   const items: SvgItem[] = [];
   let nodes = 0;
-  for (let i = 0; i < order.length; i++) {
-    const shape = written[i];
-    if (shape === null) continue;
-    const r = order[i];
-    if (paintedBeneath[r] >= 0 && ringFirst[r + 1] - ringFirst[r] === 1) fadeOnto(gradients, paint[r], paint[paintedBeneath[r]]);
-    if ('ellipse' in shape) {
-      items.push({ kind: 'ellipse', paint: paint[r], ...shape.ellipse });
-      nodes += ELLIPSE_NODES;
-    } else {
-      const item: SvgItem = { kind: 'fill', paint: paint[r], d: shape.d, nodes: shape.nodes };
-      if (shape.plain !== null) item.withoutShortcuts = shape.plain;
-      items.push(item);
-      nodes += shape.nodes;
+  let i = 0;
+  for (const { written } of parts)
+    for (let j = 0; j < written.length; j++, i++) {
+      const shape = written[j];
+      if (shape === null) continue;
+      const r = order[i];
+      if (paintedBeneath[r] >= 0 && ringFirst[r + 1] - ringFirst[r] === 1) fadeOnto(gradients, paint[r], paint[paintedBeneath[r]]);
+      if ('ellipse' in shape) {
+        items.push({ kind: 'ellipse', paint: paint[r], ...shape.ellipse });
+        nodes += ELLIPSE_NODES;
+      } else {
+        const item: SvgItem = { kind: 'fill', paint: paint[r], d: shape.d, nodes: shape.nodes };
+        if (shape.plain !== null) item.withoutShortcuts = shape.plain;
+        items.push(item);
+        nodes += shape.nodes;
+      }
     }
-  }
   return {
     document: { width: layout.width, height: layout.height, gradients, items },
     paths: items.length,
