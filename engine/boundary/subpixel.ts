@@ -33,6 +33,9 @@ interface SubpixelSegmentation {
   labels: Int32Array;
   regionCount: number;
   transparent: Uint8Array;
+  /** Σr, Σg, Σb per region when the segmentation kept them (with `area`, they spare a pass over the image). */
+  colourSums?: Float64Array;
+  area?: Int32Array;
   /** Line art: each pixel's ink coverage, 0..255 (see Segmentation.coverage). */
   coverage?: Uint8Array;
 }
@@ -67,7 +70,7 @@ const RR = 0,
 export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, segmentation: SubpixelSegmentation): void {
   const { width, height, rgb } = image;
   const { labels, regionCount, transparent, coverage: inkCoverage } = segmentation;
-  const mean = regionMeans(rgb, labels, regionCount);
+  const mean = regionMeans(rgb, segmentation);
   const inkRegion = inkCoverage ? inkRegions(inkCoverage, labels, regionCount) : null;
   let shifts = new Float64Array(256);
   // per junction vertex: the summed shift vectors of the cracks that end there, and how many
@@ -390,9 +393,17 @@ function moveJunctions(graph: BoundaryGraph, junctionShift: Map<number, number[]
 }
 
 /** Mean RGB of every region. */
-function regionMeans(rgb: Uint8Array, labels: Int32Array, regionCount: number): Float64Array {
-  const counts = new Float64Array(regionCount);
-  const mean = regionColourSums(rgb, labels, regionCount, counts);
+function regionMeans(rgb: Uint8Array, segmentation: SubpixelSegmentation): Float64Array {
+  const { labels, regionCount, area, colourSums } = segmentation;
+  let mean: Float64Array, counts: ArrayLike<number>;
+  if (colourSums && area) {
+    mean = colourSums.slice(0, 3 * regionCount);
+    counts = area;
+  } else {
+    const counted = new Float64Array(regionCount);
+    mean = regionColourSums(rgb, labels, regionCount, counted);
+    counts = counted;
+  }
   for (let r = 0; r < regionCount; r++) {
     const n = Math.max(1, counts[r]);
     mean[3 * r] /= n;

@@ -13,7 +13,7 @@
  * colour: see joinStrips).
  */
 import { scratchInt32, scratchSlots, zeroedUint8 } from '../scratch.js';
-import { regionColourSums, renumberInScanOrder, runEnd, type RegionLabels } from './renumber.js';
+import { movePixel, regionColourSums, renumberInScanOrder, runEnd, type RegionLabels } from './renumber.js';
 
 interface BandImage {
   width: number;
@@ -51,12 +51,14 @@ const GROWN = 2;
 
 /**
  * Moves band pixels to their sides (labels in place) and returns the regions renumbered in scan
- * order. `colourSums` (Σr, Σg, Σb per region, whole numbers) spares a pass when the caller has them.
+ * order, with their colour sums. `colourSums` (Σr, Σg, Σb per region, whole numbers) spares a pass
+ * when the caller has them.
  */
 export function absorbAntialiasBands(image: BandImage, regions: RegionLabels, colourSums?: Float64Array): RegionLabels {
   const { width, height, rgb } = image;
   const { labels, regionCount, transparent } = regions;
 
+  // `sums` stay those of the regions as merged (every decision reads them); `kept` follows the moves
   const sums = colourSums ?? regionColourSums(rgb, labels, regionCount);
   const perimeter = regionPerimeters(labels, width, height, regionCount);
   const mean = new Float64Array(3 * regionCount);
@@ -72,7 +74,7 @@ export function absorbAntialiasBands(image: BandImage, regions: RegionLabels, co
       anyBand = true;
     }
   }
-  if (!anyBand) return regions;
+  if (!anyBand) return { ...regions, colourSums: sums };
   // Every later pass looks only at band pixels (and the strips, which are made of them), a few
   // per cent of the image: listed once, in scan order, so each pass keeps the order of a full scan.
   const bandPixels = pixelsOfRegions(labels, band, regions.area);
@@ -140,12 +142,13 @@ export function absorbAntialiasBands(image: BandImage, regions: RegionLabels, co
       moves++;
     }
   }
-  if (moves === 0 && stripInto === null) return regions;
-  for (let i = 0; i < bandPixels.length; i++) if (movedTo[i] >= 0) labels[bandPixels[i]] = movedTo[i];
-  if (strips !== null) growStripEnds(image, labels, strips, band, transparent, sums, regions.area, mean, bandPixels);
+  if (moves === 0 && stripInto === null) return { ...regions, colourSums: sums };
+  const kept = sums.slice();
+  for (let i = 0; i < bandPixels.length; i++) if (movedTo[i] >= 0) movePixel(labels, rgb, kept, bandPixels[i], movedTo[i]);
+  if (strips !== null) growStripEnds(image, labels, strips, band, transparent, sums, kept, regions.area, mean, bandPixels);
 
   // regions emptied by the move disappear
-  return renumberInScanOrder(labels, regionCount, transparent, stripInto);
+  return renumberInScanOrder(labels, regionCount, transparent, stripInto, kept);
 }
 
 /** Each region's perimeter: the 4-neighbour pixel pairs across which its label changes. */
@@ -300,6 +303,7 @@ function growStripEnds(
   band: Uint8Array,
   transparent: Uint8Array,
   sums: Float64Array,
+  kept: Float64Array,
   area: Int32Array,
   mean: Float64Array,
   bandPixels: Int32Array,
@@ -381,7 +385,7 @@ function growStripEnds(
           if (qx === 0 && qy === 0) continue;
           reached[q] = GROWN;
           grownFrom.set(q, fill);
-          labels[q] = strip;
+          movePixel(labels, rgb, kept, q, strip);
           next.push(q, qx, qy, ax, ay);
           // how far the edge has turned from the run's here (|cos| of the angle)
           turn.set(q, Math.abs(ax * qx + ay * qy) / Math.hypot(qx, qy));
@@ -390,12 +394,12 @@ function growStripEnds(
     }
     front = next;
   }
-  keepOnlyRoundCorners(labels, grownFrom, width, height, turn);
+  keepOnlyRoundCorners(labels, rgb, kept, grownFrom, width, height, turn);
   // the strips' pixels: their bands' (some band pixels moved into a strip) and what grew
   const stripPixels: number[] = [];
   for (const p of bandPixels) if (isStrip[stripInto[labels[p]]]) stripPixels.push(p);
   for (const p of turn.keys()) if (isStrip[stripInto[labels[p]]]) stripPixels.push(p);
-  bridgeDiagonalSteps(rgb, width, height, labels, stripInto, isStrip, band, transparent, colour, stripPixels);
+  bridgeDiagonalSteps(rgb, kept, width, height, labels, stripInto, isStrip, band, transparent, colour, stripPixels);
 }
 
 /**
@@ -406,6 +410,8 @@ function growStripEnds(
  */
 function keepOnlyRoundCorners(
   labels: Int32Array,
+  rgb: Uint8Array,
+  kept: Float64Array,
   grownFrom: Map<number, number>,
   width: number,
   height: number,
@@ -432,7 +438,7 @@ function keepOnlyRoundCorners(
           }
         }
     }
-    if (!turned) for (const p of piece) labels[p] = grownFrom.get(p)!;
+    if (!turned) for (const p of piece) movePixel(labels, rgb, kept, p, grownFrom.get(p)!);
   }
 }
 
@@ -458,6 +464,7 @@ function edgeNormal(rgb: Uint8Array, width: number, height: number, p: number): 
  */
 function bridgeDiagonalSteps(
   rgb: Uint8Array,
+  kept: Float64Array,
   width: number,
   height: number,
   labels: Int32Array,
@@ -509,7 +516,7 @@ function bridgeDiagonalSteps(
     }
     if (bridges.length === 0) return;
     for (let k = 0; k < bridges.length; k += 2) {
-      labels[bridges[k]] = bridges[k + 1];
+      movePixel(labels, rgb, kept, bridges[k], bridges[k + 1]);
       stripPixels.push(bridges[k]);
     }
   }

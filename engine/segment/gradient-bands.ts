@@ -140,7 +140,8 @@ export function identityMap(regionCount: number, into = new Int32Array(regionCou
 /** The regions renumbered in scan order after the joins in `joinedInto` (unchanged when there are none). */
 export function renumberJoined(regions: RegionLabels, joinedInto: Int32Array): RegionLabels {
   for (let r = 0; r < regions.regionCount; r++) {
-    if (joinedInto[r] !== r) return renumberInScanOrder(regions.labels, regions.regionCount, regions.transparent, joinedInto);
+    if (joinedInto[r] !== r)
+      return renumberInScanOrder(regions.labels, regions.regionCount, regions.transparent, joinedInto, regions.colourSums);
   }
   return regions;
 }

@@ -40,6 +40,8 @@ export interface Segmentation {
   area: Int32Array;
   /** 1 for regions made of transparent pixels (never painted). */
   transparent: Uint8Array;
+  /** Σr, Σg, Σb of each region's pixels (RegionLabels.colourSums): colour regions only. */
+  colourSums?: Float64Array;
   /**
    * Line art only (engine/segment/line-art.ts): each pixel's ink coverage, 0 paper to 255 full
    * ink, 128 at the ink threshold: the anti-aliased values, for placing edges between pixels.
@@ -86,8 +88,7 @@ export function segmentUnjoined(image: PreparedImage, settings: SegmentSettings,
   context.progress(0.25);
   const merged = mergeRegions(image, seeds.labels, seeds.count, seeds.transparent, seeds.chunks, settings, context);
   checkAbort(context);
-  const { colourSums, ...mergedRegions } = merged;
-  return settings.absorbBands ? absorbAntialiasBands(image, mergedRegions, colourSums) : mergedRegions;
+  return settings.absorbBands ? absorbAntialiasBands(image, merged, merged.colourSums) : merged;
 }
 
 /**

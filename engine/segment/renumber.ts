@@ -6,6 +6,13 @@ export interface RegionLabels {
   area: Int32Array;
   /** 1 for a region of transparent pixels. */
   transparent: Uint8Array;
+  /**
+   * Σr, Σg, Σb of each region's pixels, where the stage that made the regions kept them (the
+   * colour segmentation does, carried through each later stage; line art does not): the sub-pixel
+   * stage's region means without another pass over the image. Whole numbers, so they equal
+   * regionColourSums of the labels exactly.
+   */
+  colourSums?: Float64Array;
 }
 
 /**
@@ -49,13 +56,15 @@ export function regionColourSums(rgb: Uint8Array, labels: Int32Array, regionCoun
 /**
  * Renumbers `labels` in place in scan order of first appearance after a stage moved pixels or
  * joined regions: a pixel of region r goes to `joinedInto[r]` (null: every region stays itself),
- * and regions left without pixels disappear. `transparent` is indexed by the old numbers.
+ * and regions left without pixels disappear. `transparent` and `colourSums` (kept right through
+ * the moves, if given) are indexed by the old numbers.
  */
 export function renumberInScanOrder(
   labels: Int32Array,
   regionCount: number,
   transparent: Uint8Array,
   joinedInto: Int32Array | null,
+  colourSums?: Float64Array,
 ): RegionLabels {
   const compact = new Int32Array(regionCount).fill(-1);
   const area = new Int32Array(regionCount);
@@ -79,5 +88,45 @@ export function renumberInScanOrder(
     }
     p = end;
   }
-  return { labels, regionCount: count, area: area.slice(0, count), transparent: clear.slice(0, count) };
+  const renumbered: RegionLabels = { labels, regionCount: count, area: area.slice(0, count), transparent: clear.slice(0, count) };
+  if (colourSums) renumbered.colourSums = joinedSums(colourSums, regionCount, joinedInto, compact, count);
+  return renumbered;
+}
+
+/** The colour sums of the renumbered regions: region r's go to compact[joinedInto[r]] (a region emptied by the moves adds its zeros). */
+function joinedSums(
+  sums: Float64Array,
+  regionCount: number,
+  joinedInto: Int32Array | null,
+  compact: Int32Array,
+  count: number,
+): Float64Array {
+  const joined = new Float64Array(3 * count);
+  for (let r = 0; r < regionCount; r++) {
+    const l = compact[joinedInto === null ? r : joinedInto[r]];
+    if (l < 0) continue;
+    joined[3 * l] += sums[3 * r];
+    joined[3 * l + 1] += sums[3 * r + 1];
+    joined[3 * l + 2] += sums[3 * r + 2];
+  }
+  return joined;
+}
+
+/**
+ * Moves pixel p to region `to`, keeping `colourSums` right: Σrgb leaves its old region and joins
+ * the new one (whole numbers, exact in any order).
+ */
+export function movePixel(labels: Int32Array, rgb: Uint8Array, colourSums: Float64Array, p: number, to: number): void {
+  const from = labels[p];
+  if (from === to) return;
+  const r = rgb[3 * p],
+    g = rgb[3 * p + 1],
+    b = rgb[3 * p + 2];
+  colourSums[3 * from] -= r;
+  colourSums[3 * from + 1] -= g;
+  colourSums[3 * from + 2] -= b;
+  colourSums[3 * to] += r;
+  colourSums[3 * to + 1] += g;
+  colourSums[3 * to + 2] += b;
+  labels[p] = to;
 }

@@ -2,6 +2,7 @@ import t from 'tap';
 import { prepareImage } from '../../../engine/prepare/index.js';
 import { segmentImage } from '../../../engine/segment/index.js';
 import { absorbAntialiasBands } from '../../../engine/segment/antialias.js';
+import { regionColourSums } from '../../../engine/segment/renumber.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
 import { DEFAULT_TRACE_OPTIONS } from '../../../engine/types.js';
@@ -16,14 +17,20 @@ function segment(image: Raster, absorbBands = true) {
 const GREEN = [40, 170, 60],
   PURPLE = [120, 30, 150];
 
-t.test('a long anti-aliasing band between two fills goes, pixel by pixel, to the side that covers more of it', async (t) => {
-  // a vertical edge at x = 20.3 at the top drifting to x = 20.7 at the bottom: column 20 is a band
-  // of mixes, 30 % green at the top, 70 % at the bottom
-  const edge = (y: number) => 20.3 + (0.4 * y) / 47;
-  const image = raster(40, 48, (x, y) => {
-    const green = Math.min(1, Math.max(0, edge(y + 0.5) - x));
+/**
+ * A vertical edge at x = 20.3 at the top drifting to x = 20.7 at the bottom: column 20 is a band of
+ * mixes, 30 % green at the top, 70 % at the bottom.
+ */
+const driftingEdge = (y: number) => 20.3 + (0.4 * y) / 47;
+function driftingEdgeImage(): Raster {
+  return raster(40, 48, (x, y) => {
+    const green = Math.min(1, Math.max(0, driftingEdge(y + 0.5) - x));
     return [0, 1, 2].map((c) => Math.round(GREEN[c] * green + PURPLE[c] * (1 - green))) as [number, number, number];
   });
+}
+
+t.test('a long anti-aliasing band between two fills goes, pixel by pixel, to the side that covers more of it', async (t) => {
+  const image = driftingEdgeImage();
   const kept = segment(image, false);
   t.equal(kept.regionCount, 3, 'without absorbing, the band is a region of its own');
   const seg = segment(image);
@@ -31,7 +38,7 @@ t.test('a long anti-aliasing band between two fills goes, pixel by pixel, to the
   const green = seg.labels[0],
     purple = seg.labels[39];
   for (let y = 0; y < 48; y++) {
-    const share = edge(y + 0.5) - 20;
+    const share = driftingEdge(y + 0.5) - 20;
     t.equal(seg.labels[y * 40 + 20], share >= 0.5 ? green : purple, `row ${y}: ${Math.round(share * 100)} % green`);
   }
 });
@@ -127,13 +134,21 @@ function framePaint(x: number, y: number): number[] {
   return -d < FRAME.highlight * (1 - turned) ? HIGHLIGHT : FILL;
 }
 
-function highlightFrame(): Raster {
+/** The frame's left side with a straight inner edge, its highlight tapering to nothing up the edge between y = 40 and 20. */
+function taperPaint(x: number, y: number): number[] {
+  if (x < 3 || y < 3 || x > FRAME.size - 3 || y > FRAME.size - 3) return PAPER;
+  if (x < FRAME.inner || y < FRAME.inner || x > FRAME.size - FRAME.inner || y > FRAME.size - FRAME.inner) return FRAME_DARK;
+  const width = FRAME.highlight * Math.min(1, Math.max(0, (y - 20) / 20));
+  return x - FRAME.inner < width ? HIGHLIGHT : FILL;
+}
+
+function highlightFrame(paint = framePaint): Raster {
   const SAMPLES = 8;
   return raster(FRAME.size, FRAME.size, (x, y) => {
     const sum = [0, 0, 0];
     for (let i = 0; i < SAMPLES; i++)
       for (let j = 0; j < SAMPLES; j++) {
-        const c = framePaint(x + (i + 0.5) / SAMPLES, y + (j + 0.5) / SAMPLES);
+        const c = paint(x + (i + 0.5) / SAMPLES, y + (j + 0.5) / SAMPLES);
         for (let k = 0; k < 3; k++) sum[k] += c[k];
       }
     return sum.map((v) => Math.round(v / SAMPLES ** 2)) as [number, number, number];
@@ -157,6 +172,27 @@ t.test('a highlight strip follows the rounded corner its run leads into, as one 
   const along = [18, 22, 26, 30].filter((x) => seg.labels[bottomRow * width + x] === strip);
   t.same(along, [], 'nor along the bottom edge it ends against');
 });
+
+t.test(
+  'the colour sums handed on are those of the pixels each region ends with: band moves, strip growth and its undoing, bridges',
+  async (t) => {
+    const settings = engineSettingsFor(DEFAULT_TRACE_OPTIONS, 'clipart');
+    for (const [name, image] of [
+      ['drifting edge', driftingEdgeImage()],
+      ['highlight frame', highlightFrame()],
+      // along a straight edge what grew from the strip's end is undone
+      ['tapering highlight', highlightFrame(taperPaint)],
+    ] as const) {
+      const prepared = prepareImage(image, settings.prepare, NO_CONTEXT);
+      const seg = segmentImage(prepared, settings.segment, NO_CONTEXT);
+      const counts = new Float64Array(seg.regionCount);
+      const pixelSums = regionColourSums(prepared.rgb, seg.labels, seg.regionCount, counts);
+      t.ok(seg.colourSums, `${name}: the segmentation hands its colour sums on`);
+      t.same(Array.from(seg.colourSums ?? []), Array.from(pixelSums), `${name}: equal to a pass over the final labels`);
+      t.same(Array.from(seg.area), Array.from(counts), `${name}: and so are the areas they divide by`);
+    }
+  },
+);
 
 t.test("traced, the frame's inner edge keeps its round corner where the highlight strip ends: no notch, no spike", async (t) => {
   const image = highlightFrame();

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { renumberInScanOrder, runEnd } from '../../../engine/segment/renumber.js';
+import { movePixel, regionColourSums, renumberInScanOrder, runEnd } from '../../../engine/segment/renumber.js';
 
 t.test('labels renumbered in scan order of first appearance; emptied regions disappear', async (t) => {
   // region 1 holds no pixel; 3 appears first, then 0, then 2
@@ -19,6 +19,19 @@ t.test('joined regions take the number of the first pixel of the joined whole', 
   t.same([...out.labels], [0, 1, 0, 1, 0]);
   t.equal(out.regionCount, 2);
   t.same([...out.area], [3, 2]);
+});
+
+t.test('colour sums follow moved pixels, joins and the new numbers', async (t) => {
+  const labels = Int32Array.of(2, 1, 0, 1, 2, 1);
+  const rgb = Uint8Array.from({ length: 18 }, (_, i) => (i * 37) % 251);
+  const sums = regionColourSums(rgb, labels, 3);
+  // pixel 5 moves from region 1 to 2, then 2 is joined into 0
+  movePixel(labels, rgb, sums, 5, 2);
+  t.equal(labels[5], 2, 'the pixel moved');
+  const out = renumberInScanOrder(labels, 3, new Uint8Array(3), Int32Array.of(0, 1, 0), sums);
+  t.same([...out.labels], [0, 1, 0, 1, 0, 0]);
+  t.same([...(out.colourSums ?? [])], [...regionColourSums(rgb, out.labels, out.regionCount)], 'as summed from the final labels');
+  t.equal(renumberInScanOrder(Int32Array.of(0, 1), 2, new Uint8Array(2), null).colourSums, undefined, 'none given, none handed on');
 });
 
 t.test('runEnd: where the run of pixels sharing a label ends along the scan', async (t) => {
