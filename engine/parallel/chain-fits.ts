@@ -14,11 +14,10 @@
  * VectorizeError('internal_error').
  */
 import type { BoundaryGraph } from '../boundary/index.js';
-import { VectorizeError } from '../errors.js';
 import { FittedChains, fitBoundaryChain, type ChainFitSettings } from '../fit/chain.js';
 import type { FittedPath } from '../fit/index.js';
 import { checkAbort, type StageContext } from '../stage.js';
-import { fitConcurrency, openJob, type JobErrorReply } from './pool.js';
+import { fitConcurrency, openRepliesJob, type JobErrorReply } from './pool.js';
 
 export { fitConcurrency, replaceFitWorkersForTest } from './pool.js';
 
@@ -127,21 +126,9 @@ export function startChainFits(
   const claim = new Int32Array(new SharedArrayBuffer(4));
 
   let received = 0;
-  let failure: VectorizeError | null = null;
-  let wake: (() => void) | null = null;
-  const { job, workers, end } = openJob<ChunkMessage>(workerCount, {
-    onReply(reply) {
-      if (reply.type === 'error') failure ??= new VectorizeError('internal_error', `A fitting worker failed: ${reply.message}`);
-      else {
-        unpackChunk(reply, chunkStart, chainOf, fitted);
-        received++;
-      }
-      wake?.();
-    },
-    onFailure(error) {
-      failure ??= error;
-      wake?.();
-    },
+  const { job, workers, failure, next, end } = openRepliesJob<ChunkMessage>(workerCount, 'fitting', (reply) => {
+    unpackChunk(reply, chunkStart, chainOf, fitted);
+    received++;
   });
   const message: JobMessage = { type: 'job', job, points, offsets, flags, chunkStart, claim, settings };
   for (const worker of workers) worker.postMessage(message);
@@ -157,8 +144,9 @@ export function startChainFits(
           }
         }
         // Chunks the workers took: wait for each (a few ms at most once this thread runs out).
-        while (!failure && received + mine < chunks) await new Promise<void>((resolve) => (wake = resolve));
-        if (failure) throw failure;
+        while (!failure() && received + mine < chunks) await next();
+        const failed = failure();
+        if (failed) throw failed;
         checkAbort(context);
         return fitted;
       } finally {

@@ -17,7 +17,6 @@
  *
  * A worker that throws or dies turns the trace into VectorizeError('internal_error') (./pool.ts).
  */
-import { VectorizeError } from '../errors.js';
 import type { PreparedImage } from '../prepare/index.js';
 import {
   identityMap,
@@ -41,7 +40,7 @@ import type { RasterImage } from '../types.js';
 import {
   fitConcurrency,
   MIN_REGION_JOB_PIXELS,
-  openJob,
+  openRepliesJob,
   sharedLabels,
   startedWorkers,
   waitAsync,
@@ -172,32 +171,16 @@ export async function joinGradientBandsShared(
   data.set(image.data.subarray(0, n * channels));
 
   const claim = new Int32Array(new SharedArrayBuffer(4 * MEASURED(work.shares)));
-  let failure: VectorizeError | null = null;
-  let wake: () => void = () => undefined;
-  const failed = new Promise<void>((resolve) => (wake = resolve));
-  const {
-    job,
-    workers: posted,
-    end,
-  } = openJob<JoinReply>(workers, {
-    onReply(reply) {
-      if (reply.type === 'error') {
-        failure ??= new VectorizeError('internal_error', `A joining worker failed: ${reply.message}`);
-        wake();
-      }
-    },
-    onFailure(error) {
-      failure ??= error;
-      wake();
-    },
-  });
+  // the workers' work shows in `claim`; their one reply each says they are done
+  const { job, workers: posted, failure, next, end } = openRepliesJob<JoinReply>(workers, 'joining', () => undefined);
   /** Resolves once claim[index] reaches `target`; throws a worker's failure instead. */
   const reached = async (index: number, target: number): Promise<void> => {
-    for (let now = Atomics.load(claim, index); now < target && !failure; now = Atomics.load(claim, index)) {
+    for (let now = Atomics.load(claim, index); now < target && !failure(); now = Atomics.load(claim, index)) {
       const waiting = waitAsync(claim, index, now);
-      if (waiting.async) await Promise.race([waiting.value, failed]);
+      if (waiting.async) await Promise.race([waiting.value, next()]);
     }
-    if (failure) throw failure;
+    const failed = failure();
+    if (failed) throw failed;
   };
   let finished = false;
   try {

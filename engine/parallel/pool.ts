@@ -124,26 +124,24 @@ export function openJob<Reply extends JobReply>(
 }
 
 /**
- * A job one worker answers with one reply (a paint job, half a denoise pass): openJob for one
- * worker, with the waiting written once. reply() resolves with the worker's reply, or rejects with
- * VectorizeError('internal_error') naming `doing` ("painting", ...) when the worker fails the job
- * or dies. end() as for openJob.
+ * A job its workers answer with any number of replies (chunks of fits, of shapes): openJob with
+ * the failures kept. `onAnswer` gets every reply but an error; the first error reply or worker
+ * death becomes failure(), a VectorizeError('internal_error') naming `doing`. next() resolves at
+ * the next reply or failure, so the tracing thread waits for either without polling. end() as for
+ * openJob.
  */
-export function openOneReplyJob<Reply extends JobReply>(
+export function openRepliesJob<Reply extends JobReply>(
+  count: number,
   doing: string,
-): { job: number; worker: Worker; reply(): Promise<Reply>; end(): void } {
-  let answer: Reply | null = null;
+  onAnswer: (reply: Reply) => void,
+): { job: number; workers: Worker[]; failure(): VectorizeError | null; next(): Promise<void>; end(): void } {
   let failure: VectorizeError | null = null;
   let wake: (() => void) | null = null;
-  const {
-    job,
-    workers: [worker],
-    end,
-  } = openJob<Reply>(1, {
+  const opened = openJob<Reply>(count, {
     onReply(reply) {
       if (reply.type === 'error')
         failure ??= new VectorizeError('internal_error', `A ${doing} worker failed: ${(reply as JobErrorReply).message}`);
-      else answer = reply as Reply;
+      else onAnswer(reply as Reply);
       wake?.();
     },
     onFailure(error) {
@@ -152,11 +150,35 @@ export function openOneReplyJob<Reply extends JobReply>(
     },
   });
   return {
+    ...opened,
+    failure: () => failure,
+    next: () => new Promise<void>((resolve) => (wake = resolve)),
+  };
+}
+
+/**
+ * A job one worker answers with one reply (a paint job, half a denoise pass): reply() resolves
+ * with the worker's reply, or rejects with VectorizeError('internal_error') naming `doing`
+ * ("painting", ...) when the worker fails the job or dies. end() as for openJob.
+ */
+export function openOneReplyJob<Reply extends JobReply>(
+  doing: string,
+): { job: number; worker: Worker; reply(): Promise<Reply>; end(): void } {
+  let answer: Reply | null = null;
+  const {
+    job,
+    workers: [worker],
+    failure,
+    next,
+    end,
+  } = openRepliesJob<Reply>(1, doing, (reply) => (answer = reply));
+  return {
     job,
     worker,
     async reply() {
-      while (!answer && !failure) await new Promise<void>((resolve) => (wake = resolve));
-      if (failure) throw failure;
+      while (!answer && !failure()) await next();
+      const failed = failure();
+      if (failed) throw failed;
       return answer!;
     },
     end,

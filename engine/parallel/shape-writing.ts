@@ -13,7 +13,6 @@
  * A worker that throws or dies turns the trace into VectorizeError('internal_error') (./pool.ts).
  */
 import type { BoundaryGraph } from '../boundary/index.js';
-import { VectorizeError } from '../errors.js';
 import { FittedChains, type PackedFits } from '../fit/chain.js';
 import type { PreparedImage } from '../prepare/index.js';
 import type { Segmentation } from '../segment/index.js';
@@ -21,7 +20,7 @@ import type { EngineSettings } from '../settings.js';
 import { checkAbort, type StageContext } from '../stage.js';
 import { composeShapes, layOutShapes, planShapes, type ComposedShapes, type RegionPaints, type WrittenPart } from '../svg/compose.js';
 import { PaintOrderWriter, type ShapeLayout, type ShapeOptions } from '../svg/shape-writer.js';
-import { fitConcurrency, MIN_REGION_JOB_PIXELS, openJob, sharedLabels, startedWorkers, type JobErrorReply } from './pool.js';
+import { fitConcurrency, MIN_REGION_JOB_PIXELS, openRepliesJob, sharedLabels, startedWorkers, type JobErrorReply } from './pool.js';
 
 /**
  * Composes on this thread before the shapes are shared. In a process's first traces the workers
@@ -91,25 +90,16 @@ export async function composeSharingShapes(
   const claim = new Int32Array(new SharedArrayBuffer(4));
   const parts = new Array<WrittenPart | undefined>(chunks);
   let missing = chunks;
-  let failure: VectorizeError | null = null;
-  let wake: () => void = () => undefined;
   const {
     job,
     workers: posted,
+    failure,
+    next,
     end,
-  } = openJob<ShapeChunkReply>(workers, {
-    onReply(reply) {
-      if (reply.type === 'error') failure ??= new VectorizeError('internal_error', `A shape-writing worker failed: ${reply.message}`);
-      else if (parts[reply.chunk] === undefined) {
-        parts[reply.chunk] = reply;
-        missing--;
-      }
-      wake();
-    },
-    onFailure(error) {
-      failure ??= error;
-      wake();
-    },
+  } = openRepliesJob<ShapeChunkReply>(workers, 'shape-writing', (reply) => {
+    if (parts[reply.chunk] !== undefined) return;
+    parts[reply.chunk] = reply;
+    missing--;
   });
   try {
     const message: ShapeJobMessage = {
@@ -130,7 +120,7 @@ export async function composeSharingShapes(
       parts[k] = { written: writer.write(chunkStart[k], chunkStart[k + 1], beneath), beneath };
       missing--;
     };
-    for (let budget = options.hereTakes ?? Infinity; budget > 0 && !failure; budget--) {
+    for (let budget = options.hereTakes ?? Infinity; budget > 0 && !failure(); budget--) {
       const k = Atomics.add(claim, 0, 1);
       if (k >= chunks) break;
       writeHere(k);
@@ -139,18 +129,19 @@ export async function composeSharingShapes(
     // That one is written here too rather than waited for: a worker still running its first
     // traces' unoptimised code (a one-off conversion) or starved of a core takes several times as
     // long, and the copy is the same bytes (whichever comes first is kept).
-    while (missing > 0 && !failure) {
+    while (missing > 0 && !failure()) {
       if (options.hereTakes !== undefined) {
-        await new Promise<void>((resolve) => (wake = resolve));
+        await next();
         continue;
       }
       await new Promise<void>((resolve) => setImmediate(resolve));
-      if (missing === 0 || failure) break;
+      if (missing === 0 || failure()) break;
       let k = chunks - 1;
       while (parts[k] !== undefined) k--;
       writeHere(k);
     }
-    if (failure) throw failure;
+    const failed = failure();
+    if (failed) throw failed;
   } finally {
     // a worker still to start finds nothing left to take
     Atomics.store(claim, 0, chunks);
