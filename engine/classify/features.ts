@@ -17,6 +17,7 @@
 import type { RgbaImage } from '../types.js';
 import { luma601 } from '../luma.js';
 import { otsuSplitScores } from '../otsu.js';
+import { findRoot } from '../union-find.js';
 import { TEXTURE_FEATURE_NAMES, textureFeatures } from './texture.js';
 
 const THUMB_SIDE = 256;
@@ -441,13 +442,6 @@ function componentStats(
     runEnd = new Int32Array(maxRuns),
     parent = new Int32Array(maxRuns),
     size = new Int32Array(maxRuns);
-  const root = (r: number): number => {
-    while (parent[r] !== r) {
-      parent[r] = parent[parent[r]];
-      r = parent[r];
-    }
-    return r;
-  };
   let runs = 0,
     above = 0,
     aboveEnd = 0;
@@ -466,8 +460,8 @@ function componentStats(
       // Runs above that this one touches, diagonals included: they overlap [start - 1, x + 1).
       while (above < aboveEnd && runEnd[above] < start) above++;
       for (let a = above; a < aboveEnd && runStart[a] <= x; a++) {
-        const ra = root(a),
-          rb = root(run);
+        const ra = findRoot(parent, a),
+          rb = findRoot(parent, run);
         if (ra === rb) continue;
         parent[rb] = ra;
         size[ra] += size[rb];

@@ -25,6 +25,7 @@ import { gradientSampleStep, paintResidual } from '../fit/gradient.js';
 import { scratchInt32, scratchSlots, scratchUint8, SparePool } from '../scratch.js';
 import { addRun, addShifted, MOMENTS, surfaceResidual } from './colour-moments.js';
 import { renumberInScanOrder, runEnd, type RegionLabels } from './renumber.js';
+import { findRoot } from '../union-find.js';
 
 export interface GradientBandSettings {
   /** Mean RGB distance between the pixels facing each other across a boundary, at most, for it to be soft. */
@@ -169,12 +170,12 @@ export function planGradientJoins(image: RasterImage, regions: RegionLabels, set
 
   // the components: regions linked by soft pairs, numbered in the order of their first pair
   const linked = identityMap(regionCount);
-  for (const { a, b } of soft) linked[findGroup(linked, a)] = findGroup(linked, b);
+  for (const { a, b } of soft) linked[findRoot(linked, a)] = findRoot(linked, b);
   const componentOfRoot = new Int32Array(regionCount).fill(-1);
   const componentOf = new Int32Array(soft.length);
   let components = 0;
   for (let i = 0; i < soft.length; i++) {
-    const r = findGroup(linked, soft[i].a);
+    const r = findRoot(linked, soft[i].a);
     if (componentOfRoot[r] < 0) componentOfRoot[r] = components++;
     componentOf[i] = componentOfRoot[r];
   }
@@ -322,7 +323,7 @@ export function joinComponents(
   };
 
   const enclosedBy = (speck: number, group: number): boolean => {
-    const inGroup = (q: number) => labels[q] === speck || findGroup(parent, labels[q]) === group;
+    const inGroup = (q: number) => labels[q] === speck || findRoot(parent, labels[q]) === group;
     const pixels = pixelList();
     for (let i = first[speck]; i < first[speck + 1]; i++) {
       const p = pixels[i];
@@ -346,8 +347,8 @@ export function joinComponents(
       end = componentStart[component + 1];
     for (let i = start; i < end; i++) {
       const pairSpeck = area[pairA[i]] < MIN_REGION || area[pairB[i]] < MIN_REGION;
-      let a = findGroup(parent, pairA[i]),
-        b = findGroup(parent, pairB[i]);
+      let a = findRoot(parent, pairA[i]),
+        b = findRoot(parent, pairB[i]);
       if (a === b) continue;
       // A speck goes only into the one group all round it (a fleck inside a smooth ramp); one on an
       // edge may be a detail drawn along it (clean.cjs: calculator's 4x PSNR 0.15 dB lower).
@@ -387,16 +388,10 @@ export function joinComponents(
       painted[a] = paintedAfter;
     }
     for (let i = start; i < end; i++) {
-      joinedInto[pairA[i]] = findGroup(parent, pairA[i]);
-      joinedInto[pairB[i]] = findGroup(parent, pairB[i]);
+      joinedInto[pairA[i]] = findRoot(parent, pairA[i]);
+      joinedInto[pairB[i]] = findRoot(parent, pairB[i]);
     }
   }
-}
-
-/** The group r is in: union-find with path halving. */
-function findGroup(parent: Int32Array, r: number): number {
-  while (parent[r] !== r) r = parent[r] = parent[parent[r]];
-  return r;
 }
 
 /** Whether the colours of pixels p and q lie further apart than √hard2. */
@@ -448,7 +443,7 @@ function acrossEdge(t: GroupSampling, p: number, q: number, a: number, b: number
   const { labels } = t;
   // a pixel of the same region is in the group (most neighbours): no find needed
   if (labels[q] === labels[p]) return false;
-  const g = findGroup(t.parent, labels[q]);
+  const g = findRoot(t.parent, labels[q]);
   return g !== a && g !== b && stepsHard(t.data, t.channels, t.hard2, p, q);
 }
 

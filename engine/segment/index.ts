@@ -26,6 +26,7 @@ import { checkAbort, type StageContext } from '../stage.js';
 import type { PreparedImage } from '../prepare/index.js';
 import { SparePool, spareSharedBuffers } from '../scratch.js';
 import { PairHeap } from './heap.js';
+import { findRoot } from '../union-find.js';
 import { absorbAntialiasBands } from './antialias.js';
 import { joinGradientBands } from './gradient-bands.js';
 import type { RegionLabels } from './renumber.js';
@@ -661,10 +662,6 @@ function mergeRegions(
   const parent = new Int32Array(live);
   for (let i = 0; i < live; i++) parent[i] = i;
   const version = new Int32Array(live);
-  const find = (i: number): number => {
-    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
-    return i;
-  };
 
   // Plane model: each region's own error is cached, so pricing a pair costs one plane fit.
   const ownError = new Float64Array(plane ? live : 0);
@@ -689,10 +686,8 @@ function mergeRegions(
     }
     const key = heap.topKey;
     const e = heap.topId;
-    let a = edgeA[e];
-    while (parent[a] !== a) a = parent[a] = parent[parent[a]];
-    let b = edgeB[e];
-    while (parent[b] !== b) b = parent[b] = parent[parent[b]];
+    const a = findRoot(parent, edgeA[e]);
+    const b = findRoot(parent, edgeB[e]);
     if (a === b) {
       heap.pop();
       continue;
@@ -747,7 +742,7 @@ function mergeRegions(
     const seed = labels[p];
     let l = finalOf[seed];
     if (l === -1) {
-      const root = find(denseOf[seed]);
+      const root = findRoot(parent, denseOf[seed]);
       l = compact[root];
       if (l === -1) {
         l = compact[root] = regionCount++;
