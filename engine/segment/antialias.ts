@@ -51,15 +51,15 @@ const GROWN = 2;
 
 /**
  * Moves band pixels to their sides (labels in place) and returns the regions renumbered in scan
- * order, with their colour sums. `colourSums` (Σr, Σg, Σb per region, whole numbers) spares a pass
- * when the caller has them.
+ * order, with their colour sums. The regions' own `colourSums` (the merging's) spare a pass when
+ * they have them.
  */
-export function absorbAntialiasBands(image: BandImage, regions: RegionLabels, colourSums?: Float64Array): RegionLabels {
+export function absorbAntialiasBands(image: BandImage, regions: RegionLabels): RegionLabels {
   const { width, height, rgb } = image;
   const { labels, regionCount, transparent } = regions;
 
   // `sums` stay those of the regions as merged (every decision reads them); `kept` follows the moves
-  const sums = colourSums ?? regionColourSums(rgb, labels, regionCount);
+  const sums = regions.colourSums ?? regionColourSums(rgb, labels, regionCount);
   const perimeter = regionPerimeters(labels, width, height, regionCount);
   const mean = new Float64Array(3 * regionCount);
   const band = new Uint8Array(regionCount);

@@ -89,7 +89,7 @@ export function segmentUnjoined(image: PreparedImage, settings: SegmentSettings,
   context.progress(0.25);
   const merged = mergeRegions(image, seeds.labels, seeds.count, seeds.transparent, seeds.chunks, settings, context);
   checkAbort(context);
-  return settings.absorbBands ? absorbAntialiasBands(image, merged, merged.colourSums) : merged;
+  return settings.absorbBands ? absorbAntialiasBands(image, merged) : merged;
 }
 
 /**
