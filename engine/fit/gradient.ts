@@ -38,7 +38,7 @@ export type GradientFill =
  * of the time (docs/performance.md).
  */
 const MAX_SAMPLES = 1_024;
-const PROFILE_BINS = 24;
+export const PROFILE_BINS = 24;
 /** A gradient must remove at least this share of the flat fill's residual to be worth its bytes. */
 const MIN_IMPROVEMENT = 0.35;
 /** Stops closer than this (RGB distance) to a straight blend between their neighbours are dropped. */
@@ -197,6 +197,9 @@ const SAMPLE = scratchSlots('gradient samples', Float64Array, ['x', 'y', 'r', 'g
 const WORK = scratchSlots('gradient work', Float64Array, ['t', 'magnitude', 'selection', 'along', 'weight']);
 /** Per sample of one profile fit: the ramp segment (stops j − 1 and j) it lies on. */
 const SEGMENT = scratchSlots('gradient work', Uint8Array, ['segment']);
+/** A profile fit's per-bin colour sums and sample counts (one fit at a time on a thread; zeroed by each). */
+const BIN_SUMS = new Float64Array(PROFILE_BINS * 3);
+const BIN_COUNTS = new Float64Array(PROFILE_BINS);
 
 function sample(image: RasterImage, pixelIndices: Int32Array, bound: number): Samples {
   const step = gradientSampleStep(pixelIndices.length);
@@ -655,21 +658,10 @@ function rampStops(fit: ProfileFit): GradientStop[] {
 }
 
 function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): ProfileFit {
-  const span = hi - lo;
   const bins = PROFILE_BINS;
-  const sum = new Float64Array(bins * 3),
-    count = new Float64Array(bins);
   // each sample's place along the ramp (0 to 1), read by all three passes below
   const along = scratchFloat64(WORK.along, s.n);
-  for (let i = 0; i < s.n; i++) {
-    const f = (t[i] - lo) / span;
-    along[i] = f;
-    const k = Math.min(bins - 1, Math.floor(f * bins));
-    sum[3 * k] += s.r[i];
-    sum[3 * k + 1] += s.g[i];
-    sum[3 * k + 2] += s.b[i];
-    count[k]++;
-  }
+  const { sum, count } = binRamp(s, t, lo, hi, along);
   const pos: number[] = [],
     col: Rgb[] = [];
   for (let k = 0; k < bins; k++) {
@@ -716,6 +708,59 @@ function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): Profil
     if ((i & 255) === 255 && residual / s.n > s.bound) break;
   }
   return { stopPos, stopCol, residual: residual / s.n, profile: col };
+}
+
+/**
+ * The samples' colour sums and counts in PROFILE_BINS bins of the ramp parameter t ∈ [lo, hi], each
+ * sample's place along the ramp (0 to 1) written to `along`. The sums live in BIN_SUMS and
+ * BIN_COUNTS until the next call on this thread. Neighbouring samples mostly fall in the same bin:
+ * their sums are kept in locals and added to the bin when the bin changes, instead of each sample
+ * reading back what the one before wrote. Colours are whole numbers, so the sums are exact and the
+ * same in any grouping.
+ */
+export function binRamp(
+  s: Pick<Samples, 'n' | 'r' | 'g' | 'b'>,
+  t: Float64Array,
+  lo: number,
+  hi: number,
+  along: Float64Array,
+): { sum: Float64Array; count: Float64Array } {
+  const span = hi - lo;
+  const bins = PROFILE_BINS;
+  const sum = BIN_SUMS.fill(0),
+    count = BIN_COUNTS.fill(0);
+  const { r, g, b } = s;
+  let bin = -1,
+    red = 0,
+    green = 0,
+    blue = 0,
+    inBin = 0;
+  for (let i = 0; i < s.n; i++) {
+    const f = (t[i] - lo) / span;
+    along[i] = f;
+    const k = Math.min(bins - 1, Math.floor(f * bins));
+    if (k !== bin) {
+      if (bin >= 0) {
+        sum[3 * bin] += red;
+        sum[3 * bin + 1] += green;
+        sum[3 * bin + 2] += blue;
+        count[bin] += inBin;
+      }
+      bin = k;
+      red = green = blue = inBin = 0;
+    }
+    red += r[i];
+    green += g[i];
+    blue += b[i];
+    inBin++;
+  }
+  if (bin >= 0) {
+    sum[3 * bin] += red;
+    sum[3 * bin + 1] += green;
+    sum[3 * bin + 2] += blue;
+    count[bin] += inBin;
+  }
+  return { sum, count };
 }
 
 /**
