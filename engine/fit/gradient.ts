@@ -200,6 +200,21 @@ const SEGMENT = scratchSlots('gradient work', Uint8Array, ['segment']);
 /** A profile fit's per-bin colour sums and sample counts (one fit at a time on a thread; zeroed by each). */
 const BIN_SUMS = new Float64Array(PROFILE_BINS * 3);
 const BIN_COUNTS = new Float64Array(PROFILE_BINS);
+/**
+ * The small systems the candidates solve (4×4 normal equations, right-hand sides, solutions), kept
+ * per thread: a fit made a dozen tiny typed arrays per candidate, and their allocation was a tenth
+ * of a profile fit. Each is read only before the next candidate or profile fit writes it.
+ */
+const SYSTEM = new Float64Array(16);
+const RIGHT = new Float64Array(4);
+const RED = new Float64Array(4);
+const GREEN = new Float64Array(4);
+const BLUE = new Float64Array(4);
+/** solve4's copy of the matrix it eliminates in. */
+const ELIMINATED = new Float64Array(16);
+/** A profile fit's stop offsets and colours (at most four stops), in and out of leastSquaresStops. */
+const STOP_OFFSETS = new Float64Array(4);
+const STOP_COLOURS = new Float64Array(12);
 
 function sample(image: RasterImage, pixelIndices: Int32Array, bound: number): Samples {
   const step = gradientSampleStep(pixelIndices.length);
@@ -430,10 +445,23 @@ function radialCandidate(s: Samples, centre: Centre): Candidate | null {
     s23 += x * y;
     s33 += y * y;
   }
-  const ata = Float64Array.of(s.n, s01, s02, s03, s01, s11, s12, s13, s02, s12, s22, s23, s03, s13, s23, s33);
-  const atb = Float64Array.of(l0, l1, l2, l3);
-  const coef = solve4(ata, atb);
-  if (coef === null || Math.abs(coef[1]) < 1e-9) return null;
+  const ata = SYSTEM,
+    coef = RIGHT;
+  ata[0] = s.n;
+  ata[1] = ata[4] = s01;
+  ata[2] = ata[8] = s02;
+  ata[3] = ata[12] = s03;
+  ata[5] = s11;
+  ata[6] = ata[9] = s12;
+  ata[7] = ata[13] = s13;
+  ata[10] = s22;
+  ata[11] = ata[14] = s23;
+  ata[15] = s33;
+  coef[0] = l0;
+  coef[1] = l1;
+  coef[2] = l2;
+  coef[3] = l3;
+  if (!solve4(ata, coef, coef) || Math.abs(coef[1]) < 1e-9) return null;
   return radialAround(s, -coef[2] / (2 * coef[1]) + mx, -coef[3] / (2 * coef[1]) + my, centre);
 }
 
@@ -524,8 +552,8 @@ function ellipticalCandidate(s: Samples, centre: Centre, trusted: TrustedGradien
   const { magnitude, limit } = trusted;
   // Q = [[a, b], [b, 1 − a]]: row (−gy·x − gx·y, gx·x − gy·y, gy, −gx) · (a, b, k1, k2) = −gx·y,
   // each row scaled to unit gradient so a steep ring does not outweigh a gentle one
-  const ata = new Float64Array(16),
-    atb = new Float64Array(4);
+  const ata = SYSTEM.fill(0),
+    atb = RIGHT.fill(0);
   for (let i = 0; i < s.n; i++) {
     if (!(magnitude[i] <= limit && magnitude[i] > 0)) continue;
     const norm = Math.sqrt(magnitude[i]);
@@ -559,9 +587,11 @@ function ellipticalCandidate(s: Samples, centre: Centre, trusted: TrustedGradien
   ata[12] = ata[3];
   ata[13] = ata[7];
   ata[14] = ata[11];
-  const solved = solve4(ata, atb);
-  if (solved === null) return null;
-  const [a, b, k1, k2] = solved;
+  if (!solve4(ata, atb, atb)) return null;
+  const a = atb[0],
+    b = atb[1],
+    k1 = atb[2],
+    k2 = atb[3];
   const c = 1 - a;
   const det = a * c - b * b;
   if (!(det > 0) || !(a > 0)) return null;
@@ -683,14 +713,15 @@ function profileFit(s: Samples, t: Float64Array, lo: number, hi: number): Profil
   // stop arrays mix whole and fractional numbers, whose changing element kinds kept V8 deoptimising.
   let residual = 0;
   const stopCount = stopPos.length;
-  const sp = Float64Array.from(stopPos);
-  const sc = new Float64Array(3 * stopCount);
+  const sp = STOP_OFFSETS,
+    sc = STOP_COLOURS;
   for (let k = 0; k < stopCount; k++) {
+    sp[k] = stopPos[k];
     sc[3 * k] = stopCol[k][0];
     sc[3 * k + 1] = stopCol[k][1];
     sc[3 * k + 2] = stopCol[k][2];
   }
-  leastSquaresStops(s, along, sp, sc);
+  leastSquaresStops(s, along, sp, sc, stopCount);
   for (let k = 0; k < stopCount; k++) stopCol[k] = [sc[3 * k], sc[3 * k + 1], sc[3 * k + 2]];
   const { r, g, b } = s;
   // each sample on the ramp where the least squares placed it: its segment and blend weight
@@ -772,8 +803,7 @@ export function binRamp(
  * There are 2–4 stops (simplifyProfile keeps the ends and at most two more). Every sample's
  * segment and blend weight are left in the SEGMENT and WORK.weight slots for the residual pass.
  */
-function leastSquaresStops(s: Samples, along: Float64Array, sp: Float64Array, sc: Float64Array): void {
-  const k = sp.length;
+function leastSquaresStops(s: Samples, along: Float64Array, sp: Float64Array, sc: Float64Array, k: number): void {
   const segment = scratchUint8(SEGMENT.segment, s.n),
     weight = scratchFloat64(WORK.weight, s.n);
   // The normal equations (tridiagonal: a sample weighs only the two stops around it) summed in
@@ -847,16 +877,38 @@ function leastSquaresStops(s: Samples, along: Float64Array, sp: Float64Array, sc
   // that loop had never run, and every later ramp with fewer stops bailed out of the optimised code
   // there (storm traced again and again: five times a trace, the code never replaced), finishing
   // the fit in the interpreter.
-  const ata = Float64Array.of(a00, a01, 0, 0, a01, a11, a12, 0, 0, a12, k > 2 ? a22 : 1, a23, 0, 0, a23, k > 3 ? a33 : 1);
-  const rhs = [Float64Array.of(r0, r1, r2, r3), Float64Array.of(g0, g1, g2, g3), Float64Array.of(b0, b1, b2, b3)];
+  const ata = SYSTEM;
+  ata[0] = a00;
+  ata[1] = ata[4] = a01;
+  ata[2] = ata[3] = ata[7] = ata[8] = ata[12] = ata[13] = 0;
+  ata[5] = a11;
+  ata[6] = ata[9] = a12;
+  ata[10] = k > 2 ? a22 : 1;
+  ata[11] = ata[14] = a23;
+  ata[15] = k > 3 ? a33 : 1;
   for (let j = 0; j < k; j++) if (!(ata[5 * j] > 1e-6)) return;
-  const solved: Float64Array[] = [];
-  for (let c = 0; c < 3; c++) {
-    const x = solve4(ata, rhs[c]);
-    if (x === null) return;
-    solved.push(x);
+  const reds = RED,
+    greens = GREEN,
+    blues = BLUE;
+  reds[0] = r0;
+  reds[1] = r1;
+  reds[2] = r2;
+  reds[3] = r3;
+  greens[0] = g0;
+  greens[1] = g1;
+  greens[2] = g2;
+  greens[3] = g3;
+  blues[0] = b0;
+  blues[1] = b1;
+  blues[2] = b2;
+  blues[3] = b3;
+  // every channel solved before any stop colour is written: one that fails leaves them all as they were
+  if (!solve4(ata, reds, reds) || !solve4(ata, greens, greens) || !solve4(ata, blues, blues)) return;
+  for (let j = 0; j < k; j++) {
+    sc[3 * j] = Math.max(0, Math.min(255, reds[j]));
+    sc[3 * j + 1] = Math.max(0, Math.min(255, greens[j]));
+    sc[3 * j + 2] = Math.max(0, Math.min(255, blues[j]));
   }
-  for (let j = 0; j < k; j++) for (let c = 0; c < 3; c++) sc[3 * j + c] = Math.max(0, Math.min(255, solved[c][j]));
 }
 
 /** Douglas–Peucker over the binned profile in (t, RGB): the ends plus at most two interior stops. */
@@ -888,13 +940,19 @@ function simplifyProfile(pos: number[], col: Rgb[]): number[] {
   return keep;
 }
 
-function solve4(a: Float64Array, b: Float64Array): Float64Array | null {
-  const m = Float64Array.from(a),
-    v = Float64Array.from(b);
+/**
+ * Solves a·x = b (a 4×4, row by row) into `x` (which may be `b`) by Gauss–Jordan elimination with
+ * partial pivoting; false when a pivot is about 0 (then `x` holds nothing useful). `a` is left as it was.
+ */
+function solve4(a: Float64Array, b: Float64Array, x: Float64Array): boolean {
+  const m = ELIMINATED,
+    v = x;
+  m.set(a);
+  if (v !== b) v.set(b);
   for (let c = 0; c < 4; c++) {
     let p = c;
     for (let r = c + 1; r < 4; r++) if (Math.abs(m[4 * r + c]) > Math.abs(m[4 * p + c])) p = r;
-    if (Math.abs(m[4 * p + c]) < 1e-12) return null;
+    if (Math.abs(m[4 * p + c]) < 1e-12) return false;
     if (p !== c) {
       for (let k = 0; k < 4; k++) {
         const tmp = m[4 * c + k];
@@ -913,7 +971,7 @@ function solve4(a: Float64Array, b: Float64Array): Float64Array | null {
     }
   }
   for (let c = 0; c < 4; c++) v[c] /= m[4 * c + c];
-  return v;
+  return true;
 }
 
 /** The colour at a + (b − a)·f on the line through a and b; f < 0 lies beyond a. */
