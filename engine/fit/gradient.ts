@@ -468,10 +468,7 @@ function radialCandidate(s: Samples, centre: Centre): Candidate | null {
   ata[10] = s22;
   ata[11] = ata[14] = s23;
   ata[15] = s33;
-  coef[0] = l0;
-  coef[1] = l1;
-  coef[2] = l2;
-  coef[3] = l3;
+  setFour(coef, l0, l1, l2, l3);
   if (!solve4(ata, coef, coef) || Math.abs(coef[1]) < 1e-9) return null;
   return radialAround(s, -coef[2] / (2 * coef[1]) + mx, -coef[3] / (2 * coef[1]) + my, centre);
 }
@@ -903,21 +900,9 @@ function leastSquaresStops(s: Samples, along: Float64Array, sp: Float64Array, sc
   ata[11] = ata[14] = a23;
   ata[15] = k > 3 ? a33 : 1;
   for (let j = 0; j < k; j++) if (!(ata[5 * j] > 1e-6)) return;
-  const reds = RED,
-    greens = GREEN,
-    blues = BLUE;
-  reds[0] = r0;
-  reds[1] = r1;
-  reds[2] = r2;
-  reds[3] = r3;
-  greens[0] = g0;
-  greens[1] = g1;
-  greens[2] = g2;
-  greens[3] = g3;
-  blues[0] = b0;
-  blues[1] = b1;
-  blues[2] = b2;
-  blues[3] = b3;
+  const reds = setFour(RED, r0, r1, r2, r3),
+    greens = setFour(GREEN, g0, g1, g2, g3),
+    blues = setFour(BLUE, b0, b1, b2, b3);
   // every channel solved before any stop colour is written: one that fails leaves them all as they were
   if (!solve4(ata, reds, reds) || !solve4(ata, greens, greens) || !solve4(ata, blues, blues)) return;
   for (let j = 0; j < k; j++) {
@@ -954,6 +939,15 @@ function simplifyProfile(pos: number[], col: Rgb[]): number[] {
     keep.sort((p, q) => p - q);
   }
   return keep;
+}
+
+/** Writes four numbers into a scratch vector (no array made for them) and returns it. */
+function setFour(into: Float64Array, a: number, b: number, c: number, d: number): Float64Array {
+  into[0] = a;
+  into[1] = b;
+  into[2] = c;
+  into[3] = d;
+  return into;
 }
 
 /**
