@@ -7,13 +7,20 @@
  * results, so traces stay byte-identical.
  */
 
+/*
+ * Every early return hands back one of the doubles already in hand (an infinite one, a sum that is
+ * NaN, the zero maximum), not the globals Infinity and NaN or the small integer 0: where a caller
+ * inlines these, a return of another kind makes the result a tagged value, and every finite result
+ * is then boxed into a heap number (straightRuns on storm's spans: 711 kB a trace and a third of its
+ * time, against 88 kB). The values returned are the same.
+ */
 export function hypot(x: number, y: number): number {
   const ax = Math.abs(x),
     ay = Math.abs(y);
-  if (ax === Infinity || ay === Infinity) return Infinity;
-  if (ax !== ax || ay !== ay) return NaN;
+  if (ax === Infinity || ay === Infinity) return ax === Infinity ? ax : ay;
+  if (ax !== ax || ay !== ay) return ax + ay;
   const max = ax < ay ? ay : ax;
-  if (max === 0) return 0;
+  if (max === 0) return max;
   const nx = ax / max,
     ny = ay / max;
   // Kahan summation of two squares from zero: the compensation after the first is exactly 0.
@@ -24,11 +31,11 @@ export function hypot3(x: number, y: number, z: number): number {
   const ax = Math.abs(x),
     ay = Math.abs(y),
     az = Math.abs(z);
-  if (ax === Infinity || ay === Infinity || az === Infinity) return Infinity;
-  if (ax !== ax || ay !== ay || az !== az) return NaN;
+  if (ax === Infinity || ay === Infinity || az === Infinity) return ax === Infinity ? ax : ay === Infinity ? ay : az;
+  if (ax !== ax || ay !== ay || az !== az) return ax + ay + az;
   let max = ax < ay ? ay : ax;
   if (max < az) max = az;
-  if (max === 0) return 0;
+  if (max === 0) return max;
   const nx = ax / max,
     ny = ay / max,
     nz = az / max;
