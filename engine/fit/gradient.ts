@@ -469,7 +469,7 @@ function radialCandidate(s: Samples, centre: Centre): Candidate | null {
   ata[11] = ata[14] = s23;
   ata[15] = s33;
   setFour(coef, l0, l1, l2, l3);
-  if (!solve4(ata, coef, coef) || Math.abs(coef[1]) < 1e-9) return null;
+  if (!solve4(ata, coef) || Math.abs(coef[1]) < 1e-9) return null;
   return radialAround(s, -coef[2] / (2 * coef[1]) + mx, -coef[3] / (2 * coef[1]) + my, centre);
 }
 
@@ -595,7 +595,7 @@ function ellipticalCandidate(s: Samples, centre: Centre, trusted: TrustedGradien
   ata[12] = ata[3];
   ata[13] = ata[7];
   ata[14] = ata[11];
-  if (!solve4(ata, atb, atb)) return null;
+  if (!solve4(ata, atb)) return null;
   const a = atb[0],
     b = atb[1],
     k1 = atb[2],
@@ -904,7 +904,7 @@ function leastSquaresStops(s: Samples, along: Float64Array, sp: Float64Array, sc
     greens = setFour(GREEN, g0, g1, g2, g3),
     blues = setFour(BLUE, b0, b1, b2, b3);
   // every channel solved before any stop colour is written: one that fails leaves them all as they were
-  if (!solve4(ata, reds, reds) || !solve4(ata, greens, greens) || !solve4(ata, blues, blues)) return;
+  if (!solve4(ata, reds) || !solve4(ata, greens) || !solve4(ata, blues)) return;
   for (let j = 0; j < k; j++) {
     sc[3 * j] = Math.max(0, Math.min(255, reds[j]));
     sc[3 * j + 1] = Math.max(0, Math.min(255, greens[j]));
@@ -951,14 +951,13 @@ function setFour(into: Float64Array, a: number, b: number, c: number, d: number)
 }
 
 /**
- * Solves a·x = b (a 4×4, row by row) into `x` (which may be `b`) by Gauss–Jordan elimination with
- * partial pivoting; false when a pivot is about 0 (then `x` holds nothing useful). `a` is left as it was.
+ * Solves a·x = b (a 4×4, row by row) for x in place of b, by Gauss–Jordan elimination with partial
+ * pivoting; false when a pivot is about 0 (then b holds nothing useful). `a` is left as it was.
  */
-function solve4(a: Float64Array, b: Float64Array, x: Float64Array): boolean {
+function solve4(a: Float64Array, b: Float64Array): boolean {
   const m = ELIMINATED,
-    v = x;
+    v = b;
   m.set(a);
-  if (v !== b) v.set(b);
   for (let c = 0; c < 4; c++) {
     let p = c;
     for (let r = c + 1; r < 4; r++) if (Math.abs(m[4 * r + c]) > Math.abs(m[4 * p + c])) p = r;
