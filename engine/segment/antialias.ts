@@ -13,6 +13,7 @@
  * colour: see joinStrips).
  */
 import { scratchInt32, scratchSlots, zeroedUint8 } from '../scratch.js';
+import { sortIndices } from '../select.js';
 import { movePixel, regionColourSums, renumberInScanOrder, runEnd, type RegionLabels } from './renumber.js';
 
 interface BandImage {
@@ -87,21 +88,26 @@ export function absorbAntialiasBands(image: BandImage, regions: RegionLabels): R
   const movedTo = scratchInt32(BAND_SCRATCH.movedTo, bandPixels.length);
   let moves = 0;
   const candidates = new Int32Array(MAX_CANDIDATES);
+  // a region no band pixel can join: another band, or transparent (one look-up per window pixel)
+  const unjoinable = new Uint8Array(regionCount);
+  for (let r = 0; r < regionCount; r++) unjoinable[r] = band[r] | transparent[r];
   for (let i = 0; i < bandPixels.length; i++) {
     const p = bandPixels[i];
     movedTo[i] = -1;
     if (!band[labels[p]]) continue;
     const x = p % width,
       y = (p - x) / width;
+    // the window's rows and columns clipped to the image, read in the same order either way
+    const top = y >= REACH ? -REACH : -y,
+      bottom = y + REACH < height ? REACH : height - 1 - y,
+      left = x >= REACH ? -REACH : -x,
+      right = x + REACH < width ? REACH : width - 1 - x;
     let found = 0;
-    for (let dy = -REACH; dy <= REACH; dy++) {
-      const yy = y + dy;
-      if (yy < 0 || yy >= height) continue;
-      for (let dx = -REACH; dx <= REACH; dx++) {
-        const xx = x + dx;
-        if (xx < 0 || xx >= width) continue;
-        const l = labels[yy * width + xx];
-        if (band[l] || transparent[l]) continue;
+    for (let dy = top; dy <= bottom; dy++) {
+      const row = p + dy * width;
+      for (let dx = left; dx <= right; dx++) {
+        const l = labels[row + dx];
+        if (unjoinable[l]) continue;
         let seen = false;
         for (let k = 0; k < found; k++) if (candidates[k] === l) seen = true;
         if (!seen && found < MAX_CANDIDATES) candidates[found++] = l;
@@ -154,22 +160,28 @@ export function absorbAntialiasBands(image: BandImage, regions: RegionLabels): R
 /** Each region's perimeter: the 4-neighbour pixel pairs across which its label changes. */
 function regionPerimeters(labels: Int32Array, width: number, height: number, regionCount: number): Int32Array {
   const perimeter = new Int32Array(regionCount);
+  // each pixel against its right and lower neighbours in one pass (the last row has no lower one,
+  // a row's last pixel no right one)
   for (let y = 0, row = 0; y < height; y++, row += width) {
-    let left = labels[row];
-    for (let p = row + 1, end = row + width; p < end; p++) {
-      const l = labels[p];
-      if (l === left) continue;
-      perimeter[left]++;
-      perimeter[l]++;
-      left = l;
+    const below = y + 1 < height ? width : 0;
+    let l = labels[row];
+    for (let p = row, last = row + width - 1; p < last; p++) {
+      const right = labels[p + 1];
+      if (right !== l) {
+        perimeter[l]++;
+        perimeter[right]++;
+      }
+      const under = labels[p + below];
+      if (under !== l) {
+        perimeter[l]++;
+        perimeter[under]++;
+      }
+      l = right;
     }
-    if (y + 1 === height) break;
-    for (let p = row, end = row + width; p < end; p++) {
-      const l = labels[p],
-        below = labels[p + width];
-      if (l === below) continue;
+    const under = labels[row + width - 1 + below];
+    if (under !== l) {
       perimeter[l]++;
-      perimeter[below]++;
+      perimeter[under]++;
     }
   }
   return perimeter;
@@ -495,7 +507,7 @@ function bridgeDiagonalSteps(
       for (let by = Math.max(0, y - 1); by <= Math.min(height - 2, y); by++)
         for (let bx = Math.max(0, x - 1); bx <= Math.min(width - 2, x); bx++) blocks.push(by * width + bx);
     }
-    const ordered = Int32Array.from(blocks).sort();
+    const ordered = sortIndices(Int32Array.from(blocks));
     for (let i = 0; i < ordered.length; i++) {
       const p = ordered[i];
       if (i > 0 && ordered[i - 1] === p) continue;

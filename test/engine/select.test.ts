@@ -1,5 +1,5 @@
 import t from 'tap';
-import { kthSmallest } from '../../engine/select.js';
+import { kthSmallest, sortIndices } from '../../engine/select.js';
 
 // Deterministic pseudo-random lists (a fixed LCG, no Math.random: the test repeats).
 function lcg(seed: number): () => number {
@@ -33,4 +33,28 @@ t.test('an index outside the list is refused', async (t) => {
   t.throws(() => kthSmallest(new Float64Array(0), 0), RangeError);
   t.throws(() => kthSmallest(Float64Array.of(1, 2), 2), RangeError);
   t.throws(() => kthSmallest(Float64Array.of(1, 2), -1), RangeError);
+});
+
+t.test('sortIndices: the order a typed array sort gives, in place', async (t) => {
+  const next = lcg(977);
+  let mismatches = 0,
+    notInPlace = 0;
+  for (const length of [0, 1, 2, 3, 17, 1000, 5000]) {
+    // one digit (below 2¹¹), two, three, and the largest index there is: every pass count
+    for (const spread of [2, 2048, 1 << 22, 2 ** 31]) {
+      const values = Int32Array.from({ length }, () => Math.min(2 ** 31 - 1, Math.floor(next() * spread)));
+      const expected = Int32Array.from(values).sort();
+      const sorted = sortIndices(values);
+      if (sorted !== values) notInPlace++;
+      for (let i = 0; i < length; i++) if (sorted[i] !== expected[i]) mismatches++;
+    }
+  }
+  t.equal(mismatches, 0);
+  t.equal(notInPlace, 0);
+  t.same([...sortIndices(Int32Array.of(5, 5, 0, 2 ** 31 - 1, 3, 0))], [0, 0, 3, 5, 5, 2 ** 31 - 1]);
+  t.same([...sortIndices(Int32Array.from({ length: 4096 }, (_, i) => 4095 - i))].slice(0, 3), [0, 1, 2]);
+});
+
+t.test('sortIndices refuses a negative number', async (t) => {
+  t.throws(() => sortIndices(Int32Array.of(3, -1, 2)), RangeError);
 });
