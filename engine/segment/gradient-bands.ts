@@ -537,6 +537,9 @@ export function measureMoments(
   // run of one label only its two ends have a left or right neighbour of another region.
   for (let y = 0; y < height; y++) {
     const row = y * width;
+    // the rows above and below as offsets, 0 past the image's edge: a pixel is never across an edge from itself
+    const up = y > 0 ? -width : 0,
+      down = y + 1 < height ? width : 0;
     for (let x = 0; x < width;) {
       const label = labels[row + x];
       const rowRunEnd = runEnd(labels, row + x, row + width) - row;
@@ -561,8 +564,8 @@ export function measureMoments(
         const edge =
           (t === x && t > 0 && stepsHard(data, channels, hard2, p, p - 1)) ||
           (t + 1 === rowRunEnd && t + 1 < width && stepsHard(data, channels, hard2, p, p + 1)) ||
-          (y > 0 && labels[p - width] !== label && stepsHard(data, channels, hard2, p, p - width)) ||
-          (y + 1 < height && labels[p + width] !== label && stepsHard(data, channels, hard2, p, p + width));
+          (labels[p + up] !== label && stepsHard(data, channels, hard2, p, p + up)) ||
+          (labels[p + down] !== label && stepsHard(data, channels, hard2, p, p + down));
         edgePixel[p] = edge ? 1 : 0;
         if (t === x) startEdge = edge;
         else if (edge !== startEdge) {
@@ -646,13 +649,20 @@ function boundarySteps(image: RasterImage, regions: RegionLabels, hardStep: numb
   steps.slots = new Int32Array(2 * steps.capacity); // entry + 1, 0 for an empty slot
   steps.count = 0;
   steps.lastLo = steps.lastHi = steps.lastEntry = -1;
-  // facing() only where the labels differ: most pairs lie inside one region
-  for (let y = 0, p = 0; y < height; y++) {
-    for (let x = 0; x < width; x++, p++) {
-      const label = labels[p];
-      if (x + 1 < width && labels[p + 1] !== label) facing(steps, p, p + 1);
-      if (y + 1 < height && labels[p + width] !== label) facing(steps, p, p + width);
+  // facing() only where the labels differ: most pairs lie inside one region. Each pixel's right
+  // neighbour, then the one below, in scan order; the right one is the next pixel's own label.
+  for (let y = 0, row = 0; y < height; y++, row += width) {
+    // the lower neighbour's offset, 0 on the last row: a pixel is never across a boundary from itself
+    const down = y + 1 < height ? width : 0;
+    const last = row + width - 1;
+    let label = labels[row];
+    for (let p = row; p < last; p++) {
+      const right = labels[p + 1];
+      if (right !== label) facing(steps, p, p + 1);
+      if (labels[p + down] !== label) facing(steps, p, p + down);
+      label = right;
     }
+    if (labels[last + down] !== label) facing(steps, last, last + down);
   }
   const { count, a, b, sum, pixelPairs, hard } = steps;
   // the image and the tables are not kept alive by the state after this trace
