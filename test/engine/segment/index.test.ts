@@ -1,6 +1,6 @@
 import t from 'tap';
-import { prepareImage } from '../../../engine/prepare/index.js';
-import { releaseLabels, segmentImage } from '../../../engine/segment/index.js';
+import { prepareImage, prepareUnsmoothed } from '../../../engine/prepare/index.js';
+import { floodSeeds, PLANE_STRIDE, releaseLabels, SEED_CHUNK_BITS, segmentImage } from '../../../engine/segment/index.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
 import { DEFAULT_TRACE_OPTIONS, type ImageClass } from '../../../engine/types.js';
@@ -99,4 +99,97 @@ t.test('labels handed back are reused by the next segmentation, which comes out 
   t.equal(second.regionCount, first.regionCount);
   const third = segment(testCard());
   t.not(third.labels.buffer, second.labels.buffer, 'labels not handed back are never reused');
+});
+
+/**
+ * The flood pixel by pixel, as its doc comment defines it: seeds in scan order, each the
+ * 8-connected component of unlabelled pixels of its kind (transparent or not) within `tolerance`
+ * of the seed's colour (transparent ones whatever their colour), with its moment sums.
+ */
+function referenceFlood(width: number, height: number, rgb: Uint8Array, transparent: Uint8Array, tolerance: number) {
+  const labels = new Int32Array(width * height).fill(-1);
+  const sums: number[][] = [];
+  for (let start = 0; start < width * height; start++) {
+    if (labels[start] >= 0) continue;
+    const label = sums.length;
+    const s = new Array<number>(PLANE_STRIDE).fill(0);
+    sums.push(s);
+    const clear = transparent[start];
+    const stack = [start];
+    labels[start] = label;
+    while (stack.length > 0) {
+      const p = stack.pop()!;
+      const x = p % width,
+        y = (p - x) / width;
+      const r = rgb[3 * p],
+        g = rgb[3 * p + 1],
+        b = rgb[3 * p + 2];
+      const moments = [1, x, y, x * x, x * y, y * y, r, g, b, r * x, g * x, b * x, r * y, g * y, b * y, r * r + g * g + b * b];
+      for (let k = 0; k < PLANE_STRIDE; k++) s[k] += moments[k];
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx,
+            ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+          const q = ny * width + nx;
+          if (labels[q] >= 0 || transparent[q] !== clear) continue;
+          const dr = rgb[3 * q] - rgb[3 * start],
+            dg = rgb[3 * q + 1] - rgb[3 * start + 1],
+            db = rgb[3 * q + 2] - rgb[3 * start + 2];
+          if (!clear && dr * dr + dg * dg + db * db > tolerance * tolerance) continue;
+          labels[q] = label;
+          stack.push(q);
+        }
+    }
+  }
+  return { labels, sums };
+}
+
+t.test('the flood labels and sums each seed as a pixel-by-pixel flood does', async (t) => {
+  // Runs of one colour (what the flood sums in one step), short ones and every fourth row long
+  // ones, broken by near and far colours, and a transparent patch with colours of its own.
+  let state = 7;
+  const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 8) / (1 << 24);
+  const palette: [number, number, number][] = [
+    [200, 40, 40],
+    [203, 42, 38],
+    [40, 180, 60],
+    [44, 176, 60],
+    [20, 20, 200],
+    [250, 250, 250],
+    // the same red and green as others, another blue: told apart by the blue alone
+    [200, 40, 200],
+    [40, 180, 63],
+  ];
+  for (const [width, height] of [
+    [61, 23],
+    [97, 40],
+    [5, 3],
+  ]) {
+    let colour = palette[0];
+    const image = raster(width, height, (x, y) => {
+      if (x === 0 || random() < (y % 4 === 0 ? 0.03 : 0.3)) colour = palette[Math.floor(random() * palette.length)];
+      const clear = x > width / 3 && x < width / 2 && y > height / 4 && y < height / 2;
+      return [colour[0], colour[1], colour[2], clear ? 0 : 255];
+    });
+    const prepared = prepareUnsmoothed(image, { alphaThreshold: 128 } as never);
+    for (const tolerance of [0, 6, 40]) {
+      const flooded = floodSeeds(prepared, tolerance, NO_CONTEXT);
+      const reference = referenceFlood(width, height, prepared.rgb, prepared.transparent, tolerance);
+      t.same(Array.from(flooded.labels), Array.from(reference.labels), `${width}x${height}, tolerance ${tolerance}: labels`);
+      t.equal(flooded.count, reference.sums.length, 'as many seeds');
+      let wrong = 0;
+      for (let seed = 0; seed < flooded.count; seed++) {
+        const chunk = flooded.chunks[seed >> SEED_CHUNK_BITS],
+          at = (seed & ((1 << SEED_CHUNK_BITS) - 1)) * PLANE_STRIDE;
+        for (let k = 0; k < PLANE_STRIDE; k++) if (chunk[at + k] !== reference.sums[seed][k]) wrong++;
+      }
+      t.equal(wrong, 0, "every seed's sums are the pixel-by-pixel sums");
+      const singles = reference.sums.flatMap((s, seed) =>
+        s[0] === 1 && !prepared.transparent[reference.labels.indexOf(seed)] ? [reference.labels.indexOf(seed)] : [],
+      );
+      t.same(Array.from(flooded.singles), singles, 'the one-pixel seeds listed in scan order');
+      releaseLabels(flooded.labels);
+    }
+  }
 });
