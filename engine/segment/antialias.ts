@@ -14,7 +14,7 @@
  */
 import { scratchInt32, scratchSlots, zeroedUint8 } from '../scratch.js';
 import { sortIndices } from '../select.js';
-import { movePixel, regionColourSums, renumberInScanOrder, runEnd, type RegionLabels } from './renumber.js';
+import { movePixel, regionColourSums, renumberInScanOrder, type RegionLabels } from './renumber.js';
 
 interface BandImage {
   width: number;
@@ -44,7 +44,7 @@ const MIN_CORNER_TURN = Math.PI / 6;
 const MAX_CANDIDATES = 8;
 /** Per-trace work arrays, kept for the next trace (fresh pages cost more than these passes' work). */
 const BAND_SCRATCH = {
-  ...scratchSlots('antialias', Int32Array, ['bandPixels', 'movedTo']),
+  ...scratchSlots('antialias', Int32Array, ['bandPixels', 'movedTo', 'runStarts', 'rowRuns']),
   ...scratchSlots('antialias', Uint8Array, ['reached']),
 };
 /** `reached` of a pixel a strip grew into (its label changed), beside 1 for one reached as it was. */
@@ -61,7 +61,8 @@ export function absorbAntialiasBands(image: BandImage, regions: RegionLabels): R
 
   // `sums` stay those of the regions as merged (every decision reads them); `kept` follows the moves
   const sums = regions.colourSums ?? regionColourSums(rgb, labels, regionCount);
-  const perimeter = regionPerimeters(labels, width, height, regionCount);
+  const runs = rowRunsOf(labels, width, height);
+  const perimeter = regionPerimeters(labels, width, height, regionCount, runs);
   const mean = new Float64Array(3 * regionCount);
   const band = new Uint8Array(regionCount);
   let anyBand = false;
@@ -78,7 +79,7 @@ export function absorbAntialiasBands(image: BandImage, regions: RegionLabels): R
   if (!anyBand) return { ...regions, colourSums: sums };
   // Every later pass looks only at band pixels (and the strips, which are made of them), a few
   // per cent of the image: listed once, in scan order, so each pass keeps the order of a full scan.
-  const bandPixels = pixelsOfRegions(labels, band, regions.area);
+  const bandPixels = pixelsOfRegions(labels, band, regions.area, runs);
   const strips = joinStrips(image, labels, regionCount, band, regions.area, bandPixels);
   const stripInto = strips?.into ?? null;
 
@@ -157,48 +158,92 @@ export function absorbAntialiasBands(image: BandImage, regions: RegionLabels): R
   return renumberInScanOrder(labels, regionCount, transparent, stripInto, kept);
 }
 
-/** Each region's perimeter: the 4-neighbour pixel pairs across which its label changes. */
-function regionPerimeters(labels: Int32Array, width: number, height: number, regionCount: number): Int32Array {
-  const perimeter = new Int32Array(regionCount);
-  // each pixel against its right and lower neighbours in one pass (the last row has no lower one,
-  // a row's last pixel no right one)
+/**
+ * The labels' runs along each row (a run never crosses a row's end): run k covers pixels
+ * starts[k] to starts[k + 1] - 1, and row y's runs are rowRuns[y] to rowRuns[y + 1] - 1 (starts
+ * ends with n). Clip art has a few runs per dozen pixels, so the passes that follow work run by
+ * run instead of pixel by pixel.
+ */
+export interface RowRuns {
+  starts: Int32Array;
+  rowRuns: Int32Array;
+}
+
+export function rowRunsOf(labels: Int32Array, width: number, height: number): RowRuns {
+  const n = width * height;
+  const starts = scratchInt32(BAND_SCRATCH.runStarts, n + 1);
+  const rowRuns = scratchInt32(BAND_SCRATCH.rowRuns, height + 1);
+  let k = 0;
   for (let y = 0, row = 0; y < height; y++, row += width) {
-    const below = y + 1 < height ? width : 0;
+    rowRuns[y] = k;
     let l = labels[row];
-    for (let p = row, last = row + width - 1; p < last; p++) {
-      const right = labels[p + 1];
-      if (right !== l) {
-        perimeter[l]++;
-        perimeter[right]++;
+    starts[k++] = row;
+    for (let p = row + 1, end = row + width; p < end; p++) {
+      const next = labels[p];
+      if (next !== l) {
+        starts[k++] = p;
+        l = next;
       }
-      const under = labels[p + below];
-      if (under !== l) {
-        perimeter[l]++;
-        perimeter[under]++;
-      }
-      l = right;
     }
-    const under = labels[row + width - 1 + below];
-    if (under !== l) {
-      perimeter[l]++;
-      perimeter[under]++;
+  }
+  rowRuns[height] = k;
+  starts[k] = n;
+  return { starts, rowRuns };
+}
+
+/**
+ * Each region's perimeter: the 4-neighbour pixel pairs across which its label changes (each pair
+ * counted for both its regions), from the runs: a run's end within its row is one pair, and a
+ * row's runs against the next row's, where their labels differ, as many pairs as they overlap.
+ * Exported for its test.
+ */
+export function regionPerimeters(labels: Int32Array, width: number, height: number, regionCount: number, runs: RowRuns): Int32Array {
+  const perimeter = new Int32Array(regionCount);
+  const { starts, rowRuns } = runs;
+  for (let y = 0; y < height; y++) {
+    const first = rowRuns[y],
+      last = rowRuns[y + 1] - 1;
+    for (let k = first; k < last; k++) {
+      perimeter[labels[starts[k]]]++;
+      perimeter[labels[starts[k + 1]]]++;
+    }
+    if (y + 1 === height) break;
+    // this row's runs (i) against the next row's (j), moved by a row: the stretch both cover ends
+    // where the first of the two ends
+    let i = first,
+      j = rowRuns[y + 1];
+    let from = starts[i];
+    for (;;) {
+      const a = labels[starts[i]],
+        c = labels[starts[j]];
+      const endA = starts[i + 1],
+        endC = starts[j + 1] - width;
+      const to = endA < endC ? endA : endC;
+      if (a !== c) {
+        perimeter[a] += to - from;
+        perimeter[c] += to - from;
+      }
+      if (to === endA) {
+        if (i === last) break;
+        i++;
+      }
+      if (to === endC) j++;
+      from = to;
     }
   }
   return perimeter;
 }
 
-/** The pixels whose region is marked in `marked`, in scan order (one look-up per run of a label). */
-function pixelsOfRegions(labels: Int32Array, marked: Uint8Array, area: Int32Array): Int32Array {
+/** The pixels whose region is marked in `marked`, in scan order (one look-up per run). Exported for its test. */
+export function pixelsOfRegions(labels: Int32Array, marked: Uint8Array, area: Int32Array, runs: RowRuns): Int32Array {
   let total = 0;
   for (let r = 0; r < marked.length; r++) if (marked[r]) total += area[r];
   const pixels = scratchInt32(BAND_SCRATCH.bandPixels, total);
+  const { starts, rowRuns } = runs;
   let count = 0;
-  const n = labels.length;
-  for (let p = 0; p < n;) {
-    const l = labels[p];
-    const end = runEnd(labels, p);
-    if (marked[l]) for (let q = p; q < end; q++) pixels[count++] = q;
-    p = end;
+  for (let k = 0, runCount = rowRuns[rowRuns.length - 1]; k < runCount; k++) {
+    const start = starts[k];
+    if (marked[labels[start]]) for (let q = start, end = starts[k + 1]; q < end; q++) pixels[count++] = q;
   }
   return pixels;
 }

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { prepareImage } from '../../../engine/prepare/index.js';
 import { segmentImage } from '../../../engine/segment/index.js';
-import { absorbAntialiasBands } from '../../../engine/segment/antialias.js';
+import { absorbAntialiasBands, pixelsOfRegions, regionPerimeters, rowRunsOf } from '../../../engine/segment/antialias.js';
 import { regionColourSums } from '../../../engine/segment/renumber.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
@@ -216,4 +216,41 @@ t.test("traced, the frame's inner edge keeps its round corner where the highligh
     }
   }
   t.ok(worst < 0.5, `the traced inner edge stays within half a pixel of the drawn one (at most ${worst.toFixed(2)} px off, at ${where})`);
+});
+
+t.test('perimeters and the pixels of marked regions, read by runs, are those counted pixel by pixel', async (t) => {
+  let state = 11;
+  const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 8) / (1 << 24);
+  for (const [width, height, regionCount] of [
+    [1, 1, 1],
+    [1, 9, 3],
+    [9, 1, 3],
+    [37, 29, 6],
+    [64, 40, 2],
+  ]) {
+    // runs of one label, long and short, so rows' runs end both together and apart
+    const labels = new Int32Array(width * height);
+    let l = 0;
+    for (let p = 0; p < labels.length; p++) {
+      if (random() < 0.3) l = Math.floor(random() * regionCount);
+      labels[p] = l;
+    }
+    const expected = new Int32Array(regionCount);
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        const p = y * width + x;
+        for (const q of [x + 1 < width ? p + 1 : -1, y + 1 < height ? p + width : -1])
+          if (q >= 0 && labels[q] !== labels[p]) {
+            expected[labels[p]]++;
+            expected[labels[q]]++;
+          }
+      }
+    const runs = rowRunsOf(labels, width, height);
+    t.same(Array.from(regionPerimeters(labels, width, height, regionCount, runs)), Array.from(expected), `${width}x${height}: perimeters`);
+    const marked = Uint8Array.from({ length: regionCount }, (_, r) => r % 2);
+    const area = new Int32Array(regionCount);
+    for (const label of labels) area[label]++;
+    const listed = Array.from(labels.keys()).filter((p) => marked[labels[p]] === 1);
+    t.same(Array.from(pixelsOfRegions(labels, marked, area, runs)), listed, `${width}x${height}: marked regions' pixels in scan order`);
+  }
 });
