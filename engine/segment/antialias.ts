@@ -14,7 +14,7 @@
  */
 import { scratchInt32, scratchSlots, zeroedUint8 } from '../scratch.js';
 import { sortIndices } from '../select.js';
-import { movePixel, regionColourSums, renumberInScanOrder, type RegionLabels } from './renumber.js';
+import { movePixel, regionColourSums, renumberInScanOrder, rowRunsOf, type RegionLabels, type RowRuns } from './renumber.js';
 
 interface BandImage {
   width: number;
@@ -44,7 +44,7 @@ const MIN_CORNER_TURN = Math.PI / 6;
 const MAX_CANDIDATES = 8;
 /** Per-trace work arrays, kept for the next trace (fresh pages cost more than these passes' work). */
 const BAND_SCRATCH = {
-  ...scratchSlots('antialias', Int32Array, ['bandPixels', 'movedTo', 'runStarts', 'rowRuns']),
+  ...scratchSlots('antialias', Int32Array, ['bandPixels', 'movedTo']),
   ...scratchSlots('antialias', Uint8Array, ['reached']),
 };
 /** `reached` of a pixel a strip grew into (its label changed), beside 1 for one reached as it was. */
@@ -156,39 +156,6 @@ export function absorbAntialiasBands(image: BandImage, regions: RegionLabels): R
 
   // regions emptied by the move disappear
   return renumberInScanOrder(labels, regionCount, transparent, stripInto, kept);
-}
-
-/**
- * The labels' runs along each row (a run never crosses a row's end): run k covers pixels
- * starts[k] to starts[k + 1] - 1, and row y's runs are rowRuns[y] to rowRuns[y + 1] - 1 (starts
- * ends with n). Clip art has a few runs per dozen pixels, so the passes that follow work run by
- * run instead of pixel by pixel.
- */
-export interface RowRuns {
-  starts: Int32Array;
-  rowRuns: Int32Array;
-}
-
-export function rowRunsOf(labels: Int32Array, width: number, height: number): RowRuns {
-  const n = width * height;
-  const starts = scratchInt32(BAND_SCRATCH.runStarts, n + 1);
-  const rowRuns = scratchInt32(BAND_SCRATCH.rowRuns, height + 1);
-  let k = 0;
-  for (let y = 0, row = 0; y < height; y++, row += width) {
-    rowRuns[y] = k;
-    let l = labels[row];
-    starts[k++] = row;
-    for (let p = row + 1, end = row + width; p < end; p++) {
-      const next = labels[p];
-      if (next !== l) {
-        starts[k++] = p;
-        l = next;
-      }
-    }
-  }
-  rowRuns[height] = k;
-  starts[k] = n;
-  return { starts, rowRuns };
 }
 
 /**

@@ -29,7 +29,7 @@ import { PairHeap } from './heap.js';
 import { findRoot } from '../union-find.js';
 import { absorbAntialiasBands } from './antialias.js';
 import { joinGradientBands } from './gradient-bands.js';
-import type { RegionLabels } from './renumber.js';
+import { rowRunsOf, type RegionLabels, type RowRuns } from './renumber.js';
 
 export interface Segmentation {
   width: number;
@@ -600,33 +600,60 @@ function foldSinglePixels(
  * direct-mapped cache of pairs already seen drops nearly all repeats (a long boundary meets the
  * same pair on every row); what slips through is harmless, a popped pair of already-joined regions
  * is dropped.
+ *
+ * The pairs are noted in the order of a scan of the pixels, each against its right neighbour and
+ * then the one below (that order numbers the pairs, which breaks heap ties), but run by run: along
+ * a run of one seed the right neighbour differs only at its last pixel, and the pixels below repeat
+ * the pair last noted except where the row below's runs change, so one note per overlap of the two
+ * rows' runs (and the right neighbour's at the run's last pixel, in its place) notes what the
+ * pixel-by-pixel scan notes: a pair noted again at once changes nothing. Exported for its test.
  */
-function neighbourPairs(
+export function neighbourPairs(
   labels: Int32Array,
   width: number,
   height: number,
   seedCount: number,
   regionTransparent: Uint8Array,
   denseOf: Int32Array,
+  runs: RowRuns,
 ): { edgeA: Int32Array; edgeB: Int32Array; pairCount: number } {
   const pairs: PairList = { edgeA: new Int32Array(1024), edgeB: new Int32Array(1024), pairCount: 0, lastKey: -1 };
   const seen = new Float64Array(PAIR_CACHE_SIZE).fill(-1);
-  for (let y = 0, p = 0; y < height; y++) {
-    // the lower neighbour's offset, 0 on the last row: a pixel is its own neighbour there, never a pair
-    const down = y + 1 < height ? width : 0;
-    const last = p + width - 1;
-    for (; p < last; p++) {
-      const a = labels[p];
-      // right neighbour, then the one below (this order numbers the pairs, which breaks heap ties)
-      const b = labels[p + 1];
-      if (a !== b && !regionTransparent[a] && !regionTransparent[b]) notePair(pairs, seen, seedCount, denseOf, a, b);
-      const c = labels[p + down];
-      if (a !== c && !regionTransparent[a] && !regionTransparent[c]) notePair(pairs, seen, seedCount, denseOf, a, c);
+  const { starts, rowRuns } = runs;
+  for (let y = 0; y < height; y++) {
+    const last = rowRuns[y + 1] - 1;
+    // the row below's run (its pixels moved up a row); none on the last row
+    let j = y + 1 < height ? rowRuns[y + 1] : -1;
+    for (let k = rowRuns[y]; k <= last; k++) {
+      const start = starts[k],
+        end = starts[k + 1];
+      const a = labels[start];
+      const opaque = !regionTransparent[a];
+      // the right neighbour of the run's last pixel, when the row goes on
+      const b = k < last ? labels[end] : a;
+      const right = b !== a && opaque && !regionTransparent[b];
+      if (j < 0) {
+        if (right) notePair(pairs, seen, seedCount, denseOf, a, b);
+        continue;
+      }
+      for (let from = start; ;) {
+        const c = labels[starts[j]];
+        const belowEnd = starts[j + 1] - width;
+        const to = belowEnd < end ? belowEnd : end;
+        const below = c !== a && opaque && !regionTransparent[c];
+        if (to === end) {
+          // the run's last pixel: its right neighbour, then the one below
+          if (below && to - from > 1) notePair(pairs, seen, seedCount, denseOf, a, c);
+          if (right) notePair(pairs, seen, seedCount, denseOf, a, b);
+          if (below) notePair(pairs, seen, seedCount, denseOf, a, c);
+          if (belowEnd === end) j++;
+          break;
+        }
+        if (below) notePair(pairs, seen, seedCount, denseOf, a, c);
+        j++;
+        from = to;
+      }
     }
-    const a = labels[p],
-      c = labels[p + down];
-    if (a !== c && !regionTransparent[a] && !regionTransparent[c]) notePair(pairs, seen, seedCount, denseOf, a, c);
-    p++;
   }
   return pairs;
 }
@@ -673,7 +700,6 @@ function mergeRegions(
   context: StageContext,
 ): { labels: Int32Array; regionCount: number; area: Int32Array; transparent: Uint8Array; colourSums: Float64Array } {
   const { width, height } = image;
-  const n = width * height;
   const plane = settings.gradientModel;
   const stride = plane ? PLANE_STRIDE : FLAT_STRIDE;
   // Seeds that still hold pixels after folding, numbered densely in seed order (so comparing ids
@@ -707,7 +733,8 @@ function mergeRegions(
   }
   for (const chunk of chunks) spareChunks.giveBack(chunk);
 
-  const { edgeA, edgeB, pairCount } = neighbourPairs(labels, width, height, count, regionTransparent, denseOf);
+  const runs = rowRunsOf(labels, width, height);
+  const { edgeA, edgeB, pairCount } = neighbourPairs(labels, width, height, count, regionTransparent, denseOf, runs);
   checkAbort(context);
 
   const parent = new Int32Array(live);
@@ -787,9 +814,12 @@ function mergeRegions(
   const colourAt = plane ? 6 : 1;
   // each seed's final label, found once per seed instead of one union-find walk per pixel
   const finalOf = new Int32Array(count).fill(-1);
-  // one look-up per run of equal seeds; a long run is written with fill() (a memset), a short one
-  // in the loop
-  for (let p = 0; p < n;) {
+  // one look-up per run of a seed (the runs neighbourPairs read); a long run is written with
+  // fill() (a memset), a short one in the loop
+  const { starts, rowRuns } = runs;
+  for (let k = 0, runCount = rowRuns[height]; k < runCount; k++) {
+    const p = starts[k],
+      end = starts[k + 1];
     const seed = labels[p];
     let l = finalOf[seed];
     if (l === -1) {
@@ -805,11 +835,8 @@ function mergeRegions(
       }
       finalOf[seed] = l;
     }
-    let end = p + 1;
-    while (end < n && labels[end] === seed) end++;
     if (end - p > 32) labels.fill(l, p, end);
     else for (let q = p; q < end; q++) labels[q] = l;
-    p = end;
   }
   return {
     labels,

@@ -1,3 +1,5 @@
+import { scratchInt32, scratchSlots } from '../scratch.js';
+
 /** Region labels as every segmentation stage hands them on: 0..regionCount-1 in scan order of first appearance. */
 export interface RegionLabels {
   labels: Int32Array;
@@ -129,4 +131,40 @@ export function movePixel(labels: Int32Array, rgb: Uint8Array, colourSums: Float
   colourSums[3 * to + 1] += g;
   colourSums[3 * to + 2] += b;
   labels[p] = to;
+}
+
+/** rowRunsOf's arrays (one set of runs at a time on a thread). */
+const ROW_RUNS = scratchSlots('row runs', Int32Array, ['starts', 'rowRuns']);
+
+/**
+ * The labels' runs along each row (a run never crosses a row's end): run k covers pixels
+ * starts[k] to starts[k + 1] - 1, and row y's runs are rowRuns[y] to rowRuns[y + 1] - 1 (starts
+ * ends with n). Clip art has a few runs per dozen pixels, so a pass that reads them works run by
+ * run instead of pixel by pixel. Valid until the next rowRunsOf on this thread.
+ */
+export interface RowRuns {
+  starts: Int32Array;
+  rowRuns: Int32Array;
+}
+
+export function rowRunsOf(labels: Int32Array, width: number, height: number): RowRuns {
+  const n = width * height;
+  const starts = scratchInt32(ROW_RUNS.starts, n + 1);
+  const rowRuns = scratchInt32(ROW_RUNS.rowRuns, height + 1);
+  let k = 0;
+  for (let y = 0, row = 0; y < height; y++, row += width) {
+    rowRuns[y] = k;
+    let l = labels[row];
+    starts[k++] = row;
+    for (let p = row + 1, end = row + width; p < end; p++) {
+      const next = labels[p];
+      if (next !== l) {
+        starts[k++] = p;
+        l = next;
+      }
+    }
+  }
+  rowRuns[height] = k;
+  starts[k] = n;
+  return { starts, rowRuns };
 }

@@ -1,8 +1,8 @@
 import t from 'tap';
 import { prepareImage } from '../../../engine/prepare/index.js';
 import { segmentImage } from '../../../engine/segment/index.js';
-import { absorbAntialiasBands, pixelsOfRegions, regionPerimeters, rowRunsOf } from '../../../engine/segment/antialias.js';
-import { regionColourSums } from '../../../engine/segment/renumber.js';
+import { absorbAntialiasBands, pixelsOfRegions, regionPerimeters } from '../../../engine/segment/antialias.js';
+import { regionColourSums, rowRunsOf } from '../../../engine/segment/renumber.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
 import { DEFAULT_TRACE_OPTIONS } from '../../../engine/types.js';

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { prepareImage, prepareUnsmoothed } from '../../../engine/prepare/index.js';
-import { floodSeeds, PLANE_STRIDE, releaseLabels, SEED_CHUNK_BITS, segmentImage } from '../../../engine/segment/index.js';
+import { floodSeeds, neighbourPairs, PLANE_STRIDE, releaseLabels, SEED_CHUNK_BITS, segmentImage } from '../../../engine/segment/index.js';
+import { rowRunsOf } from '../../../engine/segment/renumber.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
 import { DEFAULT_TRACE_OPTIONS, type ImageClass } from '../../../engine/types.js';
@@ -191,5 +192,49 @@ t.test('the flood labels and sums each seed as a pixel-by-pixel flood does', asy
       t.same(Array.from(flooded.singles), singles, 'the one-pixel seeds listed in scan order');
       releaseLabels(flooded.labels);
     }
+  }
+});
+
+t.test('region pairs are noted run by run in the order a pixel-by-pixel scan meets them', async (t) => {
+  let state = 3;
+  const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 8) / (1 << 24);
+  for (const [width, height, seeds] of [
+    [1, 6, 3],
+    [7, 1, 3],
+    [23, 17, 5],
+    [50, 31, 9],
+  ]) {
+    // runs of one seed, long and short; seed 0 transparent (never paired)
+    const labels = new Int32Array(width * height);
+    let l = 0;
+    for (let p = 0; p < labels.length; p++) {
+      if (random() < 0.35) l = Math.floor(random() * seeds);
+      labels[p] = l;
+    }
+    const transparent = Uint8Array.from({ length: seeds }, (_, s) => (s === 0 ? 1 : 0));
+    const identity = Int32Array.from({ length: seeds }, (_, s) => s);
+    // each pair's first meeting in a scan: every pixel against its right neighbour, then the one below
+    const expected: string[] = [];
+    const met = new Set<string>();
+    for (let p = 0; p < labels.length; p++) {
+      const x = p % width;
+      for (const q of [x + 1 < width ? p + 1 : -1, p + width < labels.length ? p + width : -1]) {
+        if (q < 0 || labels[q] === labels[p] || transparent[labels[p]] || transparent[labels[q]]) continue;
+        const key = `${Math.min(labels[p], labels[q])}-${Math.max(labels[p], labels[q])}`;
+        if (!met.has(key)) expected.push(key);
+        met.add(key);
+      }
+    }
+    const { edgeA, edgeB, pairCount } = neighbourPairs(
+      labels,
+      width,
+      height,
+      seeds,
+      transparent,
+      identity,
+      rowRunsOf(labels, width, height),
+    );
+    const noted = Array.from({ length: pairCount }, (_, e) => `${edgeA[e]}-${edgeB[e]}`);
+    t.same([...new Set(noted)], expected, `${width}x${height}: every pair, first met in scan order`);
   }
 });
