@@ -118,8 +118,9 @@ export function floodSeeds(image: PreparedImage, tolerance: number, context: Sta
   // Unlabelled pixels hold UNLABELLED_OPAQUE or UNLABELLED_CLEAR, so one read tells the fill both
   // that a pixel is free and that it is of the seed's kind (no second look at the alpha mask).
   // In shared memory: a worker can then read the final labels without a copy (region paints).
-  const labels = takeLabels(n).fill(UNLABELLED_OPAQUE);
-  if (image.hasTransparency) for (let p = 0; p < n; p++) if (transparent[p]) labels[p] = UNLABELLED_CLEAR;
+  const labels = takeLabels(n);
+  if (image.hasTransparency) for (let p = 0; p < n; p++) labels[p] = transparent[p] ? UNLABELLED_CLEAR : UNLABELLED_OPAQUE;
+  else labels.fill(UNLABELLED_OPAQUE);
   const fill = floodState;
   fill.width = width;
   fill.height = height;
