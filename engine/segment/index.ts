@@ -395,8 +395,8 @@ function floodRegion(fill: FillState, start: number, label: number, clear: numbe
             continue;
           }
           // a stretch of accepted pixels, labelled up to the first refused one or the scan's end;
-          // its sums are written out as in the row growth above: a shared helper would have to hand
-          // back seven running sums per pixel (an object or array each time) in the flood's hottest loop
+          // its sums are written out as in the row growth above: in locals (a helper adding a run
+          // of one colour to an array of sums made the flood 10–15 % slower)
           const runStart = x;
           let pr = r,
             pg = g,
