@@ -135,7 +135,12 @@ export function movePixel(labels: Int32Array, rgb: Uint8Array, colourSums: Float
 
 /** rowRunsOf's arrays (one set of runs at a time on a thread). */
 const ROW_RUNS = scratchSlots('row runs', Int32Array, ['starts', 'rowRuns']);
-
+/**
+ * The most run starts kept on a thread between traces (16 MB). A table starts with room for one
+ * run in eight pixels (clip art has fewer) and doubles when full, so a large flat image does not
+ * take four bytes a pixel; one that outgrows the kept size is made fresh.
+ */
+const MAX_KEPT_RUNS = 1 << 22;
 /**
  * The labels' runs along each row (a run never crosses a row's end): run k covers pixels
  * starts[k] to starts[k + 1] - 1, and row y's runs are rowRuns[y] to rowRuns[y + 1] - 1 (starts
@@ -149,11 +154,13 @@ export interface RowRuns {
 
 export function rowRunsOf(labels: Int32Array, width: number, height: number): RowRuns {
   const n = width * height;
-  const starts = scratchInt32(ROW_RUNS.starts, n + 1);
+  let starts = runStarts(Math.min(n + 1, (n >> 3) + height + 1));
   const rowRuns = scratchInt32(ROW_RUNS.rowRuns, height + 1);
   let k = 0;
   for (let y = 0, row = 0; y < height; y++, row += width) {
     rowRuns[y] = k;
+    // room for this row's runs, whatever they are, and the closing start
+    if (k + width + 1 > starts.length) starts = grownRunStarts(starts, k, Math.min(n + 1, Math.max(2 * starts.length, k + width + 1)));
     let l = labels[row];
     starts[k++] = row;
     for (let p = row + 1, end = row + width; p < end; p++) {
@@ -167,4 +174,16 @@ export function rowRunsOf(labels: Int32Array, width: number, height: number): Ro
   rowRuns[height] = k;
   starts[k] = n;
   return { starts, rowRuns };
+}
+
+/** Room for `length` run starts: the kept table up to MAX_KEPT_RUNS, a fresh one past it. */
+function runStarts(length: number): Int32Array {
+  return length <= MAX_KEPT_RUNS ? scratchInt32(ROW_RUNS.starts, length) : new Int32Array(length);
+}
+
+/** A table of `length` holding the first `count` starts of `starts` (the kept one grows into a new buffer, or already has the room). */
+function grownRunStarts(starts: Int32Array, count: number, length: number): Int32Array {
+  const grown = runStarts(length);
+  if (grown.buffer !== starts.buffer) grown.set(starts.subarray(0, count));
+  return grown;
 }
