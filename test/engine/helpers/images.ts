@@ -113,3 +113,17 @@ export function hiddenShortcutArt(): Raster {
     return mix(white, mix(orange, mix(blue, white, inBlue), inBand), inDot);
   });
 }
+
+/**
+ * A label image of runs along the scan, long and short: at each pixel, with `changeChance`, the
+ * next label is drawn from 0..labelCount-1 (`random`: a seeded generator).
+ */
+export function randomLabelRuns(width: number, height: number, labelCount: number, changeChance: number, random: () => number): Int32Array {
+  const labels = new Int32Array(width * height);
+  let label = 0;
+  for (let p = 0; p < labels.length; p++) {
+    if (random() < changeChance) label = Math.floor(random() * labelCount);
+    labels[p] = label;
+  }
+  return labels;
+}

@@ -7,7 +7,8 @@ import { engineSettingsFor } from '../../../engine/settings.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
 import { DEFAULT_TRACE_OPTIONS } from '../../../engine/types.js';
 import { vectorize } from '../../../engine/index.js';
-import { mix, png, raster, render, type Raster } from '../helpers/images.js';
+import { mix, png, randomLabelRuns, raster, render, type Raster } from '../helpers/images.js';
+import { seededRandom } from '../helpers/bmp-writer.js';
 
 function segment(image: Raster, absorbBands = true) {
   const settings = engineSettingsFor(DEFAULT_TRACE_OPTIONS, 'clipart');
@@ -219,8 +220,7 @@ t.test("traced, the frame's inner edge keeps its round corner where the highligh
 });
 
 t.test('perimeters and the pixels of marked regions, read by runs, are those counted pixel by pixel', async (t) => {
-  let state = 11;
-  const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 8) / (1 << 24);
+  const random = seededRandom(11);
   for (const [width, height, regionCount] of [
     [1, 1, 1],
     [1, 9, 3],
@@ -229,12 +229,7 @@ t.test('perimeters and the pixels of marked regions, read by runs, are those cou
     [64, 40, 2],
   ]) {
     // runs of one label, long and short, so rows' runs end both together and apart
-    const labels = new Int32Array(width * height);
-    let l = 0;
-    for (let p = 0; p < labels.length; p++) {
-      if (random() < 0.3) l = Math.floor(random() * regionCount);
-      labels[p] = l;
-    }
+    const labels = randomLabelRuns(width, height, regionCount, 0.3, random);
     const expected = new Int32Array(regionCount);
     for (let y = 0; y < height; y++)
       for (let x = 0; x < width; x++) {

@@ -5,7 +5,8 @@ import { rowRunsOf } from '../../../engine/segment/renumber.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
 import { DEFAULT_TRACE_OPTIONS, type ImageClass } from '../../../engine/types.js';
-import { raster, testCard, type Raster } from '../helpers/images.js';
+import { randomLabelRuns, raster, testCard, type Raster } from '../helpers/images.js';
+import { seededRandom } from '../helpers/bmp-writer.js';
 
 function segment(image: Raster, mode: ImageClass = 'clipart', detail: 'low' | 'medium' | 'high' = 'high') {
   const settings = engineSettingsFor({ ...DEFAULT_TRACE_OPTIONS, detail }, mode);
@@ -149,8 +150,7 @@ function referenceFlood(width: number, height: number, rgb: Uint8Array, transpar
 t.test('the flood labels and sums each seed as a pixel-by-pixel flood does', async (t) => {
   // Runs of one colour (what the flood sums in one step), short ones and every fourth row long
   // ones, broken by near and far colours, and a transparent patch with colours of its own.
-  let state = 7;
-  const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 8) / (1 << 24);
+  const random = seededRandom(7);
   const palette: [number, number, number][] = [
     [200, 40, 40],
     [203, 42, 38],
@@ -196,8 +196,7 @@ t.test('the flood labels and sums each seed as a pixel-by-pixel flood does', asy
 });
 
 t.test('region pairs are noted run by run in the order a pixel-by-pixel scan meets them', async (t) => {
-  let state = 3;
-  const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) >>> 8) / (1 << 24);
+  const random = seededRandom(3);
   for (const [width, height, seeds] of [
     [1, 6, 3],
     [7, 1, 3],
@@ -205,12 +204,7 @@ t.test('region pairs are noted run by run in the order a pixel-by-pixel scan mee
     [50, 31, 9],
   ]) {
     // runs of one seed, long and short; seed 0 transparent (never paired)
-    const labels = new Int32Array(width * height);
-    let l = 0;
-    for (let p = 0; p < labels.length; p++) {
-      if (random() < 0.35) l = Math.floor(random() * seeds);
-      labels[p] = l;
-    }
+    const labels = randomLabelRuns(width, height, seeds, 0.35, random);
     const transparent = Uint8Array.from({ length: seeds }, (_, s) => (s === 0 ? 1 : 0));
     const identity = Int32Array.from({ length: seeds }, (_, s) => s);
     // each pair's first meeting in a scan: every pixel against its right neighbour, then the one below
