@@ -23,6 +23,7 @@ import { hex, writeSvg, type Rgb } from './svg.js';
 import { VECTOR_DOCUMENT_VERSION, type CenterlineDocument } from '../svg/document.js';
 import { hypot, hypot3 } from '../hypot.js';
 import { luma601 } from '../luma.js';
+import { sortIndices } from '../select.js';
 
 interface CenterlineResult {
   svg: string;
@@ -296,7 +297,7 @@ function keepVanishedParts(
   const all = new Int32Array(pixels.length + dots.length);
   all.set(pixels);
   all.set(dots, pixels.length);
-  return all.sort();
+  return sortIndices(all);
 }
 
 interface FilledPart {
