@@ -57,12 +57,21 @@ function shiftTerms(outputs: number, offset: number): ShiftTerm[] {
   return terms;
 }
 const SHIFT: ShiftTerm[] = [...shiftTerms(POWERS.length, 0), ...[0, 1, 2].flatMap((c) => shiftTerms(TERMS, COLOUR + TERMS * c))];
+// The shift terms as typed columns: addShifted runs once or twice per judged join and per group's
+// residual, and reading five fields of an object per term was most of its time.
+const SHIFT_TO = Int32Array.from(SHIFT, (term) => term.to);
+const SHIFT_FROM = Int32Array.from(SHIFT, (term) => term.from);
+const SHIFT_FACTOR = Float64Array.from(SHIFT, (term) => term.factor);
+const SHIFT_X = Int32Array.from(SHIFT, (term) => term.xPower);
+const SHIFT_Y = Int32Array.from(SHIFT, (term) => term.yPower);
 /** Per pair of surface terms (row-major), the power sum their product is, and its degree. */
 const GRAM = Array.from({ length: TERMS * TERMS }, (_, k) => {
   const [ir, jr] = POWERS[Math.floor(k / TERMS)],
     [ic, jc] = POWERS[k % TERMS];
   return { power: powerIndex(ir + ic, jr + jc), degree: ir + jr + ic + jc };
 });
+const GRAM_POWER = Int32Array.from(GRAM, (entry) => entry.power);
+const GRAM_DEGREE = Int32Array.from(GRAM, (entry) => entry.degree);
 
 const xPowers = new Float64Array(2 * DEGREE + 1),
   yPowers = new Float64Array(2 * DEGREE + 1);
@@ -207,7 +216,8 @@ export function addShifted(sums: Float64Array, to: number, source: Float64Array,
     xPowers[k] = xPowers[k - 1] * dx;
     yPowers[k] = yPowers[k - 1] * dy;
   }
-  for (const term of SHIFT) sums[to + term.to] += term.factor * xPowers[term.xPower] * yPowers[term.yPower] * source[from + term.from];
+  for (let k = 0; k < SHIFT_TO.length; k++)
+    sums[to + SHIFT_TO[k]] += SHIFT_FACTOR[k] * xPowers[SHIFT_X[k]] * yPowers[SHIFT_Y[k]] * source[from + SHIFT_FROM[k]];
   sums[to + SQUARES] += source[from + SQUARES];
 }
 
@@ -215,6 +225,8 @@ export function addShifted(sums: Float64Array, to: number, source: Float64Array,
 const DEPENDENT = 1e-9;
 const centred = new Float64Array(MOMENTS);
 const system = new Float64Array(TERMS * (TERMS + 3));
+/** scale ** d for the degrees of the Gram entries (0 to 2·DEGREE): the same numbers, taken once a call. */
+const scalePowers = new Float64Array(2 * DEGREE + 1);
 
 /**
  * The root-mean-square RGB distance of the set's pixels from its best quadratic surface (per
@@ -228,14 +240,12 @@ export function surfaceResidual(sums: Float64Array, at: number, minPixels: numbe
   addShifted(centred, 0, sums, at, -sums[at + 1] / n, -sums[at + 2] / n);
   const spread = (centred[3] + centred[5]) / n;
   const scale = spread > 0 ? 1 / Math.sqrt(spread) : 1;
+  for (let d = 0; d <= 2 * DEGREE; d++) scalePowers[d] = scale ** d;
   const width = TERMS + 3;
   for (let r = 0; r < TERMS; r++) {
-    for (let c = 0; c < TERMS; c++) {
-      const { power, degree } = GRAM[r * TERMS + c];
-      system[r * width + c] = centred[power] * scale ** degree;
-    }
-    const degree = GRAM[r * TERMS].degree;
-    for (let ch = 0; ch < 3; ch++) system[r * width + TERMS + ch] = centred[COLOUR + TERMS * ch + r] * scale ** degree;
+    for (let c = 0; c < TERMS; c++) system[r * width + c] = centred[GRAM_POWER[r * TERMS + c]] * scalePowers[GRAM_DEGREE[r * TERMS + c]];
+    const rowScale = scalePowers[GRAM_DEGREE[r * TERMS]];
+    for (let ch = 0; ch < 3; ch++) system[r * width + TERMS + ch] = centred[COLOUR + TERMS * ch + r] * rowScale;
   }
   // Symmetric elimination: each term's pivot removes (its projected right-hand side)² / pivot
   // from the squared residual, so the residual needs no back substitution.
@@ -243,8 +253,8 @@ export function surfaceResidual(sums: Float64Array, at: number, minPixels: numbe
   for (let k = 0; k < TERMS; k++) {
     const pivot = system[k * width + k];
     // against the term's own sum of squares before elimination: what is left of it once the terms before explain theirs
-    const { power, degree } = GRAM[k * TERMS + k];
-    if (!(pivot > DEPENDENT * centred[power] * scale ** degree)) continue;
+    const diagonal = k * TERMS + k;
+    if (!(pivot > DEPENDENT * centred[GRAM_POWER[diagonal]] * scalePowers[GRAM_DEGREE[diagonal]])) continue;
     for (let ch = 0; ch < 3; ch++) explained += system[k * width + TERMS + ch] ** 2 / pivot;
     for (let r = k + 1; r < TERMS; r++) {
       const f = system[r * width + k] / pivot;
