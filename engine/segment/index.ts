@@ -30,6 +30,7 @@ import { findRoot } from '../union-find.js';
 import { absorbAntialiasBands } from './antialias.js';
 import { joinGradientBands } from './gradient-bands.js';
 import { rowRunsOf, type RegionLabels, type RowRuns } from './renumber.js';
+import { floodKernel } from '../wasm/flood.js';
 
 export interface Segmentation {
   width: number;
@@ -57,8 +58,6 @@ export interface Segmentation {
 
 const FLAT_STRIDE = 4; // n, Σr, Σg, Σb
 export const PLANE_STRIDE = 16; // n, Σx, Σy, Σxx, Σxy, Σyy, Σr, Σg, Σb, Σrx, Σgx, Σbx, Σry, Σgy, Σby, Σ(r²+g²+b²)
-const UNLABELLED_OPAQUE = -1;
-const UNLABELLED_CLEAR = -2;
 /** Seeds per chunk of moment sums (a power of two: seed s lives in chunk s >> SEED_CHUNK_BITS). */
 export const SEED_CHUNK_BITS = 13;
 const SEED_CHUNK = 1 << SEED_CHUNK_BITS;
@@ -95,42 +94,28 @@ export function segmentUnjoined(image: PreparedImage, settings: SegmentSettings,
 /**
  * Scanline fill. A region is the 8-connected component of unlabelled pixels near the seed's colour
  * that holds the seed, which does not depend on the visiting order, so any order gives the labels
- * a pixel-by-pixel fill gives. Here the stack holds row segments that are already labelled: a
- * popped segment grows left and right along its row, then the rows above and below are scanned one
- * pixel past both ends (the diagonals) and every stretch of accepted pixels found there is labelled
- * at once and pushed. Each pixel's colour is then compared about once, not once per neighbour.
- * A segment also remembers the run it was found from (its parent, one row over): that run is
- * labelled already, so the scan back into the parent's row skips it instead of re-reading every
- * pixel of it. Skipped pixels would all have been refused, so the labels and the order of pushes
- * stay those of the full scan.
+ * a pixel-by-pixel fill gives. The stack holds row segments that are already labelled: a popped
+ * segment grows left and right along its row, then the rows above and below are scanned one
+ * pixel past both ends (the diagonals) and every stretch of accepted pixels found there is
+ * labelled at once and pushed. Each pixel's colour is then compared about once, not once per
+ * neighbour. A segment also remembers the run it was found from (its parent, one row over): that
+ * run is labelled already, so the scan back into the parent's row skips it instead of re-reading
+ * every pixel of it. A pixel of the same colour as the one before it along the row passes as that
+ * one did, and its colour sums wait until the colour changes (clip art is mostly such runs).
  *
- * A pixel of the same colour as the one before it along the row passes as that one did, and its
- * colour sums wait: a run of one colour adds them once (its count and Σx times the colour) when
- * the colour changes. Clip art is mostly such runs (2–17 pixels a run on the public set), and the
- * per-pixel sums were about two thirds of the flood's time (calculator's flood 0.82 of before,
- * storm's 0.91; a photo, of one- and two-pixel runs, about 1.07).
+ * The fill itself runs in WebAssembly (engine/wasm/assembly/flood.ts): it is the segmentation's
+ * one pass that reads every pixel's colour, and compiled from AssemblyScript it takes 0.5–0.6 of
+ * the time V8 made of the same code in TypeScript (docs/performance.md, round 22). Seeds are
+ * flooded in batches of at most one chunk of sums, so the chunks fill as before and the abort
+ * signal is looked at between batches.
  *
  * Exported for its test (a pixel-by-pixel flood beside it).
  */
 export function floodSeeds(image: PreparedImage, tolerance: number, context: StageContext) {
   const { width, height, rgb, transparent } = image;
   const n = width * height;
-  // Unlabelled pixels hold UNLABELLED_OPAQUE or UNLABELLED_CLEAR, so one read tells the fill both
-  // that a pixel is free and that it is of the seed's kind (no second look at the alpha mask).
-  // In shared memory: a worker can then read the final labels without a copy (region paints).
-  const labels = takeLabels(n);
-  if (image.hasTransparency) for (let p = 0; p < n; p++) labels[p] = transparent[p] ? UNLABELLED_CLEAR : UNLABELLED_OPAQUE;
-  else labels.fill(UNLABELLED_OPAQUE);
-  const fill = floodState;
-  fill.width = width;
-  fill.height = height;
-  fill.rgb = rgb;
-  fill.labels = labels;
-  fill.tol2 = tolerance * tolerance;
-  if (fill.stack.length < width * 24) fill.stack = new Int32Array(width * 24);
-  if (fill.squares.length < width + 1) fill.squares = new Float64Array(width + 1);
-  // squares[k + 1] = Σ i² for i ≤ k: a stretch's Σx² is a difference of two entries
-  for (let k = 0; k < width; k++) fill.squares[k + 1] = fill.squares[k] + k * k;
+  const kernel = floodKernel(width, height, rgb, image.hasTransparency ? transparent : null, SEED_CHUNK);
+  const tol2 = tolerance * tolerance;
   let regionTransparent = new Uint8Array(1024);
   // Each seed's moment sums (PLANE_STRIDE per seed), summed while it floods, so no later pass over
   // the pixels has to gather them. They are whole numbers far below 2^53, exact in any order, so
@@ -139,41 +124,48 @@ export function floodSeeds(image: PreparedImage, tolerance: number, context: Sta
   // seeds that folding leaves, and hands the chunks back for the next trace. Every seed writes all
   // of its sums, so a reused chunk needs no clearing.
   const chunks: Float64Array<ArrayBuffer>[] = [];
-  let chunk = new Float64Array(0);
   // the pixel of every painted one-pixel seed, in scan order (what foldSinglePixels visits)
   let singles = new Int32Array(1024);
   let singleCount = 0;
   let count = 0;
-  for (let start = 0; start < n; start++) {
-    if (labels[start] >= 0) continue;
-    if ((start & 0xffff) === 0) checkAbort(context);
-    const label = count++;
-    const clear = transparent[start];
-    if (label === regionTransparent.length) {
-      const bigger = new Uint8Array(2 * label);
+  for (let start = 0; start < n;) {
+    checkAbort(context);
+    const inChunk = count & (SEED_CHUNK - 1);
+    if (inChunk === 0) chunks.push(spareChunks.take(8 * CHUNK_LENGTH));
+    const { next, seeds } = kernel.batch(tol2, start, count, SEED_CHUNK - inChunk, start + ABORT_CHECK_PIXELS);
+    start = next;
+    if (seeds === 0) continue;
+    chunks[chunks.length - 1].set(kernel.sums(seeds), inChunk * PLANE_STRIDE);
+    const sums = kernel.sums(seeds),
+      starts = kernel.starts(seeds);
+    if (count + seeds > regionTransparent.length) {
+      const bigger = new Uint8Array(Math.max(2 * regionTransparent.length, count + seeds));
       bigger.set(regionTransparent);
       regionTransparent = bigger;
     }
-    if ((label & (SEED_CHUNK - 1)) === 0) {
-      chunk = spareChunks.take(8 * CHUNK_LENGTH);
-      chunks.push(chunk);
-    }
-    regionTransparent[label] = clear;
-    const area = floodRegion(fill, start, label, clear, chunk, (label & (SEED_CHUNK - 1)) * PLANE_STRIDE);
-    if (area === 1 && !clear) {
-      if (singleCount === singles.length) {
-        const bigger = new Int32Array(2 * singleCount);
-        bigger.set(singles);
-        singles = bigger;
+    for (let k = 0; k < seeds; k++) {
+      const pixel = starts[k];
+      const clear = transparent[pixel];
+      regionTransparent[count + k] = clear;
+      if (sums[k * PLANE_STRIDE] === 1 && !clear) {
+        if (singleCount === singles.length) {
+          const bigger = new Int32Array(2 * singleCount);
+          bigger.set(singles);
+          singles = bigger;
+        }
+        singles[singleCount++] = pixel;
       }
-      singles[singleCount++] = start;
     }
+    count += seeds;
   }
-  // the image is not kept alive by the state after its trace
-  fill.rgb = NO_PIXELS;
-  fill.labels = NO_LABELS;
+  // In shared memory: a worker can then read the final labels without a copy (region paints).
+  const labels = takeLabels(n);
+  kernel.finish(labels);
   return { labels, count, transparent: regionTransparent.slice(0, count), chunks, singles: singles.subarray(0, singleCount) };
 }
+
+/** Seeds may start in at most this many pixels between two looks at the abort signal. */
+const ABORT_CHECK_PIXELS = 1 << 16;
 
 /**
  * The label array's shared buffer, kept from a finished trace (releaseLabels) for the next one on
@@ -193,306 +185,6 @@ export function takeLabels(n: number): Int32Array {
  */
 export function releaseLabels(labels: Int32Array): void {
   if (labels.buffer instanceof SharedArrayBuffer) spareLabels.giveBack(labels.buffer);
-}
-
-const NO_PIXELS = new Uint8Array(0);
-const NO_LABELS = new Int32Array(0);
-/**
- * The flood's state, one object for every trace on this thread. A fresh object literal per trace
- * let V8 throw floodRegion's optimised code away on the second trace (a map dependency) and often
- * not optimise it again: most seeds then ran in baseline code, and storm's flood took about 25 ms
- * instead of 10 in 6 of 10 processes. The segment stack (row, first x, last x, parent's row,
- * parent's first x, parent's last x per segment) grows when it must, rarely past a few rows' worth.
- */
-const floodState: FillState = {
-  width: 0,
-  height: 0,
-  rgb: NO_PIXELS,
-  labels: NO_LABELS,
-  // a double from the start, as a fractional tolerance would make it (no field generalisation later)
-  tol2: 0.5,
-  stack: new Int32Array(6144),
-  squares: new Float64Array(1),
-};
-
-interface FillState {
-  width: number;
-  height: number;
-  rgb: Uint8Array;
-  labels: Int32Array;
-  tol2: number;
-  stack: Int32Array;
-  squares: Float64Array;
-}
-
-/**
- * Floods one seed (see floodSeeds), writes its PLANE_STRIDE moment sums to sums[at..] and returns
- * its pixel count. A function of its own, called once per seed, so V8 optimises it from many calls
- * instead of only by on-stack replacement inside one long loop, which on a cold trace of a large
- * image fell back to slow code again and again.
- */
-function floodRegion(fill: FillState, start: number, label: number, clear: number, sums: Float64Array, at: number): number {
-  const { width, height, rgb, labels, tol2, squares } = fill;
-  let stack = fill.stack;
-  const free = clear ? UNLABELLED_CLEAR : UNLABELLED_OPAQUE;
-  const r0 = rgb[start * 3],
-    g0 = rgb[start * 3 + 1],
-    b0 = rgb[start * 3 + 2];
-  labels[start] = label;
-  const y0 = (start / width) | 0,
-    x0 = start - y0 * width;
-  // x-moments are summed pixel by pixel; y is fixed along a row, so the y-moments are added once
-  // per row pass from what that pass added to the x-moments.
-  // The sums start from -0, which V8 cannot hold as a small integer, so they are doubles from the
-  // first pixel on: started as small integers they would overflow one after another on a large
-  // image, and every overflow throws the optimised code away. -0 + v is v, so the sums are the same.
-  let area = 1;
-  let sumX = -0,
-    sumXX = -0,
-    sumY = -0,
-    sumXY = -0,
-    sumYY = -0;
-  let sr = -0,
-    sg = -0,
-    sb = -0,
-    srx = -0,
-    sgx = -0,
-    sbx = -0,
-    sry = -0,
-    sgy = -0,
-    sby = -0,
-    sq = -0;
-  sumX += x0;
-  sumXX += x0 * x0;
-  sumY += y0;
-  sumXY += x0 * y0;
-  sumYY += y0 * y0;
-  sr += r0;
-  sg += g0;
-  sb += b0;
-  srx += r0 * x0;
-  sgx += g0 * x0;
-  sbx += b0 * x0;
-  sry += r0 * y0;
-  sgy += g0 * y0;
-  sby += b0 * y0;
-  sq += r0 * r0 + g0 * g0 + b0 * b0;
-  let top = 0;
-  // every pixel before the seed is labelled, so its whole row above counts as the parent's run
-  stack[top++] = y0;
-  stack[top++] = x0;
-  stack[top++] = x0;
-  stack[top++] = y0 - 1;
-  stack[top++] = 0;
-  stack[top++] = width - 1;
-  while (top > 0) {
-    const parentLast = stack[--top];
-    const parentFirst = stack[--top];
-    const parentRow = stack[--top];
-    let xr = stack[--top];
-    let xl = stack[--top];
-    const y = stack[--top];
-    const row = y * width;
-    let area0 = area,
-      sumX0 = sumX,
-      sumY0 = sumY,
-      sr0 = sr,
-      sg0 = sg,
-      sb0 = sb;
-    // grow the segment left, then right, along its row (the running sums stay in locals, which
-    // a shared helper could only reach through an object)
-    for (let step = -1; step <= 1; step += 2) {
-      const end = step < 0 ? 0 : width - 1;
-      let x = step < 0 ? xl : xr;
-      // the colour of the pixels run so far, how many and their Σx (a colour never read: -1)
-      let pr = -1,
-        pg = -1,
-        pb = -1,
-        count = 0,
-        runX = -0;
-      while (x !== end) {
-        const q = row + x + step;
-        if (labels[q] !== free) break;
-        const r = rgb[q * 3],
-          g = rgb[q * 3 + 1],
-          b = rgb[q * 3 + 2];
-        if (r !== pr || g !== pg || b !== pb) {
-          if (!clear && !nearSeedColour(rgb, q, r0, g0, b0, tol2)) break;
-          sr += pr * count;
-          sg += pg * count;
-          sb += pb * count;
-          srx += pr * runX;
-          sgx += pg * runX;
-          sbx += pb * runX;
-          sq += (pr * pr + pg * pg + pb * pb) * count;
-          pr = r;
-          pg = g;
-          pb = b;
-          count = 0;
-          runX = -0;
-        }
-        labels[q] = label;
-        x += step;
-        area++;
-        sumX += x;
-        sumXX += squares[x + 1] - squares[x];
-        count++;
-        runX += x;
-      }
-      sr += pr * count;
-      sg += pg * count;
-      sb += pb * count;
-      srx += pr * runX;
-      sgx += pg * runX;
-      sbx += pb * runX;
-      sq += (pr * pr + pg * pg + pb * pb) * count;
-      if (step < 0) xl = x;
-      else xr = x;
-    }
-    if (area !== area0) {
-      sumY += y * (area - area0);
-      sumYY += y * (sumY - sumY0);
-      sumXY += y * (sumX - sumX0);
-      sry += y * (sr - sr0);
-      sgy += y * (sg - sg0);
-      sby += y * (sb - sb0);
-    }
-    // Eight neighbours: a one-pixel diagonal stroke (thin text, hatching) stays one region
-    // instead of falling apart into specks that would be merged into the paper.
-    const sx = xl > 0 ? xl - 1 : 0,
-      ex = xr < width - 1 ? xr + 1 : xr;
-    for (let ny = y - 1; ny <= y + 1; ny += 2) {
-      if (ny < 0 || ny >= height) continue;
-      const nrow = ny * width;
-      area0 = area;
-      sumX0 = sumX;
-      sumY0 = sumY;
-      sr0 = sr;
-      sg0 = sg;
-      sb0 = sb;
-      // up to two stretches: the scan minus the parent's run when this is the parent's row
-      const parentHere = ny === parentRow;
-      for (let part = 0; part < 2; part++) {
-        let from = sx,
-          to = ex;
-        if (parentHere) {
-          if (part === 0) to = to < parentFirst - 1 ? to : parentFirst - 1;
-          else from = from > parentLast + 1 ? from : parentLast + 1;
-        } else if (part === 1) break;
-        let x = from;
-        while (x <= to) {
-          // refused pixels (labelled, the other kind, too far from the seed's colour) are passed over
-          let q = nrow + x;
-          if (labels[q] !== free) {
-            x++;
-            continue;
-          }
-          let r = rgb[q * 3],
-            g = rgb[q * 3 + 1],
-            b = rgb[q * 3 + 2];
-          if (!clear && !nearSeedColour(rgb, q, r0, g0, b0, tol2)) {
-            x++;
-            continue;
-          }
-          // a stretch of accepted pixels, labelled up to the first refused one or the scan's end;
-          // its sums are written out as in the row growth above: in locals (a helper adding a run
-          // of one colour to an array of sums made the flood 9–17 % slower)
-          const runStart = x;
-          let pr = r,
-            pg = g,
-            pb = b,
-            count = 0,
-            runX = -0;
-          for (;;) {
-            labels[q] = label;
-            count++;
-            runX += x;
-            x++;
-            if (x > to) break;
-            q++;
-            if (labels[q] !== free) break;
-            r = rgb[q * 3];
-            g = rgb[q * 3 + 1];
-            b = rgb[q * 3 + 2];
-            if (r !== pr || g !== pg || b !== pb) {
-              if (!clear && !nearSeedColour(rgb, q, r0, g0, b0, tol2)) break;
-              sr += pr * count;
-              sg += pg * count;
-              sb += pb * count;
-              srx += pr * runX;
-              sgx += pg * runX;
-              sbx += pb * runX;
-              sq += (pr * pr + pg * pg + pb * pb) * count;
-              pr = r;
-              pg = g;
-              pb = b;
-              count = 0;
-              runX = -0;
-            }
-          }
-          sr += pr * count;
-          sg += pg * count;
-          sb += pb * count;
-          srx += pr * runX;
-          sgx += pg * runX;
-          sbx += pb * runX;
-          sq += (pr * pr + pg * pg + pb * pb) * count;
-          // the stretch's count, Σx and Σx² in closed form: whole numbers, so the same doubles as
-          // adding pixel by pixel
-          const last = x - 1,
-            len = x - runStart;
-          area += len;
-          sumX += ((runStart + last) * len) / 2;
-          sumXX += squares[x] - squares[runStart];
-          if (top + 6 > stack.length) {
-            const bigger = new Int32Array(stack.length * 2);
-            bigger.set(stack);
-            stack = fill.stack = bigger;
-          }
-          stack[top++] = ny;
-          stack[top++] = runStart;
-          stack[top++] = last;
-          stack[top++] = y;
-          stack[top++] = xl;
-          stack[top++] = xr;
-          x++; // x was refused (or lies past the end)
-        }
-      }
-      if (area !== area0) {
-        sumY += ny * (area - area0);
-        sumYY += ny * (sumY - sumY0);
-        sumXY += ny * (sumX - sumX0);
-        sry += ny * (sr - sr0);
-        sgy += ny * (sg - sg0);
-        sby += ny * (sb - sb0);
-      }
-    }
-  }
-  sums[at] = area;
-  sums[at + 1] = sumX;
-  sums[at + 2] = sumY;
-  sums[at + 3] = sumXX;
-  sums[at + 4] = sumXY;
-  sums[at + 5] = sumYY;
-  sums[at + 6] = sr;
-  sums[at + 7] = sg;
-  sums[at + 8] = sb;
-  sums[at + 9] = srx;
-  sums[at + 10] = sgx;
-  sums[at + 11] = sbx;
-  sums[at + 12] = sry;
-  sums[at + 13] = sgy;
-  sums[at + 14] = sby;
-  sums[at + 15] = sq;
-  return area;
-}
-
-/** Whether pixel q's colour lies within √tol2 of the seed's (r0, g0, b0). */
-function nearSeedColour(rgb: Uint8Array, q: number, r0: number, g0: number, b0: number, tol2: number): boolean {
-  const dr = rgb[q * 3] - r0,
-    dg = rgb[q * 3 + 1] - g0,
-    db = rgb[q * 3 + 2] - b0;
-  return dr * dr + dg * dg + db * db <= tol2;
 }
 
 /**

@@ -6,6 +6,7 @@ import { engineSettingsFor } from '../../../engine/settings.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
 import { DEFAULT_TRACE_OPTIONS, type ImageClass } from '../../../engine/types.js';
 import { randomLabelRuns, raster, testCard, type Raster } from '../helpers/images.js';
+import { referenceFlood } from '../helpers/reference-flood.js';
 import { seededRandom } from '../helpers/bmp-writer.js';
 
 function segment(image: Raster, mode: ImageClass = 'clipart', detail: 'low' | 'medium' | 'high' = 'high') {
@@ -103,50 +104,6 @@ t.test('labels handed back are reused by the next segmentation, which comes out 
   t.not(third.labels.buffer, second.labels.buffer, 'labels not handed back are never reused');
 });
 
-/**
- * The flood pixel by pixel, as its doc comment defines it: seeds in scan order, each the
- * 8-connected component of unlabelled pixels of its kind (transparent or not) within `tolerance`
- * of the seed's colour (transparent ones whatever their colour), with its moment sums.
- */
-function referenceFlood(width: number, height: number, rgb: Uint8Array, transparent: Uint8Array, tolerance: number) {
-  const labels = new Int32Array(width * height).fill(-1);
-  const sums: number[][] = [];
-  for (let start = 0; start < width * height; start++) {
-    if (labels[start] >= 0) continue;
-    const label = sums.length;
-    const s = new Array<number>(PLANE_STRIDE).fill(0);
-    sums.push(s);
-    const clear = transparent[start];
-    const stack = [start];
-    labels[start] = label;
-    while (stack.length > 0) {
-      const p = stack.pop()!;
-      const x = p % width,
-        y = (p - x) / width;
-      const r = rgb[3 * p],
-        g = rgb[3 * p + 1],
-        b = rgb[3 * p + 2];
-      const moments = [1, x, y, x * x, x * y, y * y, r, g, b, r * x, g * x, b * x, r * y, g * y, b * y, r * r + g * g + b * b];
-      for (let k = 0; k < PLANE_STRIDE; k++) s[k] += moments[k];
-      for (let dy = -1; dy <= 1; dy++)
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx,
-            ny = y + dy;
-          if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
-          const q = ny * width + nx;
-          if (labels[q] >= 0 || transparent[q] !== clear) continue;
-          const dr = rgb[3 * q] - rgb[3 * start],
-            dg = rgb[3 * q + 1] - rgb[3 * start + 1],
-            db = rgb[3 * q + 2] - rgb[3 * start + 2];
-          if (!clear && dr * dr + dg * dg + db * db > tolerance * tolerance) continue;
-          labels[q] = label;
-          stack.push(q);
-        }
-    }
-  }
-  return { labels, sums };
-}
-
 t.test('the flood labels and sums each seed as a pixel-by-pixel flood does', async (t) => {
   // Runs of one colour (what the flood sums in one step), short ones and every fourth row long
   // ones, broken by near and far colours, and a transparent patch with colours of its own.
@@ -231,4 +188,44 @@ t.test('region pairs are noted run by run in the order a pixel-by-pixel scan mee
     const noted = Array.from({ length: pairCount }, (_, e) => `${edgeA[e]}-${edgeB[e]}`);
     t.same([...new Set(noted)], expected, `${width}x${height}: every pair, first met in scan order`);
   }
+});
+
+t.test('a flood of more seeds than a chunk holds fills chunk after chunk as a pixel-by-pixel flood does', async (t) => {
+  // far-apart colours at random: most seeds are one or two pixels, about 14 000 in all
+  const random = seededRandom(11);
+  const width = 150,
+    height = 120;
+  const image = raster(width, height, (x, y) => {
+    const k = Math.floor(random() * 27);
+    const clear = x > 100 && y > 90;
+    return [(k % 3) * 120, (Math.floor(k / 3) % 3) * 120, Math.floor(k / 9) * 120, clear ? 0 : 255];
+  });
+  const prepared = prepareUnsmoothed(image, { alphaThreshold: 128 } as never);
+  const flooded = floodSeeds(prepared, 6, NO_CONTEXT);
+  const reference = referenceFlood(width, height, prepared.rgb, prepared.transparent, 6);
+  t.ok(flooded.count > 1 << SEED_CHUNK_BITS, `more seeds (${flooded.count}) than one chunk holds`);
+  t.equal(flooded.chunks.length, Math.ceil(flooded.count / (1 << SEED_CHUNK_BITS)), 'one chunk per 8 192 seeds');
+  t.same(Array.from(flooded.labels), Array.from(reference.labels), 'labels');
+  let wrong = 0;
+  for (let seed = 0; seed < flooded.count; seed++) {
+    const chunk = flooded.chunks[seed >> SEED_CHUNK_BITS],
+      at = (seed & ((1 << SEED_CHUNK_BITS) - 1)) * PLANE_STRIDE;
+    for (let k = 0; k < PLANE_STRIDE; k++) if (chunk[at + k] !== reference.sums[seed][k]) wrong++;
+  }
+  t.equal(wrong, 0, "every seed's sums");
+  const firstPixel = new Map<number, number>();
+  reference.labels.forEach((label, p) => {
+    if (!firstPixel.has(label)) firstPixel.set(label, p);
+  });
+  t.same(
+    Array.from(flooded.transparent),
+    reference.sums.map((_, seed) => prepared.transparent[firstPixel.get(seed)!]),
+    'which seeds are transparent',
+  );
+  t.same(
+    Array.from(flooded.singles),
+    reference.sums.flatMap((s, seed) => (s[0] === 1 && !prepared.transparent[firstPixel.get(seed)!] ? [firstPixel.get(seed)!] : [])),
+    'the one-pixel painted seeds, in scan order',
+  );
+  releaseLabels(flooded.labels);
 });

@@ -1,0 +1,365 @@
+/**
+ * The segmentation's flood (engine/segment/index.ts floodSeeds) in AssemblyScript, compiled to
+ * WebAssembly by `npm run build:wasm` (engine/wasm/flood-module.ts holds the bytes). The same
+ * scanline fill, the same order of pushes and the same sums, added in the same order, so the
+ * labels and every seed's sums are the numbers the TypeScript flood made; on the public clip art
+ * this code runs in 0.5–0.6 of the time V8 made of the TypeScript (docs/performance.md, round 22).
+ *
+ * Everything lives in this module's memory at offsets the caller passes (engine/wasm/flood.ts lays
+ * it out): the image's RGB, its transparency (one byte a pixel, or none), the labels, the table of
+ * squares, each seed's sums and first pixel, and last the segment stack, which grows the memory
+ * itself when it is full (it lies at the end, so growing never moves anything).
+ */
+
+/** A pixel not yet labelled: painted, or transparent (one read tells the fill both). */
+const UNLABELLED_OPAQUE: i32 = -1;
+const UNLABELLED_CLEAR: i32 = -2;
+/** Numbers per seed: n, Σx, Σy, Σxx, Σxy, Σyy, Σr, Σg, Σb, Σrx, Σgx, Σbx, Σry, Σgy, Σby, Σ(r²+g²+b²). */
+const PLANE_STRIDE: i32 = 16;
+
+/** Where the stack lies and how many i32 it holds (grown by floodRegion). */
+let stackAt: usize = 0;
+let stackCapacity: i32 = 0;
+/** Seeds the last floodBatch flooded. */
+let batchSeeds: i32 = 0;
+
+/** Labels every pixel unlabelled of its kind, and squares[k + 1] = Σ i² for i ≤ k (a stretch's Σx² is a difference of two entries). */
+export function prepare(labels: usize, clear: usize, n: i32, squares: usize, width: i32): void {
+  if (clear === 0) {
+    for (let p = 0; p < n; p++) store<i32>(labels + (<usize>p << 2), UNLABELLED_OPAQUE);
+  } else {
+    for (let p = 0; p < n; p++) store<i32>(labels + (<usize>p << 2), load<u8>(clear + <usize>p) !== 0 ? UNLABELLED_CLEAR : UNLABELLED_OPAQUE);
+  }
+  store<f64>(squares, 0);
+  for (let k = 0; k < width; k++) store<f64>(squares + (<usize>(k + 1) << 3), load<f64>(squares + (<usize>k << 3)) + <f64>k * <f64>k);
+}
+
+/** Sets where the segment stack starts and how many i32 fit there before the memory must grow. */
+export function setStack(at: usize, capacity: i32): void {
+  stackAt = at;
+  stackCapacity = capacity;
+}
+
+/** How many seeds the last floodBatch flooded. */
+export function floodedSeeds(): i32 {
+  return batchSeeds;
+}
+
+/**
+ * Floods the seeds found from pixel `start` on, in scan order, numbering them from `firstLabel`,
+ * until `maxSeeds` are done or the next seed would start at or past `startLimit`. Seed k of the
+ * batch writes its sums to sums[16·k ..] and its first pixel to seedStarts[k]. Returns where the
+ * scan for the next seed goes on (n when every pixel is labelled).
+ */
+export function floodBatch(
+  width: i32,
+  height: i32,
+  rgb: usize,
+  clear: usize,
+  labels: usize,
+  squares: usize,
+  sums: usize,
+  seedStarts: usize,
+  tol2: f64,
+  start: i32,
+  firstLabel: i32,
+  maxSeeds: i32,
+  startLimit: i32,
+): i32 {
+  const n = width * height;
+  let seeds = 0;
+  let p = start;
+  for (; p < n; p++) {
+    if (load<i32>(labels + (<usize>p << 2)) >= 0) continue;
+    if (seeds === maxSeeds || p >= startLimit) break;
+    const isClear = clear !== 0 && load<u8>(clear + <usize>p) !== 0;
+    floodRegion(width, height, rgb, labels, squares, tol2, p, firstLabel + seeds, isClear, sums + (<usize>(seeds * PLANE_STRIDE) << 3));
+    store<i32>(seedStarts + (<usize>seeds << 2), p);
+    seeds++;
+  }
+  batchSeeds = seeds;
+  return p;
+}
+
+@inline
+function labelAt(labels: usize, q: i32): i32 {
+  return load<i32>(labels + (<usize>q << 2));
+}
+
+@inline
+function nearSeedColour(rgb: usize, q: i32, r0: i32, g0: i32, b0: i32, tol2: f64): bool {
+  const o = rgb + <usize>(q * 3);
+  const dr = <i32>load<u8>(o) - r0,
+    dg = <i32>load<u8>(o, 1) - g0,
+    db = <i32>load<u8>(o, 2) - b0;
+  return <f64>(dr * dr + dg * dg + db * db) <= tol2;
+}
+
+@inline
+function squareSum(squares: usize, k: i32): f64 {
+  return load<f64>(squares + (<usize>k << 3));
+}
+
+/** Room for one more segment (six i32) on the stack, growing the memory by whole pages when it is full. */
+function ensureStack(top: i32): void {
+  if (top + 6 <= stackCapacity) return;
+  const pages = (<i32>(((<usize>stackCapacity) << 2) >> 16)) + 1;
+  if (memory.grow(pages) < 0) unreachable();
+  stackCapacity += pages << 14;
+}
+
+/**
+ * One seed's fill (engine/segment/index.ts floodRegion, line for line): the stack holds row
+ * segments already labelled; a popped one grows along its row, then the rows above and below are
+ * scanned one pixel past its ends, skipping the run it was found from. A pixel of the colour of
+ * the one before it along the row passes as that one did, and its colour sums wait until the
+ * colour changes. Sums start from -0 as there (-0 + v is v).
+ */
+function floodRegion(
+  width: i32,
+  height: i32,
+  rgb: usize,
+  labels: usize,
+  squares: usize,
+  tol2: f64,
+  start: i32,
+  label: i32,
+  isClear: bool,
+  at: usize,
+): void {
+  const free = isClear ? UNLABELLED_CLEAR : UNLABELLED_OPAQUE;
+  const so = rgb + <usize>(start * 3);
+  const r0 = <i32>load<u8>(so),
+    g0 = <i32>load<u8>(so, 1),
+    b0 = <i32>load<u8>(so, 2);
+  store<i32>(labels + (<usize>start << 2), label);
+  const y0 = start / width,
+    x0 = start - y0 * width;
+  const fx0 = <f64>x0,
+    fy0 = <f64>y0,
+    fr0 = <f64>r0,
+    fg0 = <f64>g0,
+    fb0 = <f64>b0;
+  let area: f64 = 1;
+  let sumX: f64 = -0.0 + fx0,
+    sumXX: f64 = -0.0 + fx0 * fx0,
+    sumY: f64 = -0.0 + fy0,
+    sumXY: f64 = -0.0 + fx0 * fy0,
+    sumYY: f64 = -0.0 + fy0 * fy0;
+  let sr: f64 = -0.0 + fr0,
+    sg: f64 = -0.0 + fg0,
+    sb: f64 = -0.0 + fb0,
+    srx: f64 = -0.0 + fr0 * fx0,
+    sgx: f64 = -0.0 + fg0 * fx0,
+    sbx: f64 = -0.0 + fb0 * fx0,
+    sry: f64 = -0.0 + fr0 * fy0,
+    sgy: f64 = -0.0 + fg0 * fy0,
+    sby: f64 = -0.0 + fb0 * fy0,
+    sq: f64 = -0.0 + <f64>(r0 * r0 + g0 * g0 + b0 * b0);
+  const stack = stackAt;
+  let top = 0;
+  ensureStack(top);
+  // every pixel before the seed is labelled, so its whole row above counts as the parent's run
+  store<i32>(stack, y0);
+  store<i32>(stack, x0, 4);
+  store<i32>(stack, x0, 8);
+  store<i32>(stack, y0 - 1, 12);
+  store<i32>(stack, 0, 16);
+  store<i32>(stack, width - 1, 20);
+  top = 6;
+  while (top > 0) {
+    top -= 6;
+    const popped = stack + (<usize>top << 2);
+    const y = load<i32>(popped),
+      parentRow = load<i32>(popped, 12),
+      parentFirst = load<i32>(popped, 16),
+      parentLast = load<i32>(popped, 20);
+    let xl = load<i32>(popped, 4),
+      xr = load<i32>(popped, 8);
+    const row = y * width;
+    let area0 = area,
+      sumX0 = sumX,
+      sumY0 = sumY,
+      sr0 = sr,
+      sg0 = sg,
+      sb0 = sb;
+    for (let step = -1; step <= 1; step += 2) {
+      const end = step < 0 ? 0 : width - 1;
+      let x = step < 0 ? xl : xr;
+      // the colour of the pixels run so far, how many and their Σx (a colour never read: -1)
+      let pr: i32 = -1,
+        pg: i32 = -1,
+        pb: i32 = -1;
+      let count: f64 = 0,
+        runX: f64 = -0.0;
+      while (x !== end) {
+        const q = row + x + step;
+        if (labelAt(labels, q) !== free) break;
+        const o = rgb + <usize>(q * 3);
+        const r = <i32>load<u8>(o),
+          g = <i32>load<u8>(o, 1),
+          b = <i32>load<u8>(o, 2);
+        if (r !== pr || g !== pg || b !== pb) {
+          if (!isClear && !nearSeedColour(rgb, q, r0, g0, b0, tol2)) break;
+          sr += <f64>pr * count;
+          sg += <f64>pg * count;
+          sb += <f64>pb * count;
+          srx += <f64>pr * runX;
+          sgx += <f64>pg * runX;
+          sbx += <f64>pb * runX;
+          sq += <f64>(pr * pr + pg * pg + pb * pb) * count;
+          pr = r;
+          pg = g;
+          pb = b;
+          count = 0;
+          runX = -0.0;
+        }
+        store<i32>(labels + (<usize>q << 2), label);
+        x += step;
+        area += 1;
+        sumX += <f64>x;
+        sumXX += squareSum(squares, x + 1) - squareSum(squares, x);
+        count += 1;
+        runX += <f64>x;
+      }
+      sr += <f64>pr * count;
+      sg += <f64>pg * count;
+      sb += <f64>pb * count;
+      srx += <f64>pr * runX;
+      sgx += <f64>pg * runX;
+      sbx += <f64>pb * runX;
+      sq += <f64>(pr * pr + pg * pg + pb * pb) * count;
+      if (step < 0) xl = x;
+      else xr = x;
+    }
+    if (area !== area0) {
+      const fy = <f64>y;
+      sumY += fy * (area - area0);
+      sumYY += fy * (sumY - sumY0);
+      sumXY += fy * (sumX - sumX0);
+      sry += fy * (sr - sr0);
+      sgy += fy * (sg - sg0);
+      sby += fy * (sb - sb0);
+    }
+    const sx = xl > 0 ? xl - 1 : 0,
+      ex = xr < width - 1 ? xr + 1 : xr;
+    for (let ny = y - 1; ny <= y + 1; ny += 2) {
+      if (ny < 0 || ny >= height) continue;
+      const nrow = ny * width;
+      area0 = area;
+      sumX0 = sumX;
+      sumY0 = sumY;
+      sr0 = sr;
+      sg0 = sg;
+      sb0 = sb;
+      // up to two stretches: the scan minus the parent's run when this is the parent's row
+      const parentHere = ny === parentRow;
+      for (let part = 0; part < 2; part++) {
+        let from = sx,
+          to = ex;
+        if (parentHere) {
+          if (part === 0) to = to < parentFirst - 1 ? to : parentFirst - 1;
+          else from = from > parentLast + 1 ? from : parentLast + 1;
+        } else if (part === 1) break;
+        let x = from;
+        while (x <= to) {
+          let q = nrow + x;
+          if (labelAt(labels, q) !== free) {
+            x++;
+            continue;
+          }
+          let o = rgb + <usize>(q * 3);
+          let r = <i32>load<u8>(o),
+            g = <i32>load<u8>(o, 1),
+            b = <i32>load<u8>(o, 2);
+          if (!isClear && !nearSeedColour(rgb, q, r0, g0, b0, tol2)) {
+            x++;
+            continue;
+          }
+          const runStart = x;
+          let pr = r,
+            pg = g,
+            pb = b;
+          let count: f64 = 0,
+            runX: f64 = -0.0;
+          while (true) {
+            store<i32>(labels + (<usize>q << 2), label);
+            count += 1;
+            runX += <f64>x;
+            x++;
+            if (x > to) break;
+            q++;
+            if (labelAt(labels, q) !== free) break;
+            o = rgb + <usize>(q * 3);
+            r = <i32>load<u8>(o);
+            g = <i32>load<u8>(o, 1);
+            b = <i32>load<u8>(o, 2);
+            if (r !== pr || g !== pg || b !== pb) {
+              if (!isClear && !nearSeedColour(rgb, q, r0, g0, b0, tol2)) break;
+              sr += <f64>pr * count;
+              sg += <f64>pg * count;
+              sb += <f64>pb * count;
+              srx += <f64>pr * runX;
+              sgx += <f64>pg * runX;
+              sbx += <f64>pb * runX;
+              sq += <f64>(pr * pr + pg * pg + pb * pb) * count;
+              pr = r;
+              pg = g;
+              pb = b;
+              count = 0;
+              runX = -0.0;
+            }
+          }
+          sr += <f64>pr * count;
+          sg += <f64>pg * count;
+          sb += <f64>pb * count;
+          srx += <f64>pr * runX;
+          sgx += <f64>pg * runX;
+          sbx += <f64>pb * runX;
+          sq += <f64>(pr * pr + pg * pg + pb * pb) * count;
+          // the stretch's count, Σx and Σx² in closed form: whole numbers, so the same doubles as adding pixel by pixel
+          const last = x - 1,
+            len = x - runStart;
+          area += <f64>len;
+          sumX += (<f64>(runStart + last) * <f64>len) / 2;
+          sumXX += squareSum(squares, x) - squareSum(squares, runStart);
+          ensureStack(top);
+          const pushed = stack + (<usize>top << 2);
+          store<i32>(pushed, ny);
+          store<i32>(pushed, runStart, 4);
+          store<i32>(pushed, last, 8);
+          store<i32>(pushed, y, 12);
+          store<i32>(pushed, xl, 16);
+          store<i32>(pushed, xr, 20);
+          top += 6;
+          x++; // x was refused (or lies past the end)
+        }
+      }
+      if (area !== area0) {
+        const fy = <f64>ny;
+        sumY += fy * (area - area0);
+        sumYY += fy * (sumY - sumY0);
+        sumXY += fy * (sumX - sumX0);
+        sry += fy * (sr - sr0);
+        sgy += fy * (sg - sg0);
+        sby += fy * (sb - sb0);
+      }
+    }
+  }
+  store<f64>(at, area);
+  store<f64>(at, sumX, 8);
+  store<f64>(at, sumY, 16);
+  store<f64>(at, sumXX, 24);
+  store<f64>(at, sumXY, 32);
+  store<f64>(at, sumYY, 40);
+  store<f64>(at, sr, 48);
+  store<f64>(at, sg, 56);
+  store<f64>(at, sb, 64);
+  store<f64>(at, srx, 72);
+  store<f64>(at, sgx, 80);
+  store<f64>(at, sbx, 88);
+  store<f64>(at, sry, 96);
+  store<f64>(at, sgy, 104);
+  store<f64>(at, sby, 112);
+  store<f64>(at, sq, 120);
+}
