@@ -6,7 +6,8 @@
  * fit and its residual need only the power sums Σ xⁱyʲ (i + j ≤ 6), the channels' sums Σ v·xⁱyʲ
  * (i + j ≤ 3) and Σ v², and the sums of two pixel sets add once they are taken about the same
  * point. Judging whether two regions paint as one is then a 10×10 elimination, whatever their
- * size, instead of a pass over their pixels.
+ * size, instead of a pass over their pixels. The pass that takes each region's sums runs in
+ * WebAssembly (engine/wasm/assembly/moments.ts, run by run along the rows).
  *
  * Cubic, not quadratic or quartic (clean.cjs on the public clip art): a quadratic refuses the
  * joins of ramps whose profile bends (calculator 3.8x the artist's nodes), a quartic accepts
@@ -18,8 +19,8 @@
 
 /** Degree of the surface fitted to each channel. */
 const DEGREE = 3;
-// addRun's sums are written out for this degree
-if (DEGREE !== 3) throw new Error('colour-moments: addRun is written for a cubic');
+// the moments pass (engine/wasm/assembly/moments.ts) writes its sums out for this degree
+if (DEGREE !== 3) throw new Error('colour-moments: the moments pass is written for a cubic');
 /** The power sums xⁱyʲ, i + j ≤ 2·DEGREE, by degree: those up to DEGREE are also the surface's terms. */
 const POWERS: ReadonlyArray<readonly [number, number]> = Array.from({ length: 2 * DEGREE + 1 }, (_, d) =>
   Array.from({ length: d + 1 }, (_, k) => [d - k, k] as const),
@@ -75,139 +76,6 @@ const GRAM_DEGREE = Int32Array.from(GRAM, (entry) => entry.degree);
 
 const xPowers = new Float64Array(2 * DEGREE + 1),
   yPowers = new Float64Array(2 * DEGREE + 1);
-
-/**
- * Adds a run of `count` pixels of one row to the sums at `at`: the first at (x, y) about the set's
- * reference point, its colours from `data` (`channels` per pixel) from pixel `first` on. The run's
- * sums along x are taken first and spread over the powers of y once, so a pixel costs a few
- * dozen operations however many power sums there are.
- */
-export function addRun(
-  sums: Float64Array,
-  at: number,
-  x: number,
-  y: number,
-  count: number,
-  data: Uint8Array,
-  channels: number,
-  first: number,
-): void {
-  // Written out for DEGREE 3, the sums in locals: the same products added in the same order as a
-  // loop over the powers would (so the same bits), without a load and store per power and pixel.
-  // Every number here is a double from the start (the sums from -0, the positions by way of a
-  // half): as small integers, V8 compiled integer arithmetic that overflowed on the fourth and
-  // higher powers and fell back to the interpreter, in one process 247 times in three rounds of the
-  // corpus with the same optimised code. -0 + v is v, and x + ½ − ½ is x, so the sums are the same.
-  let x0 = -0,
-    x1 = -0,
-    x2 = -0,
-    x3 = -0,
-    x4 = -0,
-    x5 = -0,
-    x6 = -0;
-  let r0 = -0,
-    r1 = -0,
-    r2 = -0,
-    r3 = -0,
-    g0 = -0,
-    g1 = -0,
-    g2 = -0,
-    g3 = -0,
-    b0 = -0,
-    b1 = -0,
-    b2 = -0,
-    b3 = -0;
-  let squares = -0;
-  for (let t = 0, o = channels * first; t < count; t++, o += channels) {
-    const r = data[o],
-      g = data[o + 1],
-      b = data[o + 2];
-    squares += r * r + g * g + b * b;
-    const at = x + t + 0.5 - 0.5;
-    const w2 = at * at,
-      w3 = w2 * at,
-      w4 = w3 * at,
-      w5 = w4 * at;
-    x0 += 1;
-    x1 += at;
-    x2 += w2;
-    x3 += w3;
-    x4 += w4;
-    x5 += w5;
-    x6 += w5 * at;
-    r0 += r;
-    r1 += r * at;
-    r2 += r * w2;
-    r3 += r * w3;
-    g0 += g;
-    g1 += g * at;
-    g2 += g * w2;
-    g3 += g * w3;
-    b0 += b;
-    b1 += b * at;
-    b2 += b * w2;
-    b3 += b * w3;
-  }
-  // The run's sums spread over the powers of y (Σ xⁱyʲ = yʲ·Σ xⁱ along a row), written out for
-  // DEGREE 3: each sum gets the same one product as a loop over POWERS would add (the same bits),
-  // without the index tables and the scratch array a short run (a noisy image has many) paid for.
-  const y1 = y + 0.5 - 0.5,
-    y2 = y1 * y,
-    y3 = y2 * y,
-    y4 = y3 * y,
-    y5 = y4 * y,
-    y6 = y5 * y;
-  spreadTerms(sums, at, x0, x1, x2, x3, y1, y2, y3);
-  sums[at + 10] += x4;
-  sums[at + 11] += x3 * y1;
-  sums[at + 12] += x2 * y2;
-  sums[at + 13] += x1 * y3;
-  sums[at + 14] += x0 * y4;
-  sums[at + 15] += x5;
-  sums[at + 16] += x4 * y1;
-  sums[at + 17] += x3 * y2;
-  sums[at + 18] += x2 * y3;
-  sums[at + 19] += x1 * y4;
-  sums[at + 20] += x0 * y5;
-  sums[at + 21] += x6;
-  sums[at + 22] += x5 * y1;
-  sums[at + 23] += x4 * y2;
-  sums[at + 24] += x3 * y3;
-  sums[at + 25] += x2 * y4;
-  sums[at + 26] += x1 * y5;
-  sums[at + 27] += x0 * y6;
-  spreadTerms(sums, at + COLOUR, r0, r1, r2, r3, y1, y2, y3);
-  spreadTerms(sums, at + COLOUR + TERMS, g0, g1, g2, g3, y1, y2, y3);
-  spreadTerms(sums, at + COLOUR + 2 * TERMS, b0, b1, b2, b3, y1, y2, y3);
-  sums[at + SQUARES] += squares;
-}
-
-/**
- * Sums Σ v·xⁱ along a run (v0..v3: of 1, or of a channel) spread over the surface's terms xⁱyʲ
- * (i + j ≤ 3), in POWERS' order from `at`.
- */
-function spreadTerms(
-  sums: Float64Array,
-  at: number,
-  v0: number,
-  v1: number,
-  v2: number,
-  v3: number,
-  y1: number,
-  y2: number,
-  y3: number,
-): void {
-  sums[at] += v0;
-  sums[at + 1] += v1;
-  sums[at + 2] += v0 * y1;
-  sums[at + 3] += v2;
-  sums[at + 4] += v1 * y1;
-  sums[at + 5] += v0 * y2;
-  sums[at + 6] += v3;
-  sums[at + 7] += v2 * y1;
-  sums[at + 8] += v1 * y2;
-  sums[at + 9] += v0 * y3;
-}
 
 /** Adds the sums at `from` (about a point dx, dy from the target's reference) into those at `to`. */
 export function addShifted(sums: Float64Array, to: number, source: Float64Array, from: number, dx: number, dy: number): void {

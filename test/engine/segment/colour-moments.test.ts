@@ -1,5 +1,6 @@
 import t from 'tap';
-import { addRun, addShifted, MOMENTS, surfaceResidual } from '../../../engine/segment/colour-moments.js';
+import { addShifted, MOMENTS, surfaceResidual } from '../../../engine/segment/colour-moments.js';
+import { addRun } from '../helpers/colour-moments.js';
 
 type Colour = (x: number, y: number) => [number, number, number];
 
