@@ -1,0 +1,69 @@
+/**
+ * The denoise kernel (./assembly/denoise.ts, compiled into ./denoise-module.ts) seen from
+ * TypeScript: rows go in band by band with the rows beside them and come out smoothed, so the
+ * kernel's memory stays about BAND_PIXELS pixels' worth whatever the image. Each thread compiles
+ * the module once and keeps one instance.
+ */
+import { checkAbort, type StageContext } from '../stage.js';
+import { DENOISE_WASM } from './denoise-module.js';
+
+interface DenoiseExports {
+  memory: WebAssembly.Memory;
+  smoothBand(rgb: number, clear: number, out: number, width: number, height: number, y0: number, y1: number, range: number): void;
+}
+
+/** About this many pixels a band (whole rows, at least one); the abort signal is looked at between bands. */
+const BAND_PIXELS = 1 << 16;
+const PAGE = 65536;
+
+let compiled: WebAssembly.Module | null = null;
+let kept: DenoiseExports | null = null;
+
+function instance(): DenoiseExports {
+  if (kept) return kept;
+  compiled ??= new WebAssembly.Module(DENOISE_WASM);
+  kept = new WebAssembly.Instance(compiled, {}).exports as unknown as DenoiseExports;
+  return kept;
+}
+
+const after = (at: number, bytes: number): number => (at + bytes + 7) & ~7;
+
+/**
+ * Rows fromRow to toRow - 1 of `rgb` (3 bytes a pixel) smoothed into the same rows of `out`;
+ * `transparent` (a byte a pixel) only for an image with transparent pixels, else null.
+ */
+export function smoothRowsInKernel(
+  rgb: Uint8Array,
+  transparent: Uint8Array | null,
+  width: number,
+  height: number,
+  range: number,
+  context: StageContext,
+  fromRow: number,
+  toRow: number,
+  out: Uint8Array,
+): void {
+  const kernel = instance();
+  const bandRows = Math.max(1, Math.floor(BAND_PIXELS / width));
+  const rowsHeld = bandRows + 2;
+  const rgbAt = 64;
+  const clearAt = after(rgbAt, 3 * width * rowsHeld);
+  const outAt = after(clearAt, transparent ? width * rowsHeld : 0);
+  const end = after(outAt, 3 * width * bandRows);
+  const have = kernel.memory.buffer.byteLength;
+  if (end > have) kernel.memory.grow(Math.ceil((end - have) / PAGE));
+  const memory = kernel.memory.buffer;
+  const kernelRgb = new Uint8Array(memory, rgbAt, 3 * width * rowsHeld),
+    kernelClear = new Uint8Array(memory, clearAt, transparent ? width * rowsHeld : 0),
+    kernelOut = new Uint8Array(memory, outAt, 3 * width * bandRows);
+  for (let y0 = fromRow; y0 < toRow; y0 += bandRows) {
+    checkAbort(context);
+    const y1 = Math.min(toRow, y0 + bandRows);
+    const first = Math.max(0, y0 - 1) * width,
+      last = Math.min(height, y1 + 1) * width;
+    kernelRgb.set(rgb.subarray(3 * first, 3 * last));
+    if (transparent) kernelClear.set(transparent.subarray(first, last));
+    kernel.smoothBand(rgbAt, transparent ? clearAt : 0, outAt, width, height, y0, y1, range);
+    out.set(kernelOut.subarray(0, 3 * width * (y1 - y0)), 3 * y0 * width);
+  }
+}
