@@ -31,7 +31,8 @@ export function smoothBand(rgb: usize, clear: usize, out: usize, width: i32, hei
           sg = g0,
           sb = b0,
           count = 1;
-        // the eight neighbours written out (a loop over the offsets ran the pass 1.1× slower than the TypeScript)
+        // the eight neighbours written out: a loop over the offsets ran the pass 1.1× slower than the
+        // TypeScript, their colours packed into one i64 a neighbour 1.15–1.24× slower than this
         {
           const j = c + <usize>(-stride - 3);
           const r = <i32>load<u8>(j),

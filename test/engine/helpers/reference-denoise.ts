@@ -1,11 +1,10 @@
 /**
- * The denoise pass in TypeScript as the engine ran it before it went to WebAssembly
- * (engine/wasm/assembly/denoise.ts): the reference the kernel is held to, byte for byte.
- *
- * One pass of a 3×3 "sigma filter": each pixel becomes the mean of itself and the neighbours whose
- * colour lies within `range` of it. Edges survive (the other side is out of range), noise averages out.
- * Rows `fromRow` to `toRow` - 1 are written to `out` (the whole image by default); each reads only
- * its own row and the two beside it, so halves computed apart are the whole computed at once.
+ * The denoise pass as the engine defines it (engine/prepare/index.ts smoothSimilar), pixel by
+ * pixel in plain loops: the reference the WebAssembly kernel (engine/wasm/assembly/denoise.ts) is
+ * held to, byte for byte. One pass of a 3×3 "sigma filter": each pixel becomes the mean of itself
+ * and the neighbours whose colour lies within `range` of it, rounded half up; a transparent pixel
+ * (with `hasTransparency`) keeps its colour and is nobody's neighbour. Rows `fromRow` to `toRow` - 1
+ * are written to `out`.
  */
 export function referenceSmooth(
   rgb: Uint8Array,
@@ -18,186 +17,28 @@ export function referenceSmooth(
   toRow = height,
   out: Uint8Array = new Uint8Array(rgb.length),
 ): Uint8Array {
-  const range2 = range * range;
-  const stride = width * 3;
+  const clear = (p: number) => hasTransparency && transparent[p] === 1;
   for (let y = fromRow; y < toRow; y++) {
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
-      if (!hasTransparency && x > 0 && x < width - 1 && y > 0 && y < height - 1) {
-        // Inside an opaque image: the nine samples without bounds or transparency checks (the
-        // sums are of whole numbers, so the order they are added in does not change the result).
-        const c = i * 3;
-        const r0 = rgb[c],
-          g0 = rgb[c + 1],
-          b0 = rgb[c + 2];
-        // the pixel itself always counts; its eight neighbours written out (no loop, no bounds)
-        // (a loop over the offsets ran the pass 1.46× slower, an inlined helper returning packed sums 1.8×)
-        let sr = r0,
-          sg = g0,
-          sb = b0,
-          count = 1;
-        {
-          const j = c - stride - 3;
-          const r = rgb[j],
-            g = rgb[j + 1],
-            b = rgb[j + 2];
-          const dr = r - r0,
-            dg = g - g0,
-            db = b - b0;
-          if (dr * dr + dg * dg + db * db <= range2) {
-            sr += r;
-            sg += g;
-            sb += b;
-            count++;
-          }
-        }
-        {
-          const j = c - stride;
-          const r = rgb[j],
-            g = rgb[j + 1],
-            b = rgb[j + 2];
-          const dr = r - r0,
-            dg = g - g0,
-            db = b - b0;
-          if (dr * dr + dg * dg + db * db <= range2) {
-            sr += r;
-            sg += g;
-            sb += b;
-            count++;
-          }
-        }
-        {
-          const j = c - stride + 3;
-          const r = rgb[j],
-            g = rgb[j + 1],
-            b = rgb[j + 2];
-          const dr = r - r0,
-            dg = g - g0,
-            db = b - b0;
-          if (dr * dr + dg * dg + db * db <= range2) {
-            sr += r;
-            sg += g;
-            sb += b;
-            count++;
-          }
-        }
-        {
-          const j = c - 3;
-          const r = rgb[j],
-            g = rgb[j + 1],
-            b = rgb[j + 2];
-          const dr = r - r0,
-            dg = g - g0,
-            db = b - b0;
-          if (dr * dr + dg * dg + db * db <= range2) {
-            sr += r;
-            sg += g;
-            sb += b;
-            count++;
-          }
-        }
-        {
-          const j = c + 3;
-          const r = rgb[j],
-            g = rgb[j + 1],
-            b = rgb[j + 2];
-          const dr = r - r0,
-            dg = g - g0,
-            db = b - b0;
-          if (dr * dr + dg * dg + db * db <= range2) {
-            sr += r;
-            sg += g;
-            sb += b;
-            count++;
-          }
-        }
-        {
-          const j = c + stride - 3;
-          const r = rgb[j],
-            g = rgb[j + 1],
-            b = rgb[j + 2];
-          const dr = r - r0,
-            dg = g - g0,
-            db = b - b0;
-          if (dr * dr + dg * dg + db * db <= range2) {
-            sr += r;
-            sg += g;
-            sb += b;
-            count++;
-          }
-        }
-        {
-          const j = c + stride;
-          const r = rgb[j],
-            g = rgb[j + 1],
-            b = rgb[j + 2];
-          const dr = r - r0,
-            dg = g - g0,
-            db = b - b0;
-          if (dr * dr + dg * dg + db * db <= range2) {
-            sr += r;
-            sg += g;
-            sb += b;
-            count++;
-          }
-        }
-        {
-          const j = c + stride + 3;
-          const r = rgb[j],
-            g = rgb[j + 1],
-            b = rgb[j + 2];
-          const dr = r - r0,
-            dg = g - g0,
-            db = b - b0;
-          if (dr * dr + dg * dg + db * db <= range2) {
-            sr += r;
-            sg += g;
-            sb += b;
-            count++;
-          }
-        }
-        out[c] = (sr / count + 0.5) | 0;
-        out[c + 1] = (sg / count + 0.5) | 0;
-        out[c + 2] = (sb / count + 0.5) | 0;
+      if (clear(i)) {
+        out.set(rgb.subarray(3 * i, 3 * i + 3), 3 * i);
         continue;
       }
-      const r0 = rgb[i * 3],
-        g0 = rgb[i * 3 + 1],
-        b0 = rgb[i * 3 + 2];
-      if (transparent[i]) {
-        out[i * 3] = r0;
-        out[i * 3 + 1] = g0;
-        out[i * 3 + 2] = b0;
-        continue;
-      }
-      let sr = 0,
-        sg = 0,
-        sb = 0,
-        count = 0;
-      const y0 = y > 0 ? y - 1 : y,
-        y1 = y < height - 1 ? y + 1 : y;
-      const x0 = x > 0 ? x - 1 : x,
-        x1 = x < width - 1 ? x + 1 : x;
-      for (let yy = y0; yy <= y1; yy++) {
-        for (let xx = x0; xx <= x1; xx++) {
+      const sums = [0, 0, 0];
+      let count = 0;
+      for (let yy = Math.max(0, y - 1); yy <= Math.min(height - 1, y + 1); yy++) {
+        for (let xx = Math.max(0, x - 1); xx <= Math.min(width - 1, x + 1); xx++) {
           const j = yy * width + xx;
-          if (transparent[j]) continue;
-          const r = rgb[j * 3],
-            g = rgb[j * 3 + 1],
-            b = rgb[j * 3 + 2];
-          const dr = r - r0,
-            dg = g - g0,
-            db = b - b0;
-          if (dr * dr + dg * dg + db * db > range2) continue;
-          sr += r;
-          sg += g;
-          sb += b;
+          if (clear(j)) continue;
+          let distance2 = 0;
+          for (let k = 0; k < 3; k++) distance2 += (rgb[3 * j + k] - rgb[3 * i + k]) ** 2;
+          if (distance2 > range * range) continue;
+          for (let k = 0; k < 3; k++) sums[k] += rgb[3 * j + k];
           count++;
         }
       }
-      out[i * 3] = (sr / count + 0.5) | 0;
-      out[i * 3 + 1] = (sg / count + 0.5) | 0;
-      out[i * 3 + 2] = (sb / count + 0.5) | 0;
+      for (let k = 0; k < 3; k++) out[3 * i + k] = Math.floor(sums[k] / count + 0.5);
     }
   }
   return out;
