@@ -229,3 +229,31 @@ t.test('a flood of more seeds than a chunk holds fills chunk after chunk as a pi
   );
   releaseLabels(flooded.labels);
 });
+
+t.test('exactly one chunk of seeds, then a long stretch of one region, fills one chunk', async (t) => {
+  // 8 192 seeds in the first rows (one region down the left edge, 8 191 one-pixel seeds of colours
+  // no neighbour shares), then 140 000 pixels of that first region: the flood's batches end at a
+  // chunk's last seed and then scan labelled pixels only.
+  const width = 128,
+    height = 1165;
+  const palette: [number, number, number][] = [
+    [200, 0, 0],
+    [0, 200, 0],
+    [0, 0, 200],
+    [200, 200, 0],
+    [0, 200, 200],
+  ];
+  const singles = 8191;
+  const image = raster(width, height, (x, y) => {
+    const index = y * (width - 1) + (x - 1);
+    if (x === 0 || index >= singles) return [0, 0, 0, 255];
+    return [...palette[(x + 2 * y) % 5], 255];
+  });
+  const prepared = prepareUnsmoothed(image, { alphaThreshold: 128 } as never);
+  const flooded = floodSeeds(prepared, 6, NO_CONTEXT);
+  t.equal(flooded.count, 1 << SEED_CHUNK_BITS, 'one chunk of seeds exactly');
+  t.equal(flooded.chunks.length, 1, 'and one chunk');
+  const reference = referenceFlood(width, height, prepared.rgb, prepared.transparent, 6);
+  t.same(Array.from(flooded.labels), Array.from(reference.labels), 'labels');
+  releaseLabels(flooded.labels);
+});
