@@ -12,6 +12,7 @@
  * fills) is left alone, and so are two bands side by side along a straight run (a strip of its own
  * colour: see joinStrips).
  */
+import { chooseBandSides } from '../wasm/band-sides.js';
 import { scratchInt32, scratchSlots, zeroedUint8 } from '../scratch.js';
 import { sortIndices } from '../select.js';
 import { movePixel, regionColourSums, renumberInScanOrder, rowRunsOf, type RegionLabels, type RowRuns } from './renumber.js';
@@ -24,8 +25,6 @@ interface BandImage {
 
 /** A region at most this wide on average (2·area ÷ perimeter, px) may be an anti-aliasing band. */
 const BAND_WIDTH = 1.3;
-/** Neighbours are looked for this far (px, square window) around a band pixel. */
-const REACH = 2;
 /** Below this RGB distance two colours are too close to tell a mix of them from either. */
 const MIN_CONTRAST = 24;
 /** A mix lies within this share of the two colours' distance from the line between them. */
@@ -40,8 +39,6 @@ const STRIP_GROWTH = 16;
 const BRIDGE_PASSES = 3;
 /** A strip's growth is kept where the edge turns at least this far from its run (radians). */
 const MIN_CORNER_TURN = Math.PI / 6;
-/** At most this many distinct neighbour regions are weighed per band pixel. */
-const MAX_CANDIDATES = 8;
 /** Per-trace work arrays, kept for the next trace (fresh pages cost more than these passes' work). */
 const BAND_SCRATCH = {
   ...scratchSlots('antialias', Int32Array, ['bandPixels', 'movedTo']),
@@ -87,68 +84,26 @@ export function absorbAntialiasBands(image: BandImage, regions: RegionLabels): R
   // pixel's choice depends on another's (or on the order of the scan).
   // each band pixel's new region (-1: it stays), by its place in bandPixels
   const movedTo = scratchInt32(BAND_SCRATCH.movedTo, bandPixels.length);
-  let moves = 0;
-  const candidates = new Int32Array(MAX_CANDIDATES);
   // a region no band pixel can join: another band, or transparent (one look-up per window pixel)
   const unjoinable = new Uint8Array(regionCount);
   for (let r = 0; r < regionCount; r++) unjoinable[r] = band[r] | transparent[r];
-  for (let i = 0; i < bandPixels.length; i++) {
-    const p = bandPixels[i];
-    movedTo[i] = -1;
-    if (!band[labels[p]]) continue;
-    const x = p % width,
-      y = (p - x) / width;
-    // the window's rows and columns clipped to the image, read in the same order either way
-    const top = y >= REACH ? -REACH : -y,
-      bottom = y + REACH < height ? REACH : height - 1 - y,
-      left = x >= REACH ? -REACH : -x,
-      right = x + REACH < width ? REACH : width - 1 - x;
-    let found = 0;
-    for (let dy = top; dy <= bottom; dy++) {
-      const row = p + dy * width;
-      for (let dx = left; dx <= right; dx++) {
-        const l = labels[row + dx];
-        if (unjoinable[l]) continue;
-        let seen = false;
-        for (let k = 0; k < found; k++) if (candidates[k] === l) seen = true;
-        if (!seen && found < MAX_CANDIDATES) candidates[found++] = l;
-      }
-    }
-    if (found < 2) continue;
-    const r = rgb[3 * p],
-      g = rgb[3 * p + 1],
-      b = rgb[3 * p + 2];
-    // the pair whose line passes nearest the pixel's colour, relative to their contrast
-    let best = -1,
-      bestOff = Infinity;
-    for (let i = 0; i < found; i++) {
-      const A = 3 * candidates[i];
-      for (let j = i + 1; j < found; j++) {
-        const C = 3 * candidates[j];
-        const dr = mean[A] - mean[C],
-          dg = mean[A + 1] - mean[C + 1],
-          db = mean[A + 2] - mean[C + 2];
-        const contrast2 = dr * dr + dg * dg + db * db;
-        if (contrast2 < MIN_CONTRAST * MIN_CONTRAST) continue;
-        const pr = r - mean[C],
-          pg = g - mean[C + 1],
-          pb = b - mean[C + 2];
-        const alpha = (pr * dr + pg * dg + pb * db) / contrast2;
-        if (alpha < 0 || alpha > 1) continue;
-        const er = pr - alpha * dr,
-          eg = pg - alpha * dg,
-          eb = pb - alpha * db;
-        const off = (er * er + eg * eg + eb * eb) / contrast2;
-        if (off > OFF_LINE_SHARE * OFF_LINE_SHARE || off >= bestOff) continue;
-        bestOff = off;
-        best = alpha >= 0.5 ? candidates[i] : candidates[j];
-      }
-    }
-    if (best >= 0) {
-      movedTo[i] = best;
-      moves++;
-    }
-  }
+  // Each band pixel: the distinct joinable regions in its 5×5 window (at most eight, in the
+  // window's reading order), then the pair whose line passes nearest the pixel's colour, relative
+  // to their contrast; it goes to the one it is nearer to. In WebAssembly
+  // (engine/wasm/assembly/band-sides.ts): the same tests in the same order, the same choices.
+  const moves = chooseBandSides({
+    width,
+    height,
+    labels,
+    rgb,
+    pixels: bandPixels,
+    movedTo,
+    unjoinable,
+    band,
+    mean,
+    minContrast2: MIN_CONTRAST * MIN_CONTRAST,
+    offLine2: OFF_LINE_SHARE * OFF_LINE_SHARE,
+  });
   if (moves === 0 && stripInto === null) return { ...regions, colourSums: sums };
   const kept = sums.slice();
   for (let i = 0; i < bandPixels.length; i++) if (movedTo[i] >= 0) movePixel(labels, rgb, kept, bandPixels[i], movedTo[i]);
