@@ -6,6 +6,7 @@
  * keeps one instance.
  */
 import { BAND_SIDES_WASM } from './band-sides-module.js';
+import { after, growTo, kernelLoader } from './kernel.js';
 
 interface BandSidesExports {
   memory: WebAssembly.Memory;
@@ -31,19 +32,8 @@ interface BandSidesExports {
 const BAND_PIXELS = 1 << 16;
 /** Rows a window reaches above and below its pixel (engine/segment/antialias.ts REACH). */
 const REACH = 2;
-const PAGE = 65536;
 
-let compiled: WebAssembly.Module | null = null;
-let kept: BandSidesExports | null = null;
-
-function instance(): BandSidesExports {
-  if (kept) return kept;
-  compiled ??= new WebAssembly.Module(BAND_SIDES_WASM);
-  kept = new WebAssembly.Instance(compiled, {}).exports as unknown as BandSidesExports;
-  return kept;
-}
-
-const after = (at: number, bytes: number): number => (at + bytes + 7) & ~7;
+const loader = kernelLoader<BandSidesExports>(BAND_SIDES_WASM);
 
 /** What the choice reads (engine/segment/antialias.ts absorbAntialiasBands) and where it writes. */
 export interface BandSides {
@@ -69,7 +59,7 @@ export interface BandSides {
 /** Chooses every band pixel's side (movedTo) and returns how many move. */
 export function chooseBandSides(sides: BandSides): number {
   const { width, height, labels, rgb, pixels, movedTo, unjoinable, band, mean } = sides;
-  const kernel = instance();
+  const kernel = loader.instance();
   const regionCount = band.length;
   const bandRows = Math.max(1, Math.floor((sides.bandPixels ?? BAND_PIXELS) / width));
   const rowsHeld = bandRows + 2 * REACH;
@@ -82,8 +72,7 @@ export function chooseBandSides(sides: BandSides): number {
   const pixelsAt = after(rgbAt, 3 * width * rowsHeld);
   const movedAt = after(pixelsAt, 4 * width * bandRows);
   const end = after(movedAt, 4 * width * bandRows);
-  const have = kernel.memory.buffer.byteLength;
-  if (end > have) kernel.memory.grow(Math.ceil((end - have) / PAGE));
+  growTo(kernel.memory, end);
   const memory = kernel.memory.buffer;
   new Uint8Array(memory, unjoinableAt, regionCount).set(unjoinable.subarray(0, regionCount));
   new Uint8Array(memory, bandAt, regionCount).set(band);

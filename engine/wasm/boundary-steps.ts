@@ -6,6 +6,7 @@
  * met. Each thread compiles the module once and keeps one instance.
  */
 import { BOUNDARY_STEPS_WASM } from './boundary-steps-module.js';
+import { after, growTo, kernelLoader } from './kernel.js';
 
 interface BoundaryStepsExports {
   memory: WebAssembly.Memory;
@@ -27,19 +28,8 @@ interface BoundaryStepsExports {
 
 /** About this many pixels a band (whole rows, at least one). */
 const BAND_PIXELS = 1 << 16;
-const PAGE = 65536;
 
-let compiled: WebAssembly.Module | null = null;
-let kept: BoundaryStepsExports | null = null;
-
-function instance(): BoundaryStepsExports {
-  if (kept) return kept;
-  compiled ??= new WebAssembly.Module(BOUNDARY_STEPS_WASM);
-  kept = new WebAssembly.Instance(compiled, {}).exports as unknown as BoundaryStepsExports;
-  return kept;
-}
-
-const after = (at: number, bytes: number): number => (at + bytes + 7) & ~7;
+const loader = kernelLoader<BoundaryStepsExports>(BOUNDARY_STEPS_WASM);
 
 /** Per pair of regions (a < b), in the order first met: summed RGB distance, pixel pairs, hard steps. */
 export interface BoundarySteps {
@@ -62,7 +52,7 @@ export function boundaryStepsInKernel(
   hardStep: number,
   bandPixels = BAND_PIXELS,
 ): BoundarySteps {
-  const kernel = instance();
+  const kernel = loader.instance();
   const regionCount = area.length;
   const bandRows = Math.max(1, Math.floor(bandPixels / width));
   const rowsHeld = bandRows + 3;
@@ -116,8 +106,7 @@ function layTable(kernel: BoundaryStepsExports, at: number, room: number): Table
     hard = after(pairs, 4 * room),
     slots = after(hard, 4 * room),
     end = after(slots, 8 * room);
-  const have = kernel.memory.buffer.byteLength;
-  if (end > have) kernel.memory.grow(Math.ceil((end - have) / PAGE));
+  growTo(kernel.memory, end);
   return { a, b, sum, pairs, hard, slots };
 }
 

@@ -6,6 +6,7 @@
  */
 import { checkAbort, type StageContext } from '../stage.js';
 import { DENOISE_WASM } from './denoise-module.js';
+import { after, growTo, kernelLoader } from './kernel.js';
 
 interface DenoiseExports {
   memory: WebAssembly.Memory;
@@ -14,19 +15,8 @@ interface DenoiseExports {
 
 /** About this many pixels a band (whole rows, at least one); the abort signal is looked at between bands. */
 const BAND_PIXELS = 1 << 16;
-const PAGE = 65536;
 
-let compiled: WebAssembly.Module | null = null;
-let kept: DenoiseExports | null = null;
-
-function instance(): DenoiseExports {
-  if (kept) return kept;
-  compiled ??= new WebAssembly.Module(DENOISE_WASM);
-  kept = new WebAssembly.Instance(compiled, {}).exports as unknown as DenoiseExports;
-  return kept;
-}
-
-const after = (at: number, bytes: number): number => (at + bytes + 7) & ~7;
+const loader = kernelLoader<DenoiseExports>(DENOISE_WASM);
 
 /**
  * Rows fromRow to toRow - 1 of `rgb` (3 bytes a pixel) smoothed into the same rows of `out`;
@@ -43,15 +33,14 @@ export function smoothRowsInKernel(
   toRow: number,
   out: Uint8Array,
 ): void {
-  const kernel = instance();
+  const kernel = loader.instance();
   const bandRows = Math.max(1, Math.floor(BAND_PIXELS / width));
   const rowsHeld = bandRows + 2;
   const rgbAt = 64;
   const clearAt = after(rgbAt, 3 * width * rowsHeld);
   const outAt = after(clearAt, transparent ? width * rowsHeld : 0);
   const end = after(outAt, 3 * width * bandRows);
-  const have = kernel.memory.buffer.byteLength;
-  if (end > have) kernel.memory.grow(Math.ceil((end - have) / PAGE));
+  growTo(kernel.memory, end);
   const memory = kernel.memory.buffer;
   const kernelRgb = new Uint8Array(memory, rgbAt, 3 * width * rowsHeld),
     kernelClear = new Uint8Array(memory, clearAt, transparent ? width * rowsHeld : 0),

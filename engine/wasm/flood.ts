@@ -6,6 +6,7 @@
  * own work on them, as for the labels in engine/segment/index.ts), and dropped after a larger image.
  */
 import { FLOOD_WASM } from './flood-module.js';
+import { after, growTo, kernelLoader } from './kernel.js';
 
 interface FloodExports {
   memory: WebAssembly.Memory;
@@ -35,20 +36,8 @@ const SEED_NUMBERS = 16;
 const INITIAL_STACK = 6144;
 /** A thread keeps its kernel's memory for the next trace up to this size. */
 const KEPT_MEMORY = 64 << 20;
-const PAGE = 65536;
 
-let compiled: WebAssembly.Module | null = null;
-let kept: FloodExports | null = null;
-
-function instance(): FloodExports {
-  if (kept) return kept;
-  compiled ??= new WebAssembly.Module(FLOOD_WASM);
-  kept = new WebAssembly.Instance(compiled, {}).exports as unknown as FloodExports;
-  return kept;
-}
-
-/** Offset of `bytes` more bytes after `at`, rounded up to 8 (doubles are read there). */
-const after = (at: number, bytes: number): number => (at + bytes + 7) & ~7;
+const loader = kernelLoader<FloodExports>(FLOOD_WASM);
 
 /** One image's flood: batches of seeds in scan order, then the labels. */
 export interface FloodKernel {
@@ -76,7 +65,7 @@ export function floodKernel(
   maxSeeds: number,
   stackRoom?: number,
 ): FloodKernel {
-  const kernel = instance();
+  const kernel = loader.instance();
   const n = width * height;
   // nothing at 0: a transparency offset of 0 means "none" to the kernel
   const rgbAt = 64;
@@ -87,8 +76,7 @@ export function floodKernel(
   const startsAt = after(sumsAt, 8 * SEED_NUMBERS * maxSeeds);
   const stackAt = after(startsAt, 4 * maxSeeds);
   const needed = stackAt + 4 * INITIAL_STACK;
-  const have = kernel.memory.buffer.byteLength;
-  if (needed > have) kernel.memory.grow(Math.ceil((needed - have) / PAGE));
+  growTo(kernel.memory, needed);
   new Uint8Array(kernel.memory.buffer, rgbAt, 3 * n).set(rgb.subarray(0, 3 * n));
   if (transparent) new Uint8Array(kernel.memory.buffer, clearAt, n).set(transparent.subarray(0, n));
   kernel.prepare(labelsAt, clearAt, n, squaresAt, width);
@@ -118,12 +106,12 @@ export function floodKernel(
     starts: (seeds) => new Int32Array(kernel.memory.buffer, startsAt, seeds),
     finish(into) {
       into.set(new Int32Array(kernel.memory.buffer, labelsAt, n));
-      if (kernel.memory.buffer.byteLength > KEPT_MEMORY) kept = null;
+      if (kernel.memory.buffer.byteLength > KEPT_MEMORY) loader.drop();
     },
   };
 }
 
 /** This thread's kernel memory in bytes (0 before the first flood); exported for its test. */
 export function kernelMemoryBytes(): number {
-  return kept ? kept.memory.buffer.byteLength : 0;
+  return loader.current()?.memory.buffer.byteLength ?? 0;
 }

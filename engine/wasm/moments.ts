@@ -6,6 +6,7 @@
  * module once and keeps one instance.
  */
 import { MOMENTS_WASM } from './moments-module.js';
+import { after, growTo, kernelLoader } from './kernel.js';
 
 interface MomentsExports {
   memory: WebAssembly.Memory;
@@ -33,19 +34,8 @@ interface MomentsExports {
 const BLOCK = 118;
 /** About this many pixels a band (whole rows, at least one). */
 const BAND_PIXELS = 1 << 16;
-const PAGE = 65536;
 
-let compiled: WebAssembly.Module | null = null;
-let kept: MomentsExports | null = null;
-
-function instance(): MomentsExports {
-  if (kept) return kept;
-  compiled ??= new WebAssembly.Module(MOMENTS_WASM);
-  kept = new WebAssembly.Instance(compiled, {}).exports as unknown as MomentsExports;
-  return kept;
-}
-
-const after = (at: number, bytes: number): number => (at + bytes + 7) & ~7;
+const loader = kernelLoader<MomentsExports>(MOMENTS_WASM);
 
 /** What the moments pass reads and where it writes (engine/segment/gradient-bands.ts measureMoments). */
 export interface MomentsPass {
@@ -74,7 +64,7 @@ export interface MomentsPass {
 export function measureMomentsInKernel(pass: MomentsPass): void {
   const { width, height, data, channels, labels, regionCount, mine, sums, refX, refY, edgePixel, lists } = pass;
   const blocks = refX.length;
-  const kernel = instance();
+  const kernel = loader.instance();
   const bandRows = Math.max(1, Math.floor((pass.bandPixels ?? BAND_PIXELS) / width));
   const rowsHeld = bandRows + 2;
   const mineAt = 64;
@@ -87,8 +77,7 @@ export function measureMomentsInKernel(pass: MomentsPass): void {
   const edgesAt = after(dataAt, channels * width * rowsHeld);
   const runsAt = after(edgesAt, width * bandRows);
   const end = after(runsAt, 12 * width * bandRows);
-  const have = kernel.memory.buffer.byteLength;
-  if (end > have) kernel.memory.grow(Math.ceil((end - have) / PAGE));
+  growTo(kernel.memory, end);
   const memory = kernel.memory.buffer;
   new Int32Array(memory, mineAt, regionCount).set(mine.subarray(0, regionCount));
   if (lists) new Int32Array(memory, listedAt, regionCount).set(lists.first.subarray(0, regionCount));

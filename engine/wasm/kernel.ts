@@ -1,0 +1,46 @@
+/**
+ * What every WebAssembly kernel's TypeScript side shares (./flood.ts and its siblings): the module
+ * compiled once per thread and one instance of it kept for the next trace, and the memory laid out
+ * at 8-byte-aligned offsets and grown to fit.
+ */
+
+/** A kernel's exports: at least its memory. */
+interface KernelExports {
+  memory: WebAssembly.Memory;
+}
+
+/** One compiled kernel on this thread: its kept instance, made on first use; `drop` lets its memory go. */
+export interface KernelLoader<T extends KernelExports> {
+  instance(): T;
+  /** The kept instance, if any (none made yet, or dropped). */
+  current(): T | null;
+  drop(): void;
+}
+
+export function kernelLoader<T extends KernelExports>(bytes: Uint8Array<ArrayBuffer>): KernelLoader<T> {
+  let compiled: WebAssembly.Module | null = null;
+  let kept: T | null = null;
+  return {
+    instance() {
+      if (kept) return kept;
+      compiled ??= new WebAssembly.Module(bytes);
+      kept = new WebAssembly.Instance(compiled, {}).exports as unknown as T;
+      return kept;
+    },
+    current: () => kept,
+    drop() {
+      kept = null;
+    },
+  };
+}
+
+/** The offset `bytes` bytes after `at`, rounded up to 8 (doubles are read there). */
+export const after = (at: number, bytes: number): number => (at + bytes + 7) & ~7;
+
+const PAGE = 65536;
+
+/** Grows `memory` to hold `end` bytes at least. */
+export function growTo(memory: WebAssembly.Memory, end: number): void {
+  const have = memory.buffer.byteLength;
+  if (end > have) memory.grow(Math.ceil((end - have) / PAGE));
+}
