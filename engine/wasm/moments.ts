@@ -7,6 +7,7 @@
  */
 import { MOMENTS_WASM } from './moments-module.js';
 import { after, growTo, kernelLoader } from './kernel.js';
+import { MOMENTS } from '../segment/colour-moments.js';
 
 interface MomentsExports {
   memory: WebAssembly.Memory;
@@ -30,8 +31,11 @@ interface MomentsExports {
   ): number;
 }
 
-/** Numbers per region's block of sums (engine/segment/gradient-bands.ts MOMENT_BLOCK). */
-const BLOCK = 118;
+/**
+ * Numbers per region's block of sums, its clean pixels' then its edge pixels' (engine/segment/
+ * gradient-bands.ts MOMENT_BLOCK; the kernel is written for 59 a set).
+ */
+const BLOCK = 2 * MOMENTS;
 /** About this many pixels a band (whole rows, at least one). */
 const BAND_PIXELS = 1 << 16;
 
