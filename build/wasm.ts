@@ -15,13 +15,14 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCES = path.join(ROOT, 'engine', 'wasm', 'assembly');
 /**
- * Optimised, without runtime checks (the kernels check their own bounds in TypeScript before each
- * call), with the smallest runtime (nothing is allocated: the caller lays out the memory).
+ * Optimised, without AssemblyScript's assert() calls (the kernels have none to keep; every memory
+ * access stays bounds-checked by WebAssembly itself), with the smallest runtime (nothing is
+ * allocated: the TypeScript side lays out the memory).
  */
 const ASC_FLAGS = ['-O3', '--noAssert', '--runtime', 'stub'];
 
 /** The wasm bytes of one kernel source, compiled afresh. */
-export function compileKernel(source: string): Buffer {
+function compileKernel(source: string): Buffer {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'vectorize-wasm-'));
   try {
     const out = path.join(dir, 'kernel.wasm');
@@ -38,7 +39,7 @@ export function compileKernel(source: string): Buffer {
 }
 
 /** The TypeScript module that carries a kernel's bytes. */
-export function kernelModule(name: string, wasm: Buffer): string {
+function kernelModule(name: string, wasm: Buffer): string {
   const constant = `${name.replace(/-/g, '_').toUpperCase()}_WASM`;
   const base64 = wasm.toString('base64');
   const lines: string[] = [];
@@ -56,7 +57,7 @@ export function kernelModule(name: string, wasm: Buffer): string {
 }
 
 /** Every kernel: its name, source and module paths. */
-export function kernels(): Array<{ name: string; source: string; module: string }> {
+function kernels(): Array<{ name: string; source: string; module: string }> {
   return readdirSync(SOURCES)
     .filter((file) => file.endsWith('.ts'))
     .map((file) => {

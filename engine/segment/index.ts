@@ -135,9 +135,9 @@ export function floodSeeds(image: PreparedImage, tolerance: number, context: Sta
     const { next, seeds } = kernel.batch(tol2, start, count, SEED_CHUNK - inChunk, start + ABORT_CHECK_PIXELS);
     start = next;
     if (seeds === 0) continue;
-    chunks[chunks.length - 1].set(kernel.sums(seeds), inChunk * PLANE_STRIDE);
     const sums = kernel.sums(seeds),
       starts = kernel.starts(seeds);
+    chunks[chunks.length - 1].set(sums, inChunk * PLANE_STRIDE);
     if (count + seeds > regionTransparent.length) {
       const bigger = new Uint8Array(Math.max(2 * regionTransparent.length, count + seeds));
       bigger.set(regionTransparent);

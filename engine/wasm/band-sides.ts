@@ -2,11 +2,11 @@
  * The band-sides kernel (./assembly/band-sides.ts, compiled into ./band-sides-module.ts) seen from
  * TypeScript: the band pixels go in row band by row band, with their labels and colours and the
  * two rows above and below (a pixel's window reaches that far), so the kernel's memory stays
- * about BAND_PIXELS pixels' worth whatever the image. Each thread compiles the module once and
+ * a band's worth whatever the image. Each thread compiles the module once and
  * keeps one instance.
  */
 import { BAND_SIDES_WASM } from './band-sides-module.js';
-import { after, growTo, kernelLoader } from './kernel.js';
+import { after, bandRowsFor, growTo, kernelLoader, LAYOUT_START } from './kernel.js';
 
 interface BandSidesExports {
   memory: WebAssembly.Memory;
@@ -28,8 +28,6 @@ interface BandSidesExports {
   ): number;
 }
 
-/** About this many pixels a band of rows (whole rows, at least one). */
-const BAND_PIXELS = 1 << 16;
 /** Rows a window reaches above and below its pixel (engine/segment/antialias.ts REACH). */
 const REACH = 2;
 
@@ -52,7 +50,7 @@ export interface BandSides {
   mean: Float64Array;
   minContrast2: number;
   offLine2: number;
-  /** Tests only: about this many pixels a band of rows instead of BAND_PIXELS. */
+  /** Tests only: about this many pixels a band of rows (./kernel.ts bandRowsFor). */
   bandPixels?: number;
 }
 
@@ -61,9 +59,9 @@ export function chooseBandSides(sides: BandSides): number {
   const { width, height, labels, rgb, pixels, movedTo, unjoinable, band, mean } = sides;
   const kernel = loader.instance();
   const regionCount = band.length;
-  const bandRows = Math.max(1, Math.floor((sides.bandPixels ?? BAND_PIXELS) / width));
+  const bandRows = bandRowsFor(width, sides.bandPixels);
   const rowsHeld = bandRows + 2 * REACH;
-  const unjoinableAt = 64;
+  const unjoinableAt = LAYOUT_START;
   const bandAt = after(unjoinableAt, regionCount);
   const meanAt = after(bandAt, regionCount);
   const scratchAt = after(meanAt, 8 * 3 * regionCount);

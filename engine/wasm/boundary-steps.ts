@@ -1,12 +1,12 @@
 /**
  * The boundary-steps kernel (./assembly/boundary-steps.ts, compiled into ./boundary-steps-module.ts)
  * seen from TypeScript: the labels and pixels go in band by band (a band with a row above and two
- * below it, so the kernel's memory stays about BAND_PIXELS pixels' worth plus the table), the
+ * below it, so the kernel's memory stays a band's worth plus the table), the
  * table grows when a row might fill it, and its entries come out in the order the pairs were first
  * met. Each thread compiles the module once and keeps one instance.
  */
 import { BOUNDARY_STEPS_WASM } from './boundary-steps-module.js';
-import { after, growTo, kernelLoader } from './kernel.js';
+import { after, bandRowsFor, growTo, kernelLoader, LAYOUT_START } from './kernel.js';
 
 interface BoundaryStepsExports {
   memory: WebAssembly.Memory;
@@ -25,9 +25,6 @@ interface BoundaryStepsExports {
     hard2: number,
   ): number;
 }
-
-/** About this many pixels a band (whole rows, at least one). */
-const BAND_PIXELS = 1 << 16;
 
 const loader = kernelLoader<BoundaryStepsExports>(BOUNDARY_STEPS_WASM);
 
@@ -50,13 +47,13 @@ export function boundaryStepsInKernel(
   area: Int32Array,
   transparent: Uint8Array,
   hardStep: number,
-  bandPixels = BAND_PIXELS,
+  bandPixels?: number,
 ): BoundarySteps {
   const kernel = loader.instance();
   const regionCount = area.length;
-  const bandRows = Math.max(1, Math.floor(bandPixels / width));
+  const bandRows = bandRowsFor(width, bandPixels);
   const rowsHeld = bandRows + 3;
-  const areaAt = 64;
+  const areaAt = LAYOUT_START;
   const clearAt = after(areaAt, 4 * regionCount);
   const labelsAt = after(clearAt, regionCount);
   const dataAt = after(labelsAt, 4 * width * rowsHeld);

@@ -1,20 +1,18 @@
 /**
  * The denoise kernel (./assembly/denoise.ts, compiled into ./denoise-module.ts) seen from
  * TypeScript: rows go in band by band with the rows beside them and come out smoothed, so the
- * kernel's memory stays about BAND_PIXELS pixels' worth whatever the image. Each thread compiles
+ * kernel's memory stays a band's worth whatever the image; the abort signal is looked at
+ * between bands. Each thread compiles
  * the module once and keeps one instance.
  */
 import { checkAbort, type StageContext } from '../stage.js';
 import { DENOISE_WASM } from './denoise-module.js';
-import { after, growTo, kernelLoader } from './kernel.js';
+import { after, bandRowsFor, growTo, kernelLoader, LAYOUT_START } from './kernel.js';
 
 interface DenoiseExports {
   memory: WebAssembly.Memory;
   smoothBand(rgb: number, clear: number, out: number, width: number, height: number, y0: number, y1: number, range: number): void;
 }
-
-/** About this many pixels a band (whole rows, at least one); the abort signal is looked at between bands. */
-const BAND_PIXELS = 1 << 16;
 
 const loader = kernelLoader<DenoiseExports>(DENOISE_WASM);
 
@@ -34,9 +32,9 @@ export function smoothRowsInKernel(
   out: Uint8Array,
 ): void {
   const kernel = loader.instance();
-  const bandRows = Math.max(1, Math.floor(BAND_PIXELS / width));
+  const bandRows = bandRowsFor(width);
   const rowsHeld = bandRows + 2;
-  const rgbAt = 64;
+  const rgbAt = LAYOUT_START;
   const clearAt = after(rgbAt, 3 * width * rowsHeld);
   const outAt = after(clearAt, transparent ? width * rowsHeld : 0);
   const end = after(outAt, 3 * width * bandRows);

@@ -6,7 +6,7 @@
  * own work on them, as for the labels in engine/segment/index.ts), and dropped after a larger image.
  */
 import { FLOOD_WASM } from './flood-module.js';
-import { after, growTo, kernelLoader } from './kernel.js';
+import { after, growTo, kernelLoader, LAYOUT_START } from './kernel.js';
 
 interface FloodExports {
   memory: WebAssembly.Memory;
@@ -67,8 +67,7 @@ export function floodKernel(
 ): FloodKernel {
   const kernel = loader.instance();
   const n = width * height;
-  // nothing at 0: a transparency offset of 0 means "none" to the kernel
-  const rgbAt = 64;
+  const rgbAt = LAYOUT_START;
   const clearAt = transparent ? after(rgbAt, 3 * n) : 0;
   const labelsAt = after(transparent ? clearAt : rgbAt, transparent ? n : 3 * n);
   const squaresAt = after(labelsAt, 4 * n);

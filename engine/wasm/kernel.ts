@@ -34,6 +34,23 @@ export function kernelLoader<T extends KernelExports>(bytes: Uint8Array<ArrayBuf
   };
 }
 
+/**
+ * Where a kernel's layout starts: nothing lies at offset 0, which the kernels read as "no such
+ * array" (an opaque image's transparency).
+ */
+export const LAYOUT_START = 64;
+
+/**
+ * About this many pixels go to a banded kernel at a time (whole rows, at least one, plus the rows
+ * beside them its pixels reach), so its memory stays small whatever the image.
+ */
+const BAND_PIXELS = 1 << 16;
+
+/** Rows a band holds for an image `width` pixels wide (tests pass a smaller `bandPixels`). */
+export function bandRowsFor(width: number, bandPixels = BAND_PIXELS): number {
+  return Math.max(1, Math.floor(bandPixels / width));
+}
+
 /** The offset `bytes` bytes after `at`, rounded up to 8 (doubles are read there). */
 export const after = (at: number, bytes: number): number => (at + bytes + 7) & ~7;
 

@@ -1,12 +1,12 @@
 /**
  * The moments kernel (./assembly/moments.ts, compiled into ./moments-module.ts) seen from
  * TypeScript: copies the labels and pixels in band by band (a band and the rows beside it, so the
- * kernel's memory stays about BAND_PIXELS pixels' worth whatever the image), and the edge flags,
+ * kernel's memory stays a band's worth whatever the image), and the edge flags,
  * pixel lists, sums and reference pixels of the measured regions out. Each thread compiles the
  * module once and keeps one instance.
  */
 import { MOMENTS_WASM } from './moments-module.js';
-import { after, growTo, kernelLoader } from './kernel.js';
+import { after, bandRowsFor, growTo, kernelLoader, LAYOUT_START } from './kernel.js';
 import { MOMENTS } from '../segment/colour-moments.js';
 
 interface MomentsExports {
@@ -36,8 +36,6 @@ interface MomentsExports {
  * gradient-bands.ts MOMENT_BLOCK; the kernel is written for 59 a set).
  */
 const BLOCK = 2 * MOMENTS;
-/** About this many pixels a band (whole rows, at least one). */
-const BAND_PIXELS = 1 << 16;
 
 const loader = kernelLoader<MomentsExports>(MOMENTS_WASM);
 
@@ -60,7 +58,7 @@ export interface MomentsPass {
   edgePixel: Uint8Array;
   /** With lists: each measured region's pixels go to pixels[first[r] ..], in scan order. */
   lists: { pixels: Int32Array; first: Int32Array } | null;
-  /** Tests only: about this many pixels a band instead of BAND_PIXELS. */
+  /** Tests only: about this many pixels a band (./kernel.ts bandRowsFor). */
   bandPixels?: number;
 }
 
@@ -69,9 +67,9 @@ export function measureMomentsInKernel(pass: MomentsPass): void {
   const { width, height, data, channels, labels, regionCount, mine, sums, refX, refY, edgePixel, lists } = pass;
   const blocks = refX.length;
   const kernel = loader.instance();
-  const bandRows = Math.max(1, Math.floor((pass.bandPixels ?? BAND_PIXELS) / width));
+  const bandRows = bandRowsFor(width, pass.bandPixels);
   const rowsHeld = bandRows + 2;
-  const mineAt = 64;
+  const mineAt = LAYOUT_START;
   const sumsAt = after(mineAt, 4 * regionCount);
   const refXAt = after(sumsAt, 8 * BLOCK * blocks);
   const refYAt = after(refXAt, 4 * blocks);
