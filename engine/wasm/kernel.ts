@@ -17,14 +17,15 @@ export interface KernelLoader<T extends KernelExports> {
   drop(): void;
 }
 
-export function kernelLoader<T extends KernelExports>(bytes: Uint8Array<ArrayBuffer>): KernelLoader<T> {
+/** `imports`: the JavaScript functions a kernel calls (none for most). */
+export function kernelLoader<T extends KernelExports>(bytes: Uint8Array<ArrayBuffer>, imports: WebAssembly.Imports = {}): KernelLoader<T> {
   let compiled: WebAssembly.Module | null = null;
   let kept: T | null = null;
   return {
     instance() {
       if (kept) return kept;
       compiled ??= new WebAssembly.Module(bytes);
-      kept = new WebAssembly.Instance(compiled, {}).exports as unknown as T;
+      kept = new WebAssembly.Instance(compiled, imports).exports as unknown as T;
       return kept;
     },
     current: () => kept,

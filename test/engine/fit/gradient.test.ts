@@ -1,5 +1,5 @@
 import t from 'tap';
-import { binRamp, fadeToBeneath, fitGradient, paintResidual, PROFILE_BINS } from '../../../engine/fit/gradient.js';
+import { fadeToBeneath, fitGradient, paintResidual } from '../../../engine/fit/gradient.js';
 import type { RgbaImage } from '../../../engine/types.js';
 
 function image(width: number, height: number, colour: (x: number, y: number) => [number, number, number]): RgbaImage {
@@ -233,51 +233,4 @@ t.test('paintResidual with a bound: the exact residual at or under it, a number 
     t.ok(paintResidual(img, all(w, h), settings, bound) > bound, `a bound of ${bound.toFixed(2)}: above it`);
   }
   t.same(fitGradient(img, all(w, h), settings), fill, 'the fill after bounded calls is the one before them');
-});
-
-t.test('binRamp: each bin sums exactly the colours of the samples in it, however the samples run', async (t) => {
-  // Samples in runs along the ramp and scattered across it, the top of the range (t = hi) among
-  // them: every bin's sums and count must equal a sample-by-sample tally, and each sample's place
-  // along the ramp must be (t − lo) ÷ (hi − lo).
-  const next = noise(7);
-  for (const [label, place] of [
-    ['runs along the ramp', (i: number) => Math.floor(i / 37) * 0.9],
-    ['scattered', () => (next() + 1) * 20],
-    ['one bin', () => 3],
-  ] as Array<[string, (i: number) => number]>) {
-    const n = 700;
-    const r = new Float64Array(n),
-      g = new Float64Array(n),
-      b = new Float64Array(n),
-      ramp = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      r[i] = Math.round((next() + 1) * 127.5);
-      g[i] = Math.round((next() + 1) * 127.5);
-      b[i] = Math.round((next() + 1) * 127.5);
-      ramp[i] = place(i);
-    }
-    let lo = Infinity,
-      hi = -Infinity;
-    for (const v of ramp) {
-      lo = Math.min(lo, v);
-      hi = Math.max(hi, v);
-    }
-    if (hi === lo) hi = lo + 1;
-    const along = new Float64Array(n);
-    const { sum, count } = binRamp({ n, r, g, b }, ramp, lo, hi, along);
-    const wantSum = new Float64Array(3 * PROFILE_BINS),
-      wantCount = new Float64Array(PROFILE_BINS),
-      wantAlong = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      const f = (wantAlong[i] = (ramp[i] - lo) / (hi - lo));
-      const k = Math.min(PROFILE_BINS - 1, Math.floor(f * PROFILE_BINS));
-      wantSum[3 * k] += r[i];
-      wantSum[3 * k + 1] += g[i];
-      wantSum[3 * k + 2] += b[i];
-      wantCount[k]++;
-    }
-    t.strictSame(Array.from(along), Array.from(wantAlong), `${label}: places along the ramp`);
-    t.strictSame(Array.from(sum), Array.from(wantSum), `${label}: sums`);
-    t.strictSame(Array.from(count), Array.from(wantCount), `${label}: counts`);
-  }
 });
