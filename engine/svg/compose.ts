@@ -26,6 +26,7 @@ import { runEnd } from '../segment/renumber.js';
 import type { EngineSettings } from '../settings.js';
 import { checkAbort, type StageContext } from '../stage.js';
 import { hexColour, type SvgDocument, type SvgItem } from './index.js';
+import { paintSumsInKernel } from '../wasm/paint-sums.js';
 import { ELLIPSE_NODES } from './ellipse.js';
 import { layoutShapes, PaintOrderWriter, type ShapeLayout, type ShapeOptions, type WrittenShape } from './shape-writer.js';
 
@@ -120,61 +121,11 @@ export function planRegionPaints(
   // neighbours in the region) where it has enough of them: a pixel against another region is an
   // anti-aliased mix of the two, and counting the mix pulls the colour, and a gradient fitted to it
   // ramps towards the neighbour (a lighter fringe that reads as an edge moved inwards at any zoom).
-  // Run by run along the rows: a pixel of a run has its left and right neighbours in the region
-  // except at the run's ends, so only the rows above and below are read per pixel. The sums are of
-  // whole numbers (exact in doubles far beyond any image), so their order does not matter.
+  // The sums are of whole numbers (exact in doubles far beyond any image), so the kernel's order of
+  // additions makes the numbers the TypeScript pass made.
   const { width } = image.source;
   const height = labels.length / width;
-  const sums = new Float64Array(regionCount * 3);
-  const squares = new Float64Array(regionCount);
-  const innerSums = new Float64Array(regionCount * 3);
-  const innerSquares = new Float64Array(regionCount);
-  const innerArea = new Int32Array(regionCount);
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    for (let start = 0; start < width;) {
-      const l = labels[row + start];
-      const end = runEnd(labels, row + start, row + width) - row;
-      let red = 0,
-        green = 0,
-        blue = 0,
-        square = 0;
-      let innerRed = 0,
-        innerGreen = 0,
-        innerBlue = 0,
-        innerSquare = 0,
-        innerCount = 0;
-      for (let x = start; x < end; x++) {
-        const p = row + x,
-          o = p * channels;
-        const r = data[o],
-          g = data[o + 1],
-          b = data[o + 2];
-        const rgbSquare = r * r + g * g + b * b;
-        red += r;
-        green += g;
-        blue += b;
-        square += rgbSquare;
-        if (innerInRowRun(labels, width, height, x, y, start, end)) {
-          innerRed += r;
-          innerGreen += g;
-          innerBlue += b;
-          innerSquare += rgbSquare;
-          innerCount++;
-        }
-      }
-      sums[3 * l] += red;
-      sums[3 * l + 1] += green;
-      sums[3 * l + 2] += blue;
-      squares[l] += square;
-      innerSums[3 * l] += innerRed;
-      innerSums[3 * l + 1] += innerGreen;
-      innerSums[3 * l + 2] += innerBlue;
-      innerSquares[l] += innerSquare;
-      innerArea[l] += innerCount;
-      start = end;
-    }
-  }
+  const { sums, squares, innerSums, innerSquares, innerArea } = paintSumsInKernel({ width, height, labels, regionCount, data, channels });
   // a region with too few inner pixels (a thin stroke, a speck) is measured on all of them
   const byInner = new Uint8Array(regionCount);
   for (let r = 0; r < regionCount; r++) {
@@ -536,7 +487,7 @@ function gradientSamples(
   if (total === 0) return planned;
   // pixels of each region still to pass before its next sample (its first pixel is sampled)
   const untilNext = new Int32Array(regionCount).fill(1);
-  // in scan order, run by run as planRegionPaints counted the inner pixels; other regions' runs skipped
+  // in scan order, run by run as the sums pass counted the inner pixels; other regions' runs skipped
   const { width } = image.source;
   const height = labels.length / width;
   for (let y = 0; y < height; y++) {
@@ -566,8 +517,8 @@ const MIN_INNER_PIXELS = 16;
 /**
  * Whether pixel (x, y), in the row run [start, end) of one label, is an inner pixel of its region:
  * all four neighbours in it. Left and right are, except at the run's ends (unless that end is the
- * image's edge), so only the rows above and below are read. The colour means and the gradient
- * samples both go by this one test, so they count the same pixels.
+ * image's edge), so only the rows above and below are read. The gradient samples go by this test
+ * as the colour means' kernel (engine/wasm/assembly/paint-sums.ts) does, so they count the same pixels.
  */
 function innerInRowRun(labels: Int32Array, width: number, height: number, x: number, y: number, start: number, end: number): boolean {
   if ((x === start && start > 0) || (x === end - 1 && end < width)) return false;

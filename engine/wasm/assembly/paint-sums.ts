@@ -1,0 +1,138 @@
+/**
+ * The region paints' sums pass (engine/svg/compose.ts planRegionPaints) in AssemblyScript: each
+ * region's colour sums and sum of squares, of all its pixels and of its inner ones (all four
+ * neighbours in the region), run by run along the rows as the TypeScript did; the sums are of
+ * whole numbers, exact in doubles, so they are the numbers the TypeScript made. The caller
+ * (engine/wasm/paint-sums.ts) hands the labels and pixels over in bands of rows, each with the row
+ * above and below it, so this module's memory stays a band's size and the regions' whatever the
+ * image's.
+ */
+
+@inline
+function i32At(array: usize, k: i32): i32 {
+  return load<i32>(array + (<usize>k << 2));
+}
+
+@inline
+function setI32(array: usize, k: i32, v: i32): void {
+  store<i32>(array + (<usize>k << 2), v);
+}
+
+@inline
+function addTo(array: usize, k: i32, v: f64): void {
+  const at = array + (<usize>k << 3);
+  store<f64>(at, load<f64>(at) + v);
+}
+
+/** The sums of `regionCount` regions zeroed: colour sums (3 a region) and squares, all pixels' and inner pixels', and inner counts. */
+export function beginSums(
+  regionCount: i32,
+  sums: usize,
+  squares: usize,
+  innerSums: usize,
+  innerSquares: usize,
+  innerArea: usize,
+): void {
+  const n = <usize>regionCount;
+  memory.fill(sums, 0, n * 24);
+  memory.fill(squares, 0, n << 3);
+  memory.fill(innerSums, 0, n * 24);
+  memory.fill(innerSquares, 0, n << 3);
+  memory.fill(innerArea, 0, n << 2);
+}
+
+/**
+ * Rows y0 to y1 - 1 added to the sums. `labels` holds the rows from max(0, y0 - 1) to
+ * min(height, y1 + 1), `data` rows y0 to y1 - 1 (channels bytes a pixel, RGB first). A run's sums
+ * gather in integers (a run's sum of squares can pass 2³¹, so 64 bits) and go to the region's
+ * doubles once a run.
+ */
+export function sumBand(
+  width: i32,
+  height: i32,
+  y0: i32,
+  y1: i32,
+  data: usize,
+  channels: i32,
+  labels: usize,
+  sums: usize,
+  squares: usize,
+  innerSums: usize,
+  innerSquares: usize,
+  innerArea: usize,
+): void {
+  const firstRow = y0 > 0 ? y0 - 1 : 0;
+  const step = <usize>channels;
+  for (let y = y0; y < y1; y++) {
+    const row = (y - firstRow) * width;
+    // the rows above and below as offsets, 0 past the image's edge: a pixel is in its own region
+    const up = y > 0 ? -width : 0,
+      down = y + 1 < height ? width : 0;
+    let o = data + <usize>((y - y0) * width) * step;
+    for (let start = 0; start < width; ) {
+      const l = i32At(labels, row + start);
+      let end = start + 1;
+      while (end < width && i32At(labels, row + end) === l) end++;
+      // left and right are in the region except at the run's ends, unless that end is the image's edge
+      const innerFrom = start > 0 ? start + 1 : start,
+        innerTo = end < width ? end - 1 : end;
+      let red = 0,
+        green = 0,
+        blue = 0,
+        innerRed = 0,
+        innerGreen = 0,
+        innerBlue = 0,
+        innerCount = 0;
+      let square: i64 = 0,
+        innerSquare: i64 = 0;
+      // span by span of pixels all inner or all not: the labels looked at apart from the colours
+      for (let x = start; x < end; ) {
+        const inner = x >= innerFrom && x < innerTo && innerAt(labels, row + x, up, down, l);
+        let spanEnd = x + 1;
+        if (inner) while (spanEnd < innerTo && innerAt(labels, row + spanEnd, up, down, l)) spanEnd++;
+        else while (spanEnd < end && !(spanEnd >= innerFrom && spanEnd < innerTo && innerAt(labels, row + spanEnd, up, down, l))) spanEnd++;
+        let spanRed = 0,
+          spanGreen = 0,
+          spanBlue = 0;
+        let spanSquare: i64 = 0;
+        const count = spanEnd - x;
+        for (; x < spanEnd; x++, o += step) {
+          const r = <i32>load<u8>(o),
+            g = <i32>load<u8>(o, 1),
+            b = <i32>load<u8>(o, 2);
+          spanRed += r;
+          spanGreen += g;
+          spanBlue += b;
+          spanSquare += r * r + g * g + b * b;
+        }
+        red += spanRed;
+        green += spanGreen;
+        blue += spanBlue;
+        square += spanSquare;
+        if (inner) {
+          innerRed += spanRed;
+          innerGreen += spanGreen;
+          innerBlue += spanBlue;
+          innerSquare += spanSquare;
+          innerCount += count;
+        }
+      }
+      addTo(sums, 3 * l, <f64>red);
+      addTo(sums, 3 * l + 1, <f64>green);
+      addTo(sums, 3 * l + 2, <f64>blue);
+      addTo(squares, l, <f64>square);
+      addTo(innerSums, 3 * l, <f64>innerRed);
+      addTo(innerSums, 3 * l + 1, <f64>innerGreen);
+      addTo(innerSums, 3 * l + 2, <f64>innerBlue);
+      addTo(innerSquares, l, <f64>innerSquare);
+      setI32(innerArea, l, i32At(innerArea, l) + innerCount);
+      start = end;
+    }
+  }
+}
+
+/** Whether pixel p, inside its row's run of label l, has l above and below it (`up`, `down`: 0 at the image's edge). */
+@inline
+function innerAt(labels: usize, p: i32, up: i32, down: i32, l: i32): bool {
+  return i32At(labels, p + up) === l && i32At(labels, p + down) === l;
+}
