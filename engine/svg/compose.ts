@@ -22,11 +22,10 @@ import { fadeToBeneath, fitGradient, gradientSampleStep, type GradientFill } fro
 import type { BoundaryGraph, ChainRef } from '../boundary/index.js';
 import type { PreparedImage } from '../prepare/index.js';
 import type { Segmentation } from '../segment/index.js';
-import { runEnd } from '../segment/renumber.js';
 import type { EngineSettings } from '../settings.js';
 import { checkAbort, type StageContext } from '../stage.js';
 import { hexColour, type SvgDocument, type SvgItem } from './index.js';
-import { paintSumsInKernel } from '../wasm/paint-sums.js';
+import { gradientSamplesInKernel, paintSumsInKernel } from '../wasm/paint-sums.js';
 import { ELLIPSE_NODES } from './ellipse.js';
 import { layoutShapes, PaintOrderWriter, type ShapeLayout, type ShapeOptions, type WrittenShape } from './shape-writer.js';
 
@@ -485,47 +484,14 @@ function gradientSamples(
     k++;
   }
   if (total === 0) return planned;
-  // pixels of each region still to pass before its next sample (its first pixel is sampled)
-  const untilNext = new Int32Array(regionCount).fill(1);
   // in scan order, run by run as the sums pass counted the inner pixels; other regions' runs skipped
   const { width } = image.source;
-  const height = labels.length / width;
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    for (let start = 0; start < width;) {
-      const r = labels[row + start];
-      const end = runEnd(labels, row + start, row + width) - row;
-      if (step[r] !== 0) {
-        const innerOnly = byInner[r] === 1;
-        for (let x = start; x < end; x++) {
-          const p = row + x;
-          if (innerOnly && !innerInRowRun(labels, width, height, x, y, start, end)) continue;
-          if (--untilNext[r] !== 0) continue;
-          untilNext[r] = step[r];
-          sampled[nextSample[r]++] = p;
-        }
-      }
-      start = end;
-    }
-  }
+  gradientSamplesInKernel({ width, height: labels.length / width, labels, regionCount, step, byInner, nextSample, sampled });
   return planned;
 }
 
 /** Fewer inner pixels than this and a region's colour is measured on all its pixels. */
 const MIN_INNER_PIXELS = 16;
-
-/**
- * Whether pixel (x, y), in the row run [start, end) of one label, is an inner pixel of its region:
- * all four neighbours in it. Left and right are, except at the run's ends (unless that end is the
- * image's edge), so only the rows above and below are read. The gradient samples go by this test
- * as the colour means' kernel (engine/wasm/assembly/paint-sums.ts) does, so they count the same pixels.
- */
-function innerInRowRun(labels: Int32Array, width: number, height: number, x: number, y: number, start: number, end: number): boolean {
-  if ((x === start && start > 0) || (x === end - 1 && end < width)) return false;
-  const p = y * width + x,
-    l = labels[p];
-  return (y === 0 || labels[p - width] === l) && (y + 1 === height || labels[p + width] === l);
-}
 
 /** Twice the shoelace sum of a chain's points, walked forwards (a closed loop closes itself). */
 function polylineArea2(points: Float64Array, closed: boolean): number {

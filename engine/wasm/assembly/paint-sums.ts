@@ -1,11 +1,13 @@
 /**
- * The region paints' sums pass (engine/svg/compose.ts planRegionPaints) in AssemblyScript: each
- * region's colour sums and sum of squares, of all its pixels and of its inner ones (all four
- * neighbours in the region), run by run along the rows as the TypeScript did; the sums are of
- * whole numbers, exact in doubles, so they are the numbers the TypeScript made. The caller
- * (engine/wasm/paint-sums.ts) hands the labels and pixels over in bands of rows, each with the row
- * above and below it, so this module's memory stays a band's size and the regions' whatever the
- * image's.
+ * The region paints' two passes over the pixels (engine/svg/compose.ts planRegionPaints) in
+ * AssemblyScript: each region's colour sums and sum of squares, of all its pixels and of its inner
+ * ones (all four neighbours in the region), and then every step-th pixel of each gradient candidate
+ * in scan order (its inner pixels only where its colour is measured on them). Both go run by run
+ * along the rows, as the TypeScript did; the sums are of whole numbers, exact in doubles, so they
+ * are the numbers the TypeScript made, and the samples are the same pixels in the same order. The
+ * caller (engine/wasm/paint-sums.ts) hands the labels (and the pixels) over in bands of rows, each
+ * with the row above and below it, so this module's memory stays a band's size and the regions'
+ * whatever the image's.
  */
 
 @inline
@@ -129,6 +131,93 @@ export function sumBand(
       start = end;
     }
   }
+}
+
+/** Every region's first pixel (inner pixel where `byInner`) is its first sample. */
+export function beginSamples(regionCount: i32, untilNext: usize): void {
+  for (let r = 0; r < regionCount; r++) setI32(untilNext, r, 1);
+}
+
+/** The region being sampled: pixels still to pass before its next sample, where that goes, and the pairs written so far. */
+let until: i32 = 0,
+  next: i32 = 0,
+  written: i32 = 0;
+
+/**
+ * Rows y0 to y1 - 1 sampled: of each region with a sampling step (`step`, 0: none), every step-th
+ * pixel in scan order (every step-th inner pixel where `byInner`), counted on from the rows before
+ * (`untilNext`: pixels still to pass, the next being sampled when it reaches 0). `labels` holds the
+ * rows from max(0, y0 - 1) to min(height, y1 + 1). Each sample goes to `out` as a pair: its place
+ * in the samples (from `nextSample`, then advanced) and its pixel. Returns how many pairs.
+ */
+export function sampleBand(
+  width: i32,
+  height: i32,
+  y0: i32,
+  y1: i32,
+  labels: usize,
+  step: usize,
+  byInner: usize,
+  untilNext: usize,
+  nextSample: usize,
+  out: usize,
+): i32 {
+  const firstRow = y0 > 0 ? y0 - 1 : 0;
+  written = 0;
+  for (let y = y0; y < y1; y++) {
+    const row = (y - firstRow) * width,
+      image = y * width;
+    const up = y > 0 ? -width : 0,
+      down = y + 1 < height ? width : 0;
+    for (let start = 0; start < width; ) {
+      const l = i32At(labels, row + start);
+      let end = start + 1;
+      while (end < width && i32At(labels, row + end) === l) end++;
+      const every = i32At(step, l);
+      if (every === 0) {
+        start = end;
+        continue;
+      }
+      until = i32At(untilNext, l);
+      next = i32At(nextSample, l);
+      if (load<u8>(byInner + <usize>l) !== 0) {
+        const innerFrom = start > 0 ? start + 1 : start,
+          innerTo = end < width ? end - 1 : end;
+        // span by span of inner pixels: the pixels counted are the same, and the sums pass's
+        for (let x = innerFrom; x < innerTo; ) {
+          while (x < innerTo && !innerAt(labels, row + x, up, down, l)) x++;
+          let spanEnd = x;
+          while (spanEnd < innerTo && innerAt(labels, row + spanEnd, up, down, l)) spanEnd++;
+          sampleSpan(out, image, x, spanEnd, every);
+          x = spanEnd;
+        }
+      } else sampleSpan(out, image, start, end, every);
+      setI32(untilNext, l, until);
+      setI32(nextSample, l, next);
+      start = end;
+    }
+  }
+  return written;
+}
+
+/**
+ * Counts pixels x0 to x1 - 1 of a row (pixel `image` its first) on from `until`, each that brings it to 0 a
+ * sample: those are `every` apart from the one `until` pixels in.
+ */
+@inline
+function sampleSpan(out: usize, image: i32, x0: i32, x1: i32, every: i32): void {
+  if (until > x1 - x0) {
+    until -= x1 - x0;
+    return;
+  }
+  let x = x0 + until - 1;
+  for (; x < x1; x += every) {
+    setI32(out, 2 * written, next++);
+    setI32(out, 2 * written + 1, image + x);
+    written++;
+  }
+  // x - every was the last sample: the pixels after it brought `until` down from `every`
+  until = every - (x1 - 1 - (x - every));
 }
 
 /** Whether pixel p, inside its row's run of label l, has l above and below it (`up`, `down`: 0 at the image's edge). */

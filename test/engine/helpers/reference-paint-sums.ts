@@ -63,6 +63,38 @@ export function referencePaintSums(pass: PaintPixels & { data: Uint8Array; chann
 }
 
 /**
+ * The gradient sampling pass as planRegionPaints' gradientSamples ran it in TypeScript: in scan
+ * order, run by run as the sums pass counted the inner pixels, other regions' runs skipped. Each
+ * region with a step samples its first pixel (inner pixel where byInner) and every step-th after
+ * it into sampled[nextSample[r] ..] (`nextSample` is advanced).
+ */
+export function referenceGradientSamples(
+  pass: PaintPixels & { step: Int32Array; byInner: Uint8Array; nextSample: Int32Array; sampled: Int32Array },
+): void {
+  const { width, height, labels, regionCount, step, byInner, nextSample, sampled } = pass;
+  // pixels of each region still to pass before its next sample (its first pixel is sampled)
+  const untilNext = new Int32Array(regionCount).fill(1);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let start = 0; start < width;) {
+      const r = labels[row + start];
+      const end = runEnd(labels, row + start, row + width) - row;
+      if (step[r] !== 0) {
+        const innerOnly = byInner[r] === 1;
+        for (let x = start; x < end; x++) {
+          const p = row + x;
+          if (innerOnly && !innerInRowRun(labels, width, height, x, y, start, end)) continue;
+          if (--untilNext[r] !== 0) continue;
+          untilNext[r] = step[r];
+          sampled[nextSample[r]++] = p;
+        }
+      }
+      start = end;
+    }
+  }
+}
+
+/**
  * Whether pixel (x, y), in the row run [start, end) of one label, is an inner pixel of its region:
  * all four neighbours in it. Left and right are, except at the run's ends (unless that end is the
  * image's edge), so only the rows above and below are read.

@@ -1,7 +1,8 @@
 import t, { type Test } from 'tap';
-import { paintSumsInKernel, type PaintPixels, type PaintSums } from '../../../engine/wasm/paint-sums.js';
+import { gradientSampleStep } from '../../../engine/fit/gradient.js';
+import { gradientSamplesInKernel, paintSumsInKernel, type PaintPixels, type PaintSums } from '../../../engine/wasm/paint-sums.js';
 import { seededRandom } from '../helpers/bmp-writer.js';
-import { referencePaintSums } from '../helpers/reference-paint-sums.js';
+import { referenceGradientSamples, referencePaintSums } from '../helpers/reference-paint-sums.js';
 
 type SumsPass = PaintPixels & { data: Uint8Array; channels: number };
 
@@ -102,4 +103,68 @@ t.test('a run whose sum of squares passes 2³¹ is summed whole', async (t) => {
   const got = paintSumsInKernel(pass);
   sameSums(t, got, referencePaintSums(pass), 'bright rows');
   t.equal(got.squares[0], width * height * 3 * 255 * 255);
+});
+
+type SamplesPass = SumsPass & { step: Int32Array; byInner: Uint8Array; nextSample: Int32Array; sampled: Int32Array };
+
+/**
+ * The sampling of `pass`'s regions as planRegionPaints lays it out: some regions candidates, each
+ * measured on its inner pixels when it has MIN_INNER_PIXELS of them (else on all its pixels), with
+ * small steps (many samples a run) as well as gradientSampleStep's, samples in region order.
+ */
+function samplesPass(pass: SumsPass, seed: number): SamplesPass {
+  const random = seededRandom(seed);
+  const { regionCount, labels } = pass;
+  const { innerArea } = referencePaintSums(pass);
+  const area = new Int32Array(regionCount);
+  for (const l of labels) area[l]++;
+  const step = new Int32Array(regionCount),
+    byInner = new Uint8Array(regionCount),
+    nextSample = new Int32Array(regionCount);
+  let total = 0;
+  for (let r = 0; r < regionCount; r++) {
+    byInner[r] = innerArea[r] >= 16 ? 1 : 0;
+    if (area[r] === 0 || random() < 0.2) continue;
+    const sampledArea = byInner[r] ? innerArea[r] : area[r];
+    step[r] = random() < 0.5 ? gradientSampleStep(sampledArea) : 1 + Math.floor(random() * 4);
+    nextSample[r] = total;
+    total += Math.ceil(sampledArea / step[r]);
+  }
+  return { ...pass, step, byInner, nextSample, sampled: new Int32Array(total).fill(-7) };
+}
+
+t.test('the kernel samples the pixels the TypeScript pass sampled, in the same order', async (t) => {
+  for (const [width, height, channels, seed] of SIZES) {
+    const pass = samplesPass(randomImage(width, height, channels, seed), seed + 10);
+    const expected = pass.sampled.slice();
+    referenceGradientSamples({ ...pass, nextSample: pass.nextSample.slice(), sampled: expected });
+    t.notOk(expected.includes(-7), `${width}x${height}: the reference fills every sample`);
+    for (const bandPixels of bandSizes(width)) {
+      const got = pass.sampled.slice();
+      gradientSamplesInKernel({ ...pass, sampled: got, bandPixels });
+      t.same(Array.from(got), Array.from(expected), `${width}x${height}, ${bandsName(width, bandPixels)}`);
+    }
+  }
+});
+
+t.test('regions measured on too few inner pixels sample all of theirs; others only inner ones', async (t) => {
+  // a region along the top edge and a thin stroke through a large square: every pixel sampled
+  const width = 20,
+    height = 12;
+  const labels = new Int32Array(width * height);
+  labels.fill(1, 0, width);
+  for (let y = 2; y < height; y++) labels[y * width + 7] = 2;
+  const pass = samplesPass({ width, height, labels, regionCount: 3, data: new Uint8Array(3 * width * height), channels: 3 }, 1);
+  pass.step.fill(1);
+  const area = [0, 0, 0];
+  for (const l of labels) area[l]++;
+  t.same(Array.from(pass.byInner), [1, 0, 0], 'the square by its inner pixels, the edge row and the stroke by all');
+  const innerArea = referencePaintSums(pass).innerArea[0];
+  pass.nextSample.set([0, innerArea, innerArea + area[1]]);
+  pass.sampled = new Int32Array(innerArea + area[1] + area[2]).fill(-7);
+  const expected = pass.sampled.slice();
+  referenceGradientSamples({ ...pass, nextSample: pass.nextSample.slice(), sampled: expected });
+  gradientSamplesInKernel({ ...pass, bandPixels: width });
+  t.same(Array.from(pass.sampled), Array.from(expected), 'the same samples');
+  t.notOk(pass.sampled.includes(-7), 'every one written');
 });
