@@ -18,7 +18,8 @@ const loader = kernelLoader<DenoiseExports>(DENOISE_WASM);
 
 /**
  * Rows fromRow to toRow - 1 of `rgb` (3 bytes a pixel) smoothed into the same rows of `out`;
- * `transparent` (a byte a pixel) only for an image with transparent pixels, else null.
+ * `transparent` (a byte a pixel) only for an image with transparent pixels, else null; `bandPixels`
+ * for tests only (./kernel.ts bandRowsFor).
  */
 export function smoothRowsInKernel(
   rgb: Uint8Array,
@@ -30,9 +31,10 @@ export function smoothRowsInKernel(
   fromRow: number,
   toRow: number,
   out: Uint8Array,
+  bandPixels?: number,
 ): void {
   const kernel = loader.instance();
-  const bandRows = bandRowsFor(width);
+  const bandRows = bandRowsFor(width, bandPixels);
   const rowsHeld = bandRows + 2;
   const rgbAt = LAYOUT_START;
   const clearAt = after(rgbAt, 3 * width * rowsHeld);
