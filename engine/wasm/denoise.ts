@@ -11,7 +11,17 @@ import { after, bandRowsFor, growTo, kernelLoader, LAYOUT_START } from './kernel
 
 interface DenoiseExports {
   memory: WebAssembly.Memory;
-  smoothBand(rgb: number, clear: number, out: number, width: number, height: number, y0: number, y1: number, range: number): void;
+  smoothBand(
+    rgb: number,
+    clear: number,
+    out: number,
+    scratch: number,
+    width: number,
+    height: number,
+    y0: number,
+    y1: number,
+    range: number,
+  ): void;
 }
 
 const loader = kernelLoader<DenoiseExports>(DENOISE_WASM);
@@ -39,7 +49,9 @@ export function smoothRowsInKernel(
   const rgbAt = LAYOUT_START;
   const clearAt = after(rgbAt, 3 * width * rowsHeld);
   const outAt = after(clearAt, transparent ? width * rowsHeld : 0);
-  const end = after(outAt, 3 * width * bandRows);
+  // the kernel's own: the rows held split by channel, then 8 neighbour offsets
+  const scratchAt = after(outAt, 3 * width * bandRows);
+  const end = after(scratchAt, 3 * width * rowsHeld + 32);
   growTo(kernel.memory, end);
   const memory = kernel.memory.buffer;
   const kernelRgb = new Uint8Array(memory, rgbAt, 3 * width * rowsHeld),
@@ -52,7 +64,7 @@ export function smoothRowsInKernel(
       last = Math.min(height, y1 + 1) * width;
     kernelRgb.set(rgb.subarray(3 * first, 3 * last));
     if (transparent) kernelClear.set(transparent.subarray(first, last));
-    kernel.smoothBand(rgbAt, transparent ? clearAt : 0, outAt, width, height, y0, y1, range);
+    kernel.smoothBand(rgbAt, transparent ? clearAt : 0, outAt, scratchAt, width, height, y0, y1, range);
     out.set(kernelOut.subarray(0, 3 * width * (y1 - y0)), 3 * y0 * width);
   }
 }

@@ -169,6 +169,16 @@ t.test('the SIMD lanes on larger images: bands of a few rows, cut mid-image, eve
   }
 });
 
+t.test("the lanes' rounding: q15mulr with the kernel's b for each count is the scalar division, for every sum and count", async (t) => {
+  // engine/wasm/assembly/denoise.ts RECIPROCAL_LOW / RECIPROCAL_HIGH, by count 1..9: the rounded
+  // mean (i32)(sum / count + 0.5) is i16x8.q15mulr_sat_s(sum, b) = (sum·b + 2^14) >> 15
+  const b = [32767, 16384, 10923, 8192, 6554, 5462, 4682, 4096, 3641];
+  let wrong = 0;
+  for (let count = 1; count <= 9; count++)
+    for (let sum = 0; sum <= 9 * 255; sum++) if ((sum * b[count - 1] + 0x4000) >> 15 !== Math.trunc(sum / count + 0.5)) wrong++;
+  t.equal(wrong, 0);
+});
+
 t.test('an aborted pass stops between bands', async (t) => {
   const { rgb, transparent } = noisyImage(300, 520, 5, false);
   const controller = new AbortController();
