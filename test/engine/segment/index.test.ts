@@ -1,7 +1,8 @@
 import t from 'tap';
 import { prepareImage, prepareUnsmoothed } from '../../../engine/prepare/index.js';
-import { floodSeeds, neighbourPairs, PLANE_STRIDE, releaseLabels, SEED_CHUNK_BITS, segmentImage } from '../../../engine/segment/index.js';
+import { floodSeeds, PLANE_STRIDE, releaseLabels, SEED_CHUNK_BITS, segmentImage } from '../../../engine/segment/index.js';
 import { rowRunsOf } from '../../../engine/segment/renumber.js';
+import { neighbourPairs } from '../helpers/reference-merge.js';
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
 import { DEFAULT_TRACE_OPTIONS, type ImageClass } from '../../../engine/types.js';
