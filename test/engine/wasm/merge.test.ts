@@ -169,3 +169,41 @@ t.test("the kernel's memory stays the image's size after a merge", async (t) => 
   mergeInKernel({ ...seeds, plane: true, maxCost: 100, minArea: 6 }, NO_CONTEXT);
   t.ok(mergeMemoryBytes() > 0 && mergeMemoryBytes() < 64 << 20, `${mergeMemoryBytes()} bytes kept`);
 });
+
+/** The largest double below x > 0. */
+function below(x: number): number {
+  const bits = new BigInt64Array(Float64Array.of(x).buffer);
+  bits[0] -= 1n;
+  return new Float64Array(bits.buffer)[0];
+}
+
+t.test("two seeds' cost is the TypeScript's to the last bit: at it they join, one double below it they do not", async (t) => {
+  // the one pair's key is compared with maxCost alone, so a cost off by a rounding flips one side
+  let checked = 0,
+    wrong = 0;
+  for (let trial = 0; trial < 400; trial++) {
+    const random = seededRandom(500 + trial);
+    const width = 2 + Math.floor(random() * 12),
+      height = 1 + Math.floor(random() * 9);
+    const cut = 1 + Math.floor(random() * (width - 1));
+    const seeds = randomSeeds(width, height, 2, 500 + trial, 8192);
+    seeds.labels.forEach((_, p) => (seeds.labels[p] = p % width < cut ? 0 : 1));
+    seeds.seedTransparent.fill(0);
+    const sums = sumsOf(seeds);
+    if (sums[0] === 0 || sums[PLANE_STRIDE] === 0) continue;
+    for (const plane of [false, true]) {
+      const cost = firstPairCost({ ...seeds, sums }, plane);
+      if (!(cost > 0)) continue;
+      for (const [maxCost, regions] of [
+        [cost, 1],
+        [below(cost), 2],
+      ]) {
+        const input = { ...seeds, labels: seeds.labels.slice(), chunks: seeds.chunks.map((c) => c.slice()), plane, maxCost, minArea: 0 };
+        if (mergeInKernel(input, NO_CONTEXT).regionCount !== regions) wrong++;
+      }
+      checked++;
+    }
+  }
+  t.ok(checked > 500, `${checked} pairs priced`);
+  t.equal(wrong, 0, 'every cost the same double');
+});
