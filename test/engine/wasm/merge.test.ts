@@ -155,7 +155,7 @@ t.test('a cost exactly at maxCost joins, one just under it does not', async (t) 
 });
 
 /** The sums the chunks of `seeds` hold, seed after seed. */
-function sumsOf(seeds: ReturnType<typeof randomSeeds>): Float64Array {
+function sumsOf(seeds: ReturnType<typeof randomSeeds>): Float64Array<ArrayBuffer> {
   const sums = new Float64Array(seeds.seedCount * PLANE_STRIDE);
   for (let s = 0; s < seeds.seedCount; s++) {
     const chunk = seeds.chunks[Math.floor(s / seeds.chunkSeeds)];
