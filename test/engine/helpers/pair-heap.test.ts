@@ -1,5 +1,5 @@
 import t from 'tap';
-import { PairHeap } from '../helpers/pair-heap.js';
+import { PairHeap } from './pair-heap.js';
 
 function lcg(seed: number): () => number {
   return () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
