@@ -20,6 +20,8 @@ import {
   BEST_STOP_OFFSETS,
   ELLIPTICAL,
   gradientFitKernel,
+  holdsRows,
+  isHeld,
   LINEAR,
   NO_FILL,
   type GradientFitKernel,
@@ -148,16 +150,37 @@ function choosePaint(
   maxResidual: number,
   bound = Infinity,
 ): { fill: GradientFill | null; residual: number } {
-  const kernel = gradientFitKernel(MAX_SAMPLES);
-  const n = sample(kernel, image, pixelIndices);
+  const step = gradientSampleStep(pixelIndices.length);
+  const n = Math.ceil(pixelIndices.length / step);
   if (n < 16) return { fill: null, residual: Infinity };
+  // the rows copied in first: the kernel's memory may grow, and its views with it
+  const inKernel = isHeld(image) && holdSampledRows(image, pixelIndices, step);
+  const kernel = gradientFitKernel(MAX_SAMPLES);
+  if (inKernel) {
+    const { indices } = kernel;
+    for (let k = 0, i = 0; i < pixelIndices.length; i += step, k++) indices[k] = pixelIndices[i];
+    kernel.sampleImage(n);
+  } else sample(kernel, image, pixelIndices);
   const flat = kernel.flatResidual(n);
   if (flat <= maxResidual) return { fill: null, residual: flat };
-  addSlopes(kernel, n, image);
+  if (inKernel) kernel.slopesFromImage(n);
+  else addSlopes(kernel, n, image);
   const flatLimit = flat * (1 - MIN_IMPROVEMENT);
   const kind = kernel.choose(n, Math.min(bound, flatLimit), flatLimit);
   if (kind === NO_FILL) return { fill: null, residual: flat };
   return { fill: fillOf(kind, kernel.best), residual: kernel.best[BEST_RESIDUAL] };
+}
+
+/** The rows from the first sampled pixel's to the last's (and those beside them) into the kernel holding the image. */
+function holdSampledRows(image: RasterImage, pixelIndices: Int32Array, step: number): boolean {
+  let lowest = pixelIndices[0],
+    highest = lowest;
+  for (let i = step; i < pixelIndices.length; i += step) {
+    const p = pixelIndices[i];
+    if (p < lowest) lowest = p;
+    if (p > highest) highest = p;
+  }
+  return holdsRows(image, Math.floor(lowest / image.width), Math.floor(highest / image.width), MAX_SAMPLES);
 }
 
 // ----------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import type { PreparedImage } from '../prepare/index.js';
 import type { Segmentation } from '../segment/index.js';
 import type { EngineSettings } from '../settings.js';
 import type { GradientFill } from '../fit/gradient.js';
+import { withImageInKernel } from '../wasm/gradient-fit.js';
 import { fitCandidateGradient, paintRegions, planRegionPaints, withGradients, type PaintPlan, type RegionPaints } from '../svg/compose.js';
 import { spareSharedBuffers } from '../scratch.js';
 import {
@@ -80,12 +81,15 @@ function takeFits(
 ): { fitted: number[]; fills: Array<GradientFill | null> } {
   const fitted: number[] = [],
     fills: Array<GradientFill | null> = [];
-  for (let taken = 0; taken < most; taken++) {
-    const k = Atomics.add(counter, NEXT, 1);
-    if (k >= plan.candidates.length) break;
-    fitted.push(k);
-    fills.push(fitCandidateGradient(image, plan, k, settings));
-  }
+  // the fits take their samples from the image held in the fit kernel (engine/wasm/gradient-fit.ts)
+  withImageInKernel(image.source, () => {
+    for (let taken = 0; taken < most; taken++) {
+      const k = Atomics.add(counter, NEXT, 1);
+      if (k >= plan.candidates.length) break;
+      fitted.push(k);
+      fills.push(fitCandidateGradient(image, plan, k, settings));
+    }
+  });
   return { fitted, fills };
 }
 

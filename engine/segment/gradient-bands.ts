@@ -22,6 +22,7 @@
  */
 import type { RasterImage } from '../types.js';
 import { gradientSampleStep, paintResidual } from '../fit/gradient.js';
+import { withImageInKernel } from '../wasm/gradient-fit.js';
 import { scratchInt32, scratchSlots, scratchUint8, SparePool } from '../scratch.js';
 import { addShifted, MOMENTS, surfaceResidual } from './colour-moments.js';
 import { measureMomentsInKernel } from '../wasm/moments.js';
@@ -249,6 +250,20 @@ export function listPixels(regions: RegionLabels, plan: JoinPlan, pixels: Int32A
  * are left alone). The moment tables' blocks of those regions change as groups join.
  */
 export function joinComponents(
+  image: RasterImage,
+  regions: RegionLabels,
+  settings: GradientBandSettings,
+  plan: JoinPlan,
+  tables: MomentTables,
+  pixelList: () => Int32Array,
+  joinedInto: Int32Array,
+  take: () => number,
+): void {
+  // the joins' fits take their samples from the image held in the fit kernel (engine/wasm/gradient-fit.ts)
+  withImageInKernel(image, () => joinHeldComponents(image, regions, settings, plan, tables, pixelList, joinedInto, take));
+}
+
+function joinHeldComponents(
   image: RasterImage,
   regions: RegionLabels,
   settings: GradientBandSettings,

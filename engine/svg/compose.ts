@@ -26,6 +26,7 @@ import type { EngineSettings } from '../settings.js';
 import { checkAbort, type StageContext } from '../stage.js';
 import { hexColour, type SvgDocument, type SvgItem } from './index.js';
 import { gradientSamplesInKernel, paintSumsInKernel } from '../wasm/paint-sums.js';
+import { withImageInKernel } from '../wasm/gradient-fit.js';
 import { ELLIPSE_NODES } from './ellipse.js';
 import { layoutShapes, PaintOrderWriter, type ShapeLayout, type ShapeOptions, type WrittenShape } from './shape-writer.js';
 
@@ -53,7 +54,10 @@ type PaintSettings = Pick<EngineSettings, 'gradients'>;
 export function paintRegions(image: PaintImage, segmentation: PaintSegmentation, settings: PaintSettings): RegionPaints {
   const plan = planRegionPaints(image, segmentation, settings);
   const fills: Array<GradientFill | null> = [];
-  for (let k = 0; k < plan.candidates.length; k++) fills.push(fitCandidateGradient(image, plan, k, settings));
+  // the fits take their samples from the image held in the fit kernel (engine/wasm/gradient-fit.ts)
+  withImageInKernel(image.source, () => {
+    for (let k = 0; k < plan.candidates.length; k++) fills.push(fitCandidateGradient(image, plan, k, settings));
+  });
   return withGradients(plan, fills);
 }
 

@@ -7,8 +7,9 @@
  * JavaScript's own, imported: WebAssembly has none, and a library's could differ in the last bit.
  *
  * The caller (engine/wasm/gradient-fit.ts) writes a region's samples (positions, colours, luma
- * slopes) into this module's memory; everything else the fit reads or writes lives in the layout
- * set by `layout`, whose size does not depend on the image.
+ * slopes) into this module's memory, or, where it has copied the image's rows in, the sampled
+ * pixels' indices for `sampleImage` and `slopesFromImage` to read them there; everything else the
+ * fit reads or writes lives in the layout set by `layout`, whose size does not depend on the image.
  */
 
 // @ts-ignore: decorator
@@ -82,6 +83,17 @@ let binSums: usize = 0,
   eliminated: usize = 0,
   stopOffsets: usize = 0,
   stopColours: usize = 0;
+/** The image's pixels (`imageChannels` bytes each; only the rows the caller copied are read) and the sampled pixels' indices. */
+let imageAt: usize = 0,
+  imageWidth: i32 = 0,
+  imageHeight: i32 = 0,
+  imageChannels: i32 = 0,
+  indicesAt: usize = 0;
+/**
+ * Luma levels by which a pixel's two steps along a row or column may differ (its second difference)
+ * before its gradient is left out of the centre's fit (engine/fit/gradient.ts KINK_STEP).
+ */
+const KINK_STEP: f64 = 6;
 /** The candidate being made, and the best so far (which `choose` leaves for the caller). */
 let current: usize = 0,
   best: usize = 0;
@@ -149,6 +161,62 @@ export function layout(base: usize, capacity: i32): usize {
   current = stopColours + 8 * 12;
   best = current + 8 * CANDIDATE_DOUBLES;
   return best;
+}
+
+/** Where the image's pixels and the sampled pixels' indices lie. */
+export function setImage(at: usize, width: i32, height: i32, channels: i32, indices: usize): void {
+  imageAt = at;
+  imageWidth = width;
+  imageHeight = height;
+  imageChannels = channels;
+  indicesAt = indices;
+}
+
+/** engine/fit/gradient.ts sample from the image here: each sampled pixel's centre and colour. */
+export function sampleImage(count: i32): void {
+  for (let k = 0; k < count; k++) {
+    const p = load<i32>(indicesAt + (<usize>k << 2));
+    const row = p / imageWidth;
+    setF64(sx, k, <f64>(p - row * imageWidth) + 0.5);
+    setF64(sy, k, <f64>row + 0.5);
+    const o = imageAt + <usize>(imageChannels * p);
+    setF64(sr, k, <f64>load<u8>(o));
+    setF64(sg, k, <f64>load<u8>(o, 1));
+    setF64(sb, k, <f64>load<u8>(o, 2));
+  }
+}
+
+@inline
+function lumaAt(q: i32): f64 {
+  const o = imageAt + <usize>(imageChannels * q);
+  return luma601(<f64>load<u8>(o), <f64>load<u8>(o, 1), <f64>load<u8>(o, 2));
+}
+
+/**
+ * engine/fit/gradient.ts addSlopes from the image here: the luma slopes at the samples (central
+ * differences; 0 on the image's border, NaN beside an edge, where the two steps differ by more
+ * than KINK_STEP).
+ */
+export function slopesFromImage(count: i32): void {
+  const width = imageWidth;
+  for (let k = 0; k < count; k++) {
+    const p = load<i32>(indicesAt + (<usize>k << 2));
+    const row = p / width,
+      column = p - row * width;
+    if (!(column > 0 && row > 0 && column + 1 < width && row + 1 < imageHeight)) {
+      setF64(sgx, k, 0);
+      setF64(sgy, k, 0);
+      continue;
+    }
+    const here = lumaAt(p),
+      left = lumaAt(p - 1),
+      right = lumaAt(p + 1),
+      above = lumaAt(p - width),
+      below = lumaAt(p + width);
+    const kinked = Math.abs(right - 2 * here + left) > KINK_STEP || Math.abs(below - 2 * here + above) > KINK_STEP;
+    setF64(sgx, k, kinked ? NaN : right - left);
+    setF64(sgy, k, kinked ? NaN : below - above);
+  }
 }
 
 /** The mean RGB distance of the samples from their mean colour. */

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { fitGradient, paintResidual, type GradientFill } from '../../../engine/fit/gradient.js';
+import { withImageInKernel } from '../../../engine/wasm/gradient-fit.js';
 import type { RasterImage } from '../../../engine/types.js';
 import { seededRandom } from '../helpers/bmp-writer.js';
 import { binRamp, PROFILE_BINS, referenceChoosePaint } from '../helpers/reference-gradient.js';
@@ -95,8 +96,11 @@ t.test('the kernel chooses the fill and residual the TypeScript fitter chose, nu
     const maxResidual = [1, 3, 6, 12][Math.floor(random() * 4)];
     const want = referenceChoosePaint(image, pixels, maxResidual);
     const got = fitGradient(image, pixels, { maxResidual });
+    // the same, the samples and slopes taken from the image held in the kernel
+    const gotHeld = withImageInKernel(image, () => fitGradient(image, pixels, { maxResidual }));
     const label = `round ${round}: ${kind} ramp, ${pixels.length} pixels of ${width}×${height}`;
     if (!sameFill(got, want.fill)) t.strictSame(got, want.fill, `${label}: the fill`);
+    if (!sameFill(gotHeld, want.fill)) t.strictSame(gotHeld, want.fill, `${label}: the fill, the image held`);
     const residual = paintResidual(image, pixels, { maxResidual });
     if (!Object.is(residual, want.residual)) t.equal(residual, want.residual, `${label}: the residual`);
     // bounded: the exact residual under the bound, the same number above it as the reference's
@@ -113,6 +117,58 @@ t.test('the kernel chooses the fill and residual the TypeScript fitter chose, nu
   // every kind of winner was among them, so each candidate's path was compared
   for (const winner of ['none', 'linear', 'radial', 'ellipse'])
     t.ok((winners.get(winner) ?? 0) >= 5, `${winner}: ${winners.get(winner) ?? 0} regions`);
+});
+
+t.test('many regions of one held image, its rows copied in as the fits reach them: the same fills and residuals', async (t) => {
+  const random = seededRandom(5150);
+  for (const channels of [3, 4] as const) {
+    const width = 97,
+      height = 83;
+    const image = paint(width, height, channels, (x, y) => [x * 2, 120 + Math.sin(y / 9) * 60, Math.hypot(x - 40, y - 30) * 2], 3, random);
+    // bands of rows, in no order, some overlapping, one reaching each edge; then the whole image
+    const regions: Int32Array[] = [];
+    for (const [from, to] of [
+      [40, 52],
+      [0, 6],
+      [50, 70],
+      [77, 83],
+      [10, 30],
+      [0, 83],
+    ]) {
+      const pixels: number[] = [];
+      for (let y = from; y < to; y++) for (let x = 0; x < width; x++) if ((x + y) % 3 !== 0) pixels.push(y * width + x);
+      regions.push(Int32Array.from(pixels));
+    }
+    const want = regions.map((pixels) => referenceChoosePaint(image, pixels, 2));
+    const got = withImageInKernel(image, () =>
+      regions.map((pixels) => ({
+        fill: fitGradient(image, pixels, { maxResidual: 2 }),
+        residual: paintResidual(image, pixels, { maxResidual: 2 }),
+      })),
+    );
+    t.strictSame(got, want, `${channels} channels: every region as the reference fits it`);
+    // another image in the next hold: none of the first one's rows is read
+    const other = paint(width, height, channels, (x, y) => [255 - x * 2, y * 3, 60], 3, random);
+    const wantOther = regions.map((pixels) => referenceChoosePaint(other, pixels, 2).residual);
+    t.strictSame(
+      withImageInKernel(other, () => regions.map((pixels) => paintResidual(other, pixels, { maxResidual: 2 }))),
+      wantOther,
+      `${channels} channels: a second image held after the first`,
+    );
+    // held inside a hold (nothing more is held), or over the size limit (nothing is): the same numbers
+    t.strictSame(
+      withImageInKernel(image, () =>
+        withImageInKernel(other, () => regions.map((pixels) => paintResidual(other, pixels, { maxResidual: 2 }))),
+      ),
+      wantOther,
+      `${channels} channels: another image inside a hold`,
+    );
+    t.strictSame(
+      withImageInKernel(other, () => regions.map((pixels) => paintResidual(other, pixels, { maxResidual: 2 })), 100),
+      wantOther,
+      `${channels} channels: an image over the held size`,
+    );
+  }
 });
 
 function sameFill(a: GradientFill | null, b: GradientFill | null): boolean {
