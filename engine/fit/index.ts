@@ -1051,7 +1051,7 @@ export function fitCubics(
   t2y: number,
   depth: number,
 ): void {
-  fitCubicsInKernel(fit, first, last, t1x, t1y, t2x, t2y, depth, fit.emit);
+  fitCubicsInKernel(fit, first, last, t1x, t1y, t2x, t2y, depth);
 }
 
 /**

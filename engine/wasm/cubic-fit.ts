@@ -6,6 +6,7 @@
  * are laid out for the longest run met so far on this thread (the memory grows, and the views with
  * it). Each thread compiles the module once and keeps one instance.
  */
+import type { CubicFit } from '../fit/index.js';
 import { CUBIC_FIT_WASM } from './cubic-fit-module.js';
 import { growTo, kernelLoader, LAYOUT_START } from './kernel.js';
 
@@ -18,15 +19,6 @@ interface CubicFitExports {
   fitCubics(first: number, last: number, t1x: number, t1y: number, t2x: number, t2y: number, depth: number): number;
 }
 
-/** A Schneider fit as the kernel reads it (engine/fit/index.ts CubicFit). */
-export interface KernelFit {
-  px: Float64Array;
-  py: Float64Array;
-  turned: Float64Array;
-  tolerance: number;
-  policy: { newtonSteps: number; newtonReach: number; newtonReachEachStep: boolean; splitWindow: number };
-}
-
 const loader = kernelLoader<CubicFitExports>(CUBIC_FIT_WASM);
 /** Points the layout holds, and views of its arrays (remade when the memory grows). */
 let capacity = 0;
@@ -36,14 +28,14 @@ let xs = new Float64Array(0),
   bez = new Float64Array(0),
   emitted = new Float64Array(0);
 /** The fit whose points the kernel holds. */
-let loaded: KernelFit | null = null;
+let loaded: CubicFit | null = null;
 
 /** Fewest points laid out: most runs are shorter, so the layout rarely grows. */
 const MIN_CAPACITY = 1024;
 /** Numbers per cubic the kernel lists: first, last, the two tangents, the eight of the cubic. */
 const EMITTED = 14;
 
-function kernelFor(fit: KernelFit): CubicFitExports {
+function kernelFor(fit: CubicFit): CubicFitExports {
   const kernel = loader.instance();
   if (loaded === fit && xs.buffer === kernel.memory.buffer) return kernel;
   const count = fit.px.length;
@@ -75,7 +67,7 @@ function kernelFor(fit: KernelFit): CubicFitExports {
  * worst[0] receives where the error is largest.
  */
 export function fitOneCubicInKernel(
-  fit: KernelFit,
+  fit: CubicFit,
   first: number,
   last: number,
   t1x: number,
@@ -92,15 +84,15 @@ export function fitOneCubicInKernel(
   return error;
 }
 
-/** The cubic handed to `emit`, the eight numbers of each listed cubic in turn. */
+/** The cubic handed to fit.emit: the eight numbers of each listed cubic in turn. */
 const EMITTED_CUBIC = new Float64Array(8);
 
 /**
  * engine/fit/index.ts fitCubics over the fit's points first..last in the kernel: each cubic it
- * accepts goes to `emit` in order, as the recursion made them.
+ * accepts goes to fit.emit in order, as the recursion made them.
  */
 export function fitCubicsInKernel(
-  fit: KernelFit,
+  fit: CubicFit,
   first: number,
   last: number,
   t1x: number,
@@ -108,12 +100,11 @@ export function fitCubicsInKernel(
   t2x: number,
   t2y: number,
   depth: number,
-  emit: (first: number, last: number, t1x: number, t1y: number, t2x: number, t2y: number, bez: Float64Array) => void,
 ): void {
   const count = kernelFor(fit).fitCubics(first, last, t1x, t1y, t2x, t2y, depth);
   for (let k = 0; k < count; k++) {
     const o = EMITTED * k;
     EMITTED_CUBIC.set(emitted.subarray(o + 6, o + 14));
-    emit(emitted[o], emitted[o + 1], emitted[o + 2], emitted[o + 3], emitted[o + 4], emitted[o + 5], EMITTED_CUBIC);
+    fit.emit(emitted[o], emitted[o + 1], emitted[o + 2], emitted[o + 3], emitted[o + 4], emitted[o + 5], EMITTED_CUBIC);
   }
 }

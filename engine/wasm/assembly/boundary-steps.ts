@@ -12,6 +12,8 @@
  * looked at), so this module's memory stays a band's size whatever the image's.
  */
 
+import { i32At } from './lib/memory';
+
 const MIN_REGION: i32 = 16;
 
 /** The table: entries' pair (a < b), sum, pixel pairs and hard steps, and 2·capacity slots (entry + 1, 0 empty). */
@@ -38,11 +40,6 @@ let channels: i32 = 0;
 let area: usize = 0;
 let transparent: usize = 0;
 let hard2: f64 = 0;
-
-@inline
-function i32At(array: usize, k: i32): i32 {
-  return load<i32>(array + (<usize>k << 2));
-}
 
 /** Sets where the table lies, with `entries` entries already in it (slots rebuilt for them). */
 export function setTable(a: usize, b: usize, sum: usize, pairs: usize, hard: usize, slots: usize, room: i32, entries: i32): void {

@@ -11,6 +11,8 @@
  * the caller to hand on; `fitOneCubic` leaves one cubic in `bez`.
  */
 
+import { f64At, setF64 } from './lib/memory';
+
 let xs: usize = 0,
   ys: usize = 0,
   turned: usize = 0,
@@ -34,16 +36,6 @@ let tolerance: f64 = 0,
   newtonReach: f64 = 0,
   reachEachStep: bool = false,
   splitWindow: i32 = 0;
-
-@inline
-function at(array: usize, k: i32): f64 {
-  return load<f64>(array + (<usize>k << 3));
-}
-
-@inline
-function set(array: usize, k: i32, v: f64): void {
-  store<f64>(array + (<usize>k << 3), v);
-}
 
 /**
  * Lays the arrays out from `base` for up to `capacity` points: xs, ys, turned, us, the cubic's
@@ -144,13 +136,13 @@ export function fitOneCubic(first: i32, last: i32, t1x: f64, t1y: f64, t2x: f64,
   const count = last - first + 1;
   const px = xs + (<usize>first << 3),
     py = ys + (<usize>first << 3);
-  set(us, 0, 0);
-  for (let i = 1; i < count; i++) set(us, i, at(us, i - 1) + hypot(at(px, i) - at(px, i - 1), at(py, i) - at(py, i - 1)));
-  const arc = at(us, count - 1);
+  setF64(us, 0, 0);
+  for (let i = 1; i < count; i++) setF64(us, i, f64At(us, i - 1) + hypot(f64At(px, i) - f64At(px, i - 1), f64At(py, i) - f64At(py, i - 1)));
+  const arc = f64At(us, count - 1);
   // two points always give a cubic (chord/3 handles), more in one spot none
   if (arc <= 1e-12) {
     if (count > 2) return -1;
-  } else for (let i = 1; i < count; i++) set(us, i, at(us, i) / arc);
+  } else for (let i = 1; i < count; i++) setF64(us, i, f64At(us, i) / arc);
   let worst = generateAndMeasure(px, py, count, first, t1x, t1y, t2x, t2y);
   if (worst > tolerance && worst < tolerance * newtonReach) {
     for (let step = 0; step < newtonSteps && worst > tolerance && (!reachEachStep || worst < tolerance * newtonReach); step++) {
@@ -164,17 +156,17 @@ export function fitOneCubic(first: i32, last: i32, t1x: f64, t1y: f64, t2x: f64,
 /** The points' cubic for their parameters in `us` (`px`, `py`: the run from its first point). */
 function generateAndMeasure(px: usize, py: usize, count: i32, first: i32, t1x: f64, t1y: f64, t2x: f64, t2y: f64): f64 {
   const last = count - 1;
-  const x0 = at(px, 0),
-    y0 = at(py, 0),
-    x3 = at(px, last),
-    y3 = at(py, last);
+  const x0 = f64At(px, 0),
+    y0 = f64At(py, 0),
+    x3 = f64At(px, last),
+    y3 = f64At(py, last);
   let c00: f64 = 0,
     c01: f64 = 0,
     c11: f64 = 0,
     r0: f64 = 0,
     r1: f64 = 0;
   for (let i = 0; i <= last; i++) {
-    const t = at(us, i),
+    const t = f64At(us, i),
       s = 1 - t;
     const b0 = s * s * s,
       b1 = 3 * s * s * t,
@@ -187,8 +179,8 @@ function generateAndMeasure(px: usize, py: usize, count: i32, first: i32, t1x: f
     c00 += a1x * a1x + a1y * a1y;
     c01 += a1x * a2x + a1y * a2y;
     c11 += a2x * a2x + a2y * a2y;
-    const tx = at(px, i) - (x0 * (b0 + b1) + x3 * (b2 + b3));
-    const ty = at(py, i) - (y0 * (b0 + b1) + y3 * (b2 + b3));
+    const tx = f64At(px, i) - (x0 * (b0 + b1) + x3 * (b2 + b3));
+    const ty = f64At(py, i) - (y0 * (b0 + b1) + y3 * (b2 + b3));
     r0 += a1x * tx + a1y * ty;
     r1 += a2x * tx + a2y * ty;
   }
@@ -206,33 +198,33 @@ function generateAndMeasure(px: usize, py: usize, count: i32, first: i32, t1x: f
     al = chord / 3;
     ar = chord / 3;
   }
-  set(bez, 0, x0);
-  set(bez, 1, y0);
-  set(bez, 2, x0 + t1x * al);
-  set(bez, 3, y0 + t1y * al);
-  set(bez, 4, x3 + t2x * ar);
-  set(bez, 5, y3 + t2y * ar);
-  set(bez, 6, x3);
-  set(bez, 7, y3);
-  const b0x = at(bez, 0),
-    b0y = at(bez, 1),
-    b1x = at(bez, 2),
-    b1y = at(bez, 3),
-    b2x = at(bez, 4),
-    b2y = at(bez, 5),
-    b3x = at(bez, 6),
-    b3y = at(bez, 7);
+  setF64(bez, 0, x0);
+  setF64(bez, 1, y0);
+  setF64(bez, 2, x0 + t1x * al);
+  setF64(bez, 3, y0 + t1y * al);
+  setF64(bez, 4, x3 + t2x * ar);
+  setF64(bez, 5, y3 + t2y * ar);
+  setF64(bez, 6, x3);
+  setF64(bez, 7, y3);
+  const b0x = f64At(bez, 0),
+    b0y = f64At(bez, 1),
+    b1x = f64At(bez, 2),
+    b1y = f64At(bez, 3),
+    b2x = f64At(bez, 4),
+    b2y = f64At(bez, 5),
+    b3x = f64At(bez, 6),
+    b3y = f64At(bez, 7);
   let error: f64 = 0;
   let index = (first + first + last) >> 1;
   for (let i = 1; i < last; i++) {
-    const t = at(us, i),
+    const t = f64At(us, i),
       s = 1 - t;
     const b0 = s * s * s,
       b1 = 3 * s * s * t,
       b2 = 3 * s * t * t,
       b3 = t * t * t;
-    const dx = b0 * b0x + b1 * b1x + b2 * b2x + b3 * b3x - at(px, i);
-    const dy = b0 * b0y + b1 * b1y + b2 * b2y + b3 * b3y - at(py, i);
+    const dx = b0 * b0x + b1 * b1x + b2 * b2x + b3 * b3x - f64At(px, i);
+    const dy = b0 * b0y + b1 * b1y + b2 * b2y + b3 * b3y - f64At(py, i);
     const d = dx * dx + dy * dy;
     if (d > error) {
       error = d;
@@ -245,20 +237,20 @@ function generateAndMeasure(px: usize, py: usize, count: i32, first: i32, t1x: f
 
 /** One Newton step per inner point towards the parameter of its nearest point on the cubic. */
 function reparameterize(px: usize, py: usize, count: i32): void {
-  const b0x = at(bez, 0),
-    b0y = at(bez, 1),
-    b1x = at(bez, 2),
-    b1y = at(bez, 3),
-    b2x = at(bez, 4),
-    b2y = at(bez, 5),
-    b3x = at(bez, 6),
-    b3y = at(bez, 7);
+  const b0x = f64At(bez, 0),
+    b0y = f64At(bez, 1),
+    b1x = f64At(bez, 2),
+    b1y = f64At(bez, 3),
+    b2x = f64At(bez, 4),
+    b2y = f64At(bez, 5),
+    b3x = f64At(bez, 6),
+    b3y = f64At(bez, 7);
   for (let i = 1; i < count - 1; i++) {
-    const t = at(us, i),
+    const t = f64At(us, i),
       s = 1 - t;
     const qx = s * s * s * b0x + 3 * s * s * t * b1x + 3 * s * t * t * b2x + t * t * t * b3x;
     const qy = s * s * s * b0y + 3 * s * s * t * b1y + 3 * s * t * t * b2y + t * t * t * b3y;
-    set(us, i, newtonParameter(t, qx - at(px, i), qy - at(py, i), b0x, b0y, b1x, b1y, b2x, b2y, b3x, b3y));
+    setF64(us, i, newtonParameter(t, qx - f64At(px, i), qy - f64At(py, i), b0x, b0y, b1x, b1y, b2x, b2y, b3x, b3y));
   }
 }
 

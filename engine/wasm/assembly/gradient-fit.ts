@@ -12,6 +12,8 @@
  * fit reads or writes lives in the layout set by `layout`, whose size does not depend on the image.
  */
 
+import { f64At, setF64 } from './lib/memory';
+
 // @ts-ignore: decorator
 @external("env", "atan2")
 declare function atan2(y: f64, x: f64): f64;
@@ -107,16 +109,6 @@ let mx: f64 = 0,
 let trustedLimit: f64 = 0;
 let hasTrusted: bool = false;
 let hasBest: bool = false;
-
-@inline
-function f64At(array: usize, k: i32): f64 {
-  return load<f64>(array + (<usize>k << 3));
-}
-
-@inline
-function setF64(array: usize, k: i32, v: f64): void {
-  store<f64>(array + (<usize>k << 3), v);
-}
 
 /** Bytes the layout takes for `capacity` samples (the caller places it at `base`). */
 export function layoutBytes(capacity: i32): i32 {

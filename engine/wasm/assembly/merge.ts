@@ -14,6 +14,8 @@
  * then the heap and the compaction's tables) follows it, the memory grown as it goes.
  */
 
+import { f64At, i32At, setF64, setI32 } from './lib/memory';
+
 /** Numbers per seed in the flood's chunks: n, Σx, Σy, Σxx, Σxy, Σyy, Σr, Σg, Σb, Σrx, Σgx, Σbx, Σry, Σgy, Σby, Σ(r²+g²+b²). */
 const PLANE_STRIDE: i32 = 16;
 /** The flat model's numbers: n, Σr, Σg, Σb. */
@@ -58,26 +60,6 @@ let heapSize: i32 = 0;
 let areaOut: usize = 0;
 let clearOut: usize = 0;
 let sumsOut: usize = 0;
-
-@inline
-function i32At(array: usize, k: i32): i32 {
-  return load<i32>(array + (<usize>k << 2));
-}
-
-@inline
-function setI32(array: usize, k: i32, v: i32): void {
-  store<i32>(array + (<usize>k << 2), v);
-}
-
-@inline
-function f64At(array: usize, k: i32): f64 {
-  return load<f64>(array + (<usize>k << 3));
-}
-
-@inline
-function setF64(array: usize, k: i32, v: f64): void {
-  store<f64>(array + (<usize>k << 3), v);
-}
 
 /** Grows the memory by whole pages to hold `end` bytes at least. */
 function ensure(end: usize): void {

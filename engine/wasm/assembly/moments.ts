@@ -7,6 +7,8 @@
  * row above and below it, so this module's memory stays a band's size whatever the image's.
  */
 
+import { addTo, i32At, setI32 } from './lib/memory';
+
 /** Sums per set of pixels (engine/segment/colour-moments.ts MOMENTS), and per region: clean, then edge. */
 const MOMENTS: i32 = 59;
 const BLOCK: i32 = 2 * MOMENTS;
@@ -14,22 +16,6 @@ const BLOCK: i32 = 2 * MOMENTS;
 const COLOUR: i32 = 28;
 const TERMS: i32 = 10;
 const SQUARES: i32 = 58;
-
-@inline
-function addTo(sums: usize, k: i32, v: f64): void {
-  const at = sums + (<usize>k << 3);
-  store<f64>(at, load<f64>(at) + v);
-}
-
-@inline
-function i32At(array: usize, k: i32): i32 {
-  return load<i32>(array + (<usize>k << 2));
-}
-
-@inline
-function setI32(array: usize, k: i32, v: i32): void {
-  store<i32>(array + (<usize>k << 2), v);
-}
 
 /** The regions this pass measures (`mine`: their block, else -1): sums zeroed, no reference pixel yet. */
 export function begin(mine: usize, regionCount: i32, sums: usize, refY: usize): void {

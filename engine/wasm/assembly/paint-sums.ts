@@ -10,21 +10,7 @@
  * whatever the image's.
  */
 
-@inline
-function i32At(array: usize, k: i32): i32 {
-  return load<i32>(array + (<usize>k << 2));
-}
-
-@inline
-function setI32(array: usize, k: i32, v: i32): void {
-  store<i32>(array + (<usize>k << 2), v);
-}
-
-@inline
-function addTo(array: usize, k: i32, v: f64): void {
-  const at = array + (<usize>k << 3);
-  store<f64>(at, load<f64>(at) + v);
-}
+import { addTo, i32At, setI32 } from './lib/memory';
 
 /** The sums of `regionCount` regions zeroed: colour sums (3 a region) and squares, all pixels' and inner pixels', and inner counts. */
 export function beginSums(
