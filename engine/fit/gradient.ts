@@ -141,8 +141,9 @@ export function paintResidual(image: RasterImage, pixelIndices: Int32Array, sett
  * a candidate past the first would lose to the flat fill, one that passes neither is not stopped
  * and beats every stopped one. The residual is exact wherever it is at most `bound`.
  * The candidates (linear, radial, isophote, elliptical, in that order, the first of equal
- * residuals winning) are made and judged in WebAssembly (engine/wasm/assembly/gradient-fit.ts);
- * this thread gathers the samples and their slopes from the image, and writes the winner's fill.
+ * residuals winning) are made and judged in WebAssembly (engine/wasm/assembly/gradient-fit.ts),
+ * which also takes the samples and their slopes where the caller holds the image there
+ * (withImageInKernel); otherwise this thread gathers them. This thread writes the winner's fill.
  */
 function choosePaint(
   image: RasterImage,
@@ -160,7 +161,7 @@ function choosePaint(
     const { indices } = kernel;
     for (let k = 0, i = 0; i < pixelIndices.length; i += step, k++) indices[k] = pixelIndices[i];
     kernel.sampleImage(n);
-  } else sample(kernel, image, pixelIndices);
+  } else sample(kernel, image, pixelIndices, step);
   const flat = kernel.flatResidual(n);
   if (flat <= maxResidual) return { fill: null, residual: flat };
   if (inKernel) kernel.slopesFromImage(n);
@@ -185,13 +186,8 @@ function holdSampledRows(image: RasterImage, pixelIndices: Int32Array, step: num
 
 // ----------------------------------------------------------------------------------------------
 
-/**
- * The region's samples into the kernel's arrays: every step-th pixel (gradientSampleStep), its
- * centre and colour. Returns how many.
- */
-function sample(kernel: GradientFitKernel, image: RasterImage, pixelIndices: Int32Array): number {
-  const step = gradientSampleStep(pixelIndices.length);
-  const n = Math.ceil(pixelIndices.length / step);
+/** The region's samples into the kernel's arrays: every step-th pixel, its centre and colour. */
+function sample(kernel: GradientFitKernel, image: RasterImage, pixelIndices: Int32Array, step: number): void {
   const { x, y, r, g, b } = kernel;
   const { width, data } = image;
   const channels = image.channels ?? 4;
@@ -205,7 +201,6 @@ function sample(kernel: GradientFitKernel, image: RasterImage, pixelIndices: Int
     g[k] = data[channels * p + 1];
     b[k] = data[channels * p + 2];
   }
-  return n;
 }
 
 /**

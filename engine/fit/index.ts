@@ -62,8 +62,6 @@ const F64 = scratchSlots('fit', Float64Array, [
   'SampleX',
   'SampleY',
   'Turned',
-  'Params',
-  'Bezier',
   'Run',
 ]);
 const I32 = scratchSlots('fit', Int32Array, ['PolyAt', 'SharpAt', 'SampleCounts']);
@@ -1055,16 +1053,10 @@ export function fitCubics(
 }
 
 /**
- * Where the last fitOneCubic met its largest error: a number beside the returned error instead of
- * a pair object per fit (these run for every cubic tried).
- */
-const WORST_INDEX = new Int32Array(1);
-
-/**
  * The least-squares cubic over points first..last with the given end tangents, written to `bez`,
- * after the policy's Newton steps; its largest error (where: worstIndex), or -1 when the points
- * coincide. Made in WebAssembly (engine/wasm/assembly/cubic-fit.ts: Schneider's fit with the
- * chord-length parameters, the fallback to chord/3 handles, and the Newton steps of ./newton.ts).
+ * after the policy's Newton steps: its largest error, or -1 when the points coincide. Made in
+ * WebAssembly (engine/wasm/assembly/cubic-fit.ts: Schneider's fit with the chord-length
+ * parameters, the fallback to chord/3 handles, and the Newton steps of ./newton.ts).
  */
 export function fitOneCubic(
   fit: CubicFit,
@@ -1076,7 +1068,7 @@ export function fitOneCubic(
   t2y: number,
   bez: Float64Array,
 ): number {
-  return fitOneCubicInKernel(fit, first, last, t1x, t1y, t2x, t2y, bez, WORST_INDEX);
+  return fitOneCubicInKernel(fit, first, last, t1x, t1y, t2x, t2y, bez);
 }
 
 // ----------------------------------------------------------------------------------------------

@@ -14,7 +14,6 @@ interface CubicFitExports {
   memory: WebAssembly.Memory;
   layout(base: number, capacity: number): void;
   setPolicy(tolerance: number, newtonSteps: number, newtonReach: number, reachEachStep: boolean, splitWindow: number): void;
-  lastWorstIndex(): number;
   fitOneCubic(first: number, last: number, t1x: number, t1y: number, t2x: number, t2y: number): number;
   fitCubics(first: number, last: number, t1x: number, t1y: number, t2x: number, t2y: number, depth: number): number;
 }
@@ -64,7 +63,6 @@ function kernelFor(fit: CubicFit): CubicFitExports {
 /**
  * The least-squares cubic over the fit's points first..last with the given end tangents, into
  * `out`, after the policy's Newton steps: its largest error, or -1 when the points coincide.
- * worst[0] receives where the error is largest.
  */
 export function fitOneCubicInKernel(
   fit: CubicFit,
@@ -75,12 +73,10 @@ export function fitOneCubicInKernel(
   t2x: number,
   t2y: number,
   out: Float64Array,
-  worst: Int32Array,
 ): number {
   const kernel = kernelFor(fit);
   const error = kernel.fitOneCubic(first, last, t1x, t1y, t2x, t2y);
   if (error >= 0) out.set(bez);
-  worst[0] = kernel.lastWorstIndex();
   return error;
 }
 

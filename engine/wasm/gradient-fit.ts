@@ -60,15 +60,30 @@ const loader = kernelLoader<GradientFitExports>(GRADIENT_FIT_WASM, {
   env: { atan2: Math.atan2, cos: Math.cos, sin: Math.sin, pow: Math.pow },
 });
 let views: GradientFitKernel | null = null;
-/** Samples the layout holds (engine/fit/gradient.ts MAX_SAMPLES: the same on every call). */
-let capacity = 0;
+/**
+ * Samples the layout holds (engine/fit/gradient.ts MAX_SAMPLES: the same on every call), where the
+ * sampled pixels' indices lie (after the fit's layout), and where a held image starts (after them).
+ */
+let capacity = 0,
+  indicesAt = 0,
+  imageAt = 0;
+
+/** The layout's offsets for `samples` samples, worked out on this thread's first call. */
+function layOut(samples: number): GradientFitExports {
+  const kernel = loader.instance();
+  if (capacity !== samples) {
+    capacity = samples;
+    indicesAt = after(LAYOUT_START, kernel.layoutBytes(capacity));
+    imageAt = after(indicesAt, 4 * capacity);
+  }
+  return kernel;
+}
 
 /** This thread's fit kernel, laid out for `samples` samples (the same number on every call). */
 export function gradientFitKernel(samples: number): GradientFitKernel {
-  const kernel = loader.instance();
+  const kernel = layOut(samples);
   if (views && views.x.buffer === kernel.memory.buffer) return views;
-  capacity = samples;
-  growTo(kernel.memory, imageStart());
+  growTo(kernel.memory, imageAt);
   const bestAt = kernel.layout(LAYOUT_START, capacity);
   const memory = kernel.memory.buffer;
   const view = (k: number) => new Float64Array(memory, LAYOUT_START + 8 * capacity * k, capacity);
@@ -80,7 +95,7 @@ export function gradientFitKernel(samples: number): GradientFitKernel {
     b: view(4),
     gx: view(5),
     gy: view(6),
-    indices: new Int32Array(memory, indicesStart(), capacity),
+    indices: new Int32Array(memory, indicesAt, capacity),
     best: new Float64Array(memory, bestAt, BEST_STOP_COLOURS + 12),
     flatResidual: kernel.flatResidual,
     choose: kernel.choose,
@@ -89,10 +104,6 @@ export function gradientFitKernel(samples: number): GradientFitKernel {
   };
   return views;
 }
-
-/** Where the sampled pixels' indices lie (after the fit's layout), and the held image (after them). */
-const indicesStart = (): number => after(LAYOUT_START, loader.instance().layoutBytes(capacity));
-const imageStart = (): number => after(indicesStart(), 4 * capacity);
 
 /**
  * Images up to this many pixels are held in the kernel while their fits run (their samples and
@@ -139,11 +150,10 @@ export function holdsRows(image: RasterImage, firstRow: number, lastRow: number,
   if (held !== image) return false;
   const channels = image.channels ?? 4;
   const rowBytes = channels * image.width;
-  const kernel = loader.instance();
+  const kernel = layOut(samples);
   if (!placed) {
-    capacity = samples;
-    growTo(kernel.memory, imageStart() + rowBytes * image.height);
-    kernel.setImage(imageStart(), image.width, image.height, channels, indicesStart());
+    growTo(kernel.memory, imageAt + rowBytes * image.height);
+    kernel.setImage(imageAt, image.width, image.height, channels, indicesAt);
     placed = true;
   }
   const from = Math.max(0, firstRow - 1),
@@ -155,7 +165,7 @@ export function holdsRows(image: RasterImage, firstRow: number, lastRow: number,
     }
     let end = y;
     while (end <= to && !rowsIn[end]) rowsIn[end++] = 1;
-    new Uint8Array(kernel.memory.buffer, imageStart() + y * rowBytes, (end - y) * rowBytes).set(
+    new Uint8Array(kernel.memory.buffer, imageAt + y * rowBytes, (end - y) * rowBytes).set(
       image.data.subarray(y * rowBytes, end * rowBytes),
     );
     y = end;

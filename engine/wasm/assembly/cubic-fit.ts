@@ -19,7 +19,7 @@ let xs: usize = 0,
   us: usize = 0,
   bez: usize = 0,
   emitted: usize = 0;
-/** Where the last fit met its largest error (an index into the run's points). */
+/** Where the last fit met its largest error (an index into the run's points): where `split` cuts. */
 let worstIndex: i32 = 0;
 /** Cubics fitCubics has listed, 14 numbers each: first, last, the two tangents, the eight of bez. */
 let emittedCount: i32 = 0;
@@ -120,10 +120,6 @@ function pointX(k: i32): f64 {
 @inline
 function pointY(k: i32): f64 {
   return load<f64>(ys + (<usize>k << 3));
-}
-
-export function lastWorstIndex(): i32 {
-  return worstIndex;
 }
 
 /**
