@@ -48,6 +48,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   const inFlight = new Map<string, number>();
   const settledAt = new Map<string, number>();
   let readsOpen = 0;
+  const rereadAfterSettle = new Map<string, { name: CollectionName; id: string }>();
   const recordKey = (name: CollectionName, id: string) => `${name}\u0000${id}`;
 
   interface Batch {
@@ -104,6 +105,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         else inFlight.delete(key);
         settledAt.set(key, tick);
         if (!committed && !now.has(id)) now.set(id, kind);
+        if (left <= 0 && rereadAfterSettle.has(key)) reread(name, id);
       }
     }
     if (readsOpen === 0) settledAt.clear();
@@ -180,11 +182,24 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     );
   }
 
-  /** Puts the database's version of records into memory, unless this node's own is newer (see writeClock). */
-  function refresh(name: CollectionName, rows: Array<{ id: string; doc: { id: string } | null }>, sentAt: number): void {
+  /**
+   * Puts the database's version of records into memory, unless this node's own is newer (see
+   * writeClock). A read under the account's lock (`sentAt` null) is newer than every write of this
+   * node that is not pending: same-account sections commit before the lock passes on, and no
+   * background batch is in flight while a section runs; only the stamps would be wrong there, since
+   * a write that committed before the lock was granted may settle after the read was sent.
+   * A read refused for a write in flight or settled after it was sent may still hold another node's
+   * newer change: the record is read again once this node's writes to it have settled.
+   */
+  function refresh(name: CollectionName, rows: Array<{ id: string; doc: { id: string } | null }>, sentAt: number | null): void {
     for (const { id, doc } of rows) {
       const key = recordKey(name, id);
-      if (pending.get(name)!.has(id) || inFlight.has(key) || (settledAt.get(key) ?? -1) > sentAt) continue;
+      if (pending.get(name)!.has(id)) continue;
+      if (sentAt !== null && (inFlight.has(key) || (settledAt.get(key) ?? -1) > sentAt)) {
+        rereadAfterSettle.set(key, { name, id });
+        continue;
+      }
+      rereadAfterSettle.delete(key);
       if (doc) collections[name].records.set(id, doc);
       else collections[name].records.delete(id);
     }
@@ -200,19 +215,25 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     feedLost ??= error;
   });
   let feedChain = Promise.resolve();
+  /** Reads one record into memory, after the reads queued before it: an older read never lands after a newer one. */
+  function reread(name: CollectionName, id: string): void {
+    feedChain = feedChain
+      .then(async () => {
+        const { rows, sentAt } = await stampedRead(
+          async () => (await pool.query<{ doc: { id: string } }>(`SELECT doc FROM ${name} WHERE id = $1`, [id])).rows,
+        );
+        refresh(name, [{ id, doc: rows[0]?.doc ?? null }], sentAt);
+      })
+      .catch(() => undefined);
+  }
   feed.on('notification', (message) => {
     const change = JSON.parse(message.payload ?? '{}') as { table: CollectionName; id: string; op: string; node: string | null };
     if (change.node === node || !(COLLECTIONS as readonly string[]).includes(change.table)) return;
-    // In order, one at a time, so an older read never lands after a newer one.
-    feedChain = feedChain
-      .then(async () => {
-        if (change.op === 'DELETE') return refresh(change.table, [{ id: change.id, doc: null }], writeClock);
-        const { rows, sentAt } = await stampedRead(
-          async () => (await pool.query<{ doc: { id: string } }>(`SELECT doc FROM ${change.table} WHERE id = $1`, [change.id])).rows,
-        );
-        refresh(change.table, [{ id: change.id, doc: rows[0]?.doc ?? null }], sentAt);
-      })
-      .catch(() => undefined);
+    if (change.op === 'DELETE') {
+      feedChain = feedChain.then(() => refresh(change.table, [{ id: change.id, doc: null }], writeClock));
+    } else {
+      reread(change.table, change.id);
+    }
   });
   await feed.query(`LISTEN ${CHANGE_CHANNEL}`);
 
@@ -225,7 +246,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       // Every read first, then every refresh and the section with no await between them: a change
       // feed read that started before another node's commit must not land between the refresh and
       // the section and hand it a stale account (a lost charge).
-      const { rows, sentAt } = await stampedRead(async () => {
+      const rows = await (async () => {
         const account = await read('accounts', 'id = $1');
         const activeHere = collections.jobs.filter(
           (job) =>
@@ -244,10 +265,10 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         }
         const idempotency = await read('idempotency', 'account_id = $1');
         return { account, jobs: [...endedRows, ...jobs], idempotency };
-      });
-      refresh('accounts', rows.account, sentAt);
-      refresh('jobs', rows.jobs, sentAt);
-      refresh('idempotency', rows.idempotency, sentAt);
+      })();
+      refresh('accounts', rows.account, null);
+      refresh('jobs', rows.jobs, null);
+      refresh('idempotency', rows.idempotency, null);
       const result = await section(client);
       return { result, batch: takePending() };
     });
