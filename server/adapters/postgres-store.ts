@@ -161,7 +161,9 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     let settled = () => {};
     try {
       await writeAndSettle(async () => {
-        await sectionsIdle();
+        // Checked again in the step that takes the batch: a section may start while the wait resumes.
+        do await sectionsIdle();
+        while (sectionsRunning > 0);
         batchInFlight = new Promise<void>((resolve) => (settled = resolve));
         return { batch: takePending(), result: undefined };
       });
