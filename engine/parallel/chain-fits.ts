@@ -17,14 +17,23 @@ import type { BoundaryGraph } from '../boundary/index.js';
 import { FittedChains, fitBoundaryChain, type ChainFitSettings } from '../fit/chain.js';
 import type { FittedPath } from '../fit/index.js';
 import { checkAbort, type StageContext } from '../stage.js';
-import { fitConcurrency, openRepliesJob, type JobErrorReply } from './pool.js';
+import { fitConcurrency, openRepliesJob, startedWorkers, type JobErrorReply } from './pool.js';
 
 export { fitConcurrency, replaceFitWorkersForTest } from './pool.js';
 
-/** Chains are handed out in chunks of about this many points (a few milliseconds of fitting). */
+/** Chains are handed out in chunks of about this many points (a few milliseconds of fitting)… */
 const CHUNK_POINTS = 8192;
-/** Below this many points in all, posting to a worker costs more than it saves: this thread fits them. */
+/** …or a sixteenth of a smaller job, at least this many: its last chunks are what balances the threads. */
+const MIN_CHUNK_POINTS = 1024;
+/**
+ * From this many points in all, the job starts workers if none is running. Below it, a worker
+ * still loading would take longer than this thread takes to fit them all; one already running
+ * (the region paints started it) takes the chunks this thread has not reached once its paints are
+ * done: on the small clip art it was idle for a third of the fitting otherwise.
+ */
 const MIN_PARALLEL_POINTS = 40_000;
+/** Below this many points in all, posting to a worker costs more than it saves: this thread fits them. */
+const MIN_SHARED_POINTS = 2048;
 interface ChainFitOptions {
   /** Worker threads to use besides this one (default fitConcurrency(); 0 = this thread only). */
   workers?: number;
@@ -64,6 +73,8 @@ interface ChunkMessage {
 type WorkerReply = ChunkMessage | JobErrorReply;
 
 interface ChainFitting {
+  /** Worker threads the chains were posted to (0: all are fitted on this thread). */
+  readonly workers: number;
   /** Fits on this thread whatever the workers have not taken, then waits for theirs. */
   finish(context: StageContext): Promise<FittedChains>;
 }
@@ -89,9 +100,17 @@ export function startChainFits(
   }
   // about one segment per eight crack points
   const fitted = new FittedChains(chains.length, total >> 4);
-  const workerCount = options.workers ?? fitConcurrency();
-  if (workerCount <= 0 || (total < 2 * MIN_PARALLEL_POINTS && !options.workersOnly)) {
+  const available = options.workers ?? fitConcurrency();
+  // (chain points are x, y pairs: `total` counts numbers, twice the points)
+  const workerCount =
+    options.workersOnly || total >= 2 * MIN_PARALLEL_POINTS
+      ? available
+      : total >= 2 * MIN_SHARED_POINTS
+        ? Math.min(available, startedWorkers())
+        : 0;
+  if (workerCount <= 0) {
     return {
+      workers: 0,
       async finish(context) {
         fitChainsHere(graph, chainOf, 0, chainOf.length, settings, fitted, context);
         return fitted;
@@ -105,6 +124,7 @@ export function startChainFits(
   const offsets = new Int32Array(new SharedArrayBuffer(4 * (count + 1)));
   const flags = new Uint8Array(new SharedArrayBuffer(Math.max(1, count)));
   const starts: number[] = [0];
+  const chunkNumbers = 2 * Math.min(CHUNK_POINTS, Math.max(MIN_CHUNK_POINTS, total >> 5));
   let at = 0,
     inChunk = 0;
   for (let i = 0; i < count; i++) {
@@ -114,7 +134,7 @@ export function startChainFits(
     at += chain.points.length;
     flags[i] = (chain.closed ? 1 : 0) | (chain.left < 0 || chain.right < 0 ? 2 : 0);
     inChunk += chain.points.length;
-    if (inChunk >= 2 * CHUNK_POINTS && i + 1 < count) {
+    if (inChunk >= chunkNumbers && i + 1 < count) {
       starts.push(i + 1);
       inChunk = 0;
     }
@@ -134,6 +154,7 @@ export function startChainFits(
   for (const worker of workers) worker.postMessage(message);
 
   return {
+    workers: workers.length,
     async finish(context) {
       let mine = 0;
       try {

@@ -7,6 +7,7 @@ import { replaceFitWorkersForTest, startChainFits } from '../../../engine/parall
 import { engineSettingsFor } from '../../../engine/settings.js';
 import { DEFAULT_TRACE_OPTIONS } from '../../../engine/types.js';
 import { NO_CONTEXT } from '../../../engine/stage.js';
+import { startedWorkers } from '../../../engine/parallel/pool.js';
 import { png, raster } from '../helpers/images.js';
 
 /** Deterministic pseudo-random in [0, 1) from two integers (no Math.random: the test must repeat). */
@@ -17,10 +18,10 @@ function hash(x: number, y: number): number {
 }
 
 /** Labels of overlapping discs and squares on a background: curves, corners, holes, frame chains. */
-function shapes(width: number, height: number): { labels: Int32Array; count: number } {
+function shapes(width: number, height: number, many = 60): { labels: Int32Array; count: number } {
   const labels = new Int32Array(width * height);
   let count = 1;
-  for (let k = 0; k < 60; k++) {
+  for (let k = 0; k < many; k++) {
     const cx = hash(k, 1) * width,
       cy = hash(k, 2) * height,
       r = 4 + hash(k, 3) * 30;
@@ -67,6 +68,38 @@ t.test('chains fitted with 0, 1 and 3 worker threads are the same to the last bi
     );
     t.strictSame(shared, alone, `${workers} workers${workersOnly ? ', every chunk on a worker' : ', this thread too'}`);
   }
+});
+
+t.test('a job too small to start a worker is shared with one already running, to the same fits', async (t) => {
+  await replaceFitWorkersForTest(null); // no worker running
+  const graphOf = (width: number, height: number, many: number) => {
+    const { labels, count } = shapes(width, height, many);
+    return { graph: buildBoundaryGraph(labels, width, height, count, NO_CONTEXT), transparent: new Uint8Array(count) };
+  };
+  const numbers = (graph: ReturnType<typeof graphOf>['graph']) => graph.chains.reduce((sum, chain) => sum + chain.points.length, 0);
+  const small = graphOf(300, 220, 60);
+  const large = graphOf(1200, 900, 700);
+  const tiny = graphOf(24, 24, 2);
+  t.ok(numbers(small.graph) >= 4096 && numbers(small.graph) < 80_000, `a small job (${numbers(small.graph) / 2} points)`);
+  t.ok(numbers(large.graph) >= 80_000, `a large one (${numbers(large.graph) / 2} points)`);
+  t.ok(numbers(tiny.graph) < 4096, `a tiny one (${numbers(tiny.graph) / 2} points)`);
+  const fits = async (job: ReturnType<typeof graphOf>, workers: number) => {
+    const fitting = startChainFits(job.graph, job.transparent, chainSettings, { workers });
+    return { workers: fitting.workers, paths: paths(await fitting.finish(NO_CONTEXT), job.graph.chains.length) };
+  };
+  const alone = (await fits(small, 0)).paths;
+
+  const before = await fits(small, 1);
+  t.equal(before.workers, 0, 'with no worker running, the small job stays on this thread');
+  t.equal(startedWorkers(), 0, 'and starts none');
+  t.strictSame(before.paths, alone);
+
+  t.equal((await fits(large, 1)).workers, 1, 'a large job starts a worker');
+  t.equal(startedWorkers(), 1);
+  const after = await fits(small, 1);
+  t.equal(after.workers, 1, 'the small job is now shared with it');
+  t.strictSame(after.paths, alone, 'to the same fits, to the last bit');
+  t.equal((await fits(tiny, 1)).workers, 0, 'a tiny job is never posted');
 });
 
 t.test('vectorize gives byte-identical SVG with and without fitting workers', async (t) => {
