@@ -50,15 +50,15 @@ const GROWN = 2;
 /**
  * Moves band pixels to their sides (labels in place) and returns the regions renumbered in scan
  * order, with their colour sums. The regions' own `colourSums` (the merging's) spare a pass when
- * they have them.
+ * they have them, and so do the labels' row runs when the caller has them (the merging's).
  */
-export function absorbAntialiasBands(image: BandImage, regions: RegionLabels): RegionLabels {
+export function absorbAntialiasBands(image: BandImage, regions: RegionLabels, labelRuns?: RowRuns): RegionLabels {
   const { width, height, rgb } = image;
   const { labels, regionCount, transparent } = regions;
 
   // `sums` stay those of the regions as merged (every decision reads them); `kept` follows the moves
   const sums = regions.colourSums ?? regionColourSums(rgb, labels, regionCount);
-  const runs = rowRunsOf(labels, width, height);
+  const runs = labelRuns ?? rowRunsOf(labels, width, height);
   const perimeter = regionPerimeters(labels, width, height, regionCount, runs);
   const mean = new Float64Array(3 * regionCount);
   const band = new Uint8Array(regionCount);

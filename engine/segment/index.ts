@@ -80,9 +80,9 @@ export function segmentUnjoined(image: PreparedImage, settings: SegmentSettings,
   const seeds = floodSeeds(image, settings.seedTolerance, context);
   foldSinglePixels(image, seeds.labels, seeds.chunks, seeds.count, seeds.singles, settings.foldDistance);
   context.progress(0.25);
-  const merged = mergeRegions(image, seeds.labels, seeds.count, seeds.transparent, seeds.chunks, settings, context);
+  const { regions: merged, runs } = mergeRegions(image, seeds.labels, seeds.count, seeds.transparent, seeds.chunks, settings, context);
   checkAbort(context);
-  return settings.absorbBands ? absorbAntialiasBands(image, merged) : merged;
+  return settings.absorbBands ? absorbAntialiasBands(image, merged, runs) : merged;
 }
 
 /**
@@ -298,7 +298,7 @@ function mergeRegions(
   chunks: Float64Array<ArrayBuffer>[],
   settings: SegmentSettings,
   context: StageContext,
-): { labels: Int32Array; regionCount: number; area: Int32Array; transparent: Uint8Array; colourSums: Float64Array } {
+): ReturnType<typeof mergeInKernel> {
   const merged = mergeInKernel(
     {
       width: image.width,

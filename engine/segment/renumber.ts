@@ -176,6 +176,14 @@ export function rowRunsOf(labels: Int32Array, width: number, height: number): Ro
   return { starts, rowRuns };
 }
 
+/**
+ * RowRuns tables for `runCount` runs over `height` rows, contents undefined: the ones rowRunsOf
+ * fills (valid until the next rowRunsOf on this thread), for a caller that has the runs already.
+ */
+export function rowRunsTables(runCount: number, height: number): RowRuns {
+  return { starts: runStarts(runCount + 1), rowRuns: scratchInt32(ROW_RUNS.rowRuns, height + 1) };
+}
+
 /** Room for `length` run starts: the kept table up to MAX_KEPT_RUNS, a fresh one past it. */
 function runStarts(length: number): Int32Array {
   return length <= MAX_KEPT_RUNS ? scratchInt32(ROW_RUNS.starts, length) : new Int32Array(length);

@@ -10,7 +10,7 @@
 import { MERGE_WASM } from './merge-module.js';
 import { after, growTo, kernelLoader, LAYOUT_START } from './kernel.js';
 import { checkAbort, type StageContext } from '../stage.js';
-import type { RegionLabels } from '../segment/renumber.js';
+import { rowRunsTables, type RegionLabels, type RowRuns } from '../segment/renumber.js';
 
 interface MergeExports {
   memory: WebAssembly.Memory;
@@ -37,6 +37,8 @@ interface MergeExports {
   areaAt(): number;
   clearAt(): number;
   colourSumsAt(): number;
+  runStartsAt(): number;
+  rowRunsAt(): number;
 }
 
 /** Numbers per seed in the flood's chunks (engine/segment/index.ts PLANE_STRIDE). */
@@ -65,8 +67,12 @@ export interface MergeInput {
   minArea: number;
 }
 
-/** mergeRegions in the kernel: the regions' labels (written into `labels`), areas, transparency and colour sums. */
-export function mergeInKernel(input: MergeInput, context: StageContext): Required<Omit<RegionLabels, 'labels'>> & { labels: Int32Array } {
+/**
+ * mergeRegions in the kernel: the regions' labels (written into `labels`), areas, transparency and
+ * colour sums, and the labels' runs along the rows (rowRunsOf's, in its tables), which the kernel
+ * has from compacting them run by run.
+ */
+export function mergeInKernel(input: MergeInput, context: StageContext): { regions: Required<RegionLabels>; runs: RowRuns } {
   const { width, height, labels, seedCount: count, chunks, chunkSeeds } = input;
   const kernel = loader.instance();
   const n = width * height;
@@ -102,15 +108,20 @@ export function mergeInKernel(input: MergeInput, context: StageContext): Require
   // views made after the kernel's work: a grown memory has a new buffer
   memory = kernel.memory.buffer;
   labels.set(new Int32Array(memory, labelsAt, n));
-  const merged = {
+  const regions = {
     labels,
     regionCount,
     area: new Int32Array(memory, kernel.areaAt(), regionCount).slice(),
     transparent: new Uint8Array(memory, kernel.clearAt(), regionCount).slice(),
     colourSums: new Float64Array(memory, kernel.colourSumsAt(), 3 * regionCount).slice(),
   };
+  const rowRuns = new Int32Array(memory, kernel.rowRunsAt(), height + 1);
+  const runCount = rowRuns[height];
+  const runs = rowRunsTables(runCount, height);
+  runs.starts.set(new Int32Array(memory, kernel.runStartsAt(), runCount + 1));
+  runs.rowRuns.set(rowRuns);
   if (memory.byteLength > KEPT_MEMORY) loader.drop();
-  return merged;
+  return { regions, runs };
 }
 
 /** This thread's kernel memory in bytes (0 before the first merge or after a dropped one); exported for its test. */

@@ -430,6 +430,10 @@ export function compact(): i32 {
   memory.fill(finalOf, 0xff, <usize>seedCount << 2);
   const colourAt = plane ? 6 : 1;
   let regionCount = 0;
+  // The seeds' runs coarsen into the regions' (rowRunsOf of the final labels), written over them
+  // in place: a run's start is kept where a row begins or its region differs from the run before.
+  let kept = 0,
+    previous = -1;
   for (let k = 0, runCount = i32At(rowRuns, height); k < runCount; k++) {
     const p = i32At(runStarts, k),
       end = i32At(runStarts, k + 1);
@@ -452,8 +456,23 @@ export function compact(): i32 {
       setI32(finalOf, seed, l);
     }
     for (let q = p; q < end; q++) setI32(labels, q, l);
+    const rowStart = p % width === 0;
+    if (rowStart) setI32(rowRuns, p / width, kept);
+    if (rowStart || l !== previous) setI32(runStarts, kept++, p);
+    previous = l;
   }
+  setI32(rowRuns, height, kept);
+  setI32(runStarts, kept, width * height);
   return regionCount;
+}
+
+/** Where compact() left the regions' runs: starts (RowRuns.starts), then per row its first run (RowRuns.rowRuns). */
+export function runStartsAt(): usize {
+  return runStarts;
+}
+
+export function rowRunsAt(): usize {
+  return rowRuns;
 }
 
 export function areaAt(): usize {

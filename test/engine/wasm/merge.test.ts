@@ -98,7 +98,7 @@ const SIZES = [
   [120, 90, 2000],
 ] as const;
 
-t.test('the kernel merges as the TypeScript did: the same labels, areas, transparency and colour sums', async (t) => {
+t.test("the kernel merges as the TypeScript did: the same labels, areas, transparency, colour sums and the labels' row runs", async (t) => {
   let cases = 0,
     merges = 0,
     kept = 0;
@@ -113,15 +113,20 @@ t.test('the kernel merges as the TypeScript did: the same labels, areas, transpa
               const seeds = randomSeeds(width, height, seedCount, 1000 * index + 7, chunkSeeds);
               return { ...seeds, plane, maxCost, minArea };
             };
-            const got = mergeInKernel(input(), NO_CONTEXT);
+            const { regions: got, runs } = mergeInKernel(input(), NO_CONTEXT);
+            // copied: rowRunsOf below fills the same tables
+            const gotRuns = { starts: runs.starts.slice(), rowRuns: runs.rowRuns.slice() };
             const expected = referenceMerge(input());
+            const expectedRuns = rowRunsOf(expected.labels, width, height);
             const model = plane ? 'plane' : 'flat';
             const what = `${width}x${height}, ${seedCount} seeds, ${chunkSeeds} a chunk, ${model}, minArea ${minArea}, maxCost ${maxCost}`;
             const wrong =
               differing(got.labels, expected.labels) +
               differing(got.area, expected.area) +
               differing(got.transparent, expected.transparent) +
-              differing(got.colourSums, expected.colourSums);
+              differing(got.colourSums, expected.colourSums) +
+              differing(gotRuns.starts, expectedRuns.starts.subarray(0, expectedRuns.rowRuns[height] + 1)) +
+              differing(gotRuns.rowRuns, expectedRuns.rowRuns);
             if (wrong !== 0 || got.regionCount !== expected.regionCount) t.fail(`${what}: ${wrong} numbers differ`);
             cases++;
             if (expected.regionCount > 1) kept++;
@@ -148,7 +153,7 @@ t.test('a cost exactly at maxCost joins, one just under it does not', async (t) 
       [cost * (1 - 1e-15), 2],
     ]) {
       const seeds = { ...again(), labels: Int32Array.from(base.labels), chunks: base.chunks.map((c) => c.slice()) };
-      const got = mergeInKernel({ ...seeds, plane, maxCost, minArea: 0 }, NO_CONTEXT);
+      const got = mergeInKernel({ ...seeds, plane, maxCost, minArea: 0 }, NO_CONTEXT).regions;
       t.equal(got.regionCount, regions, `maxCost ${maxCost}: ${regions} region(s)`);
     }
   }
@@ -199,7 +204,7 @@ t.test("two seeds' cost is the TypeScript's to the last bit: at it they join, on
         [below(cost), 2],
       ]) {
         const input = { ...seeds, labels: seeds.labels.slice(), chunks: seeds.chunks.map((c) => c.slice()), plane, maxCost, minArea: 0 };
-        if (mergeInKernel(input, NO_CONTEXT).regionCount !== regions) wrong++;
+        if (mergeInKernel(input, NO_CONTEXT).regions.regionCount !== regions) wrong++;
       }
       checked++;
     }
