@@ -41,8 +41,8 @@ const BRIDGE_PASSES = 3;
 const MIN_CORNER_TURN = Math.PI / 6;
 /** Per-trace work arrays, kept for the next trace (fresh pages cost more than these passes' work). */
 const BAND_SCRATCH = {
-  ...scratchSlots('antialias', Int32Array, ['bandPixels', 'movedTo']),
-  ...scratchSlots('antialias', Uint8Array, ['reached']),
+  ...scratchSlots('antialias', Int32Array, ['bandPixels', 'movedTo', 'blocks']),
+  ...scratchSlots('antialias', Uint8Array, ['reached', 'blockListed']),
 };
 /** `reached` of a pixel a strip grew into (its label changed), beside 1 for one reached as it was. */
 const GROWN = 2;
@@ -463,33 +463,46 @@ function bridgeDiagonalSteps(
     for (let c = 0; c < 3; c++) d += (rgb[3 * p + c] - colour[3 * s + c]) ** 2;
     return d;
   };
+  const usable = (o: number): boolean => stripOf(o) < 0 && !band[labels[o]] && !transparent[labels[o]];
+  // each block listed once a pass: marked while listed, unmarked once sorted
+  const listed = zeroedUint8(BAND_SCRATCH.blockListed, width * height);
   for (let pass = 0; pass < BRIDGE_PASSES; pass++) {
     const bridges: number[] = [];
     // only a 2×2 block holding a strip pixel can bridge: those blocks (by their top-left pixel),
     // in scan order, as a scan of every block meets them
-    const blocks: number[] = [];
-    for (const p of stripPixels) {
+    const blocks = scratchInt32(BAND_SCRATCH.blocks, 4 * stripPixels.length);
+    let count = 0;
+    for (let i = 0; i < stripPixels.length; i++) {
+      const p = stripPixels[i];
       const x = p % width,
         y = (p - x) / width;
       for (let by = Math.max(0, y - 1); by <= Math.min(height - 2, y); by++)
-        for (let bx = Math.max(0, x - 1); bx <= Math.min(width - 2, x); bx++) blocks.push(by * width + bx);
+        for (let bx = Math.max(0, x - 1); bx <= Math.min(width - 2, x); bx++) {
+          const block = by * width + bx;
+          if (listed[block]) continue;
+          listed[block] = 1;
+          blocks[count++] = block;
+        }
     }
-    const ordered = sortIndices(Int32Array.from(blocks));
-    for (let i = 0; i < ordered.length; i++) {
+    const ordered = sortIndices(blocks.subarray(0, count));
+    for (let i = 0; i < count; i++) {
       const p = ordered[i];
-      if (i > 0 && ordered[i - 1] === p) continue;
+      listed[p] = 0;
       // the 2×2 block p, p+1 / p+width, p+width+1: a strip on one diagonal only
       const a = stripOf(p),
         b = stripOf(p + 1),
         c = stripOf(p + width),
         d = stripOf(p + width + 1);
-      let s = -1,
-        o1 = -1,
-        o2 = -1;
-      if (a >= 0 && a === d && b !== a && c !== a) [s, o1, o2] = [a, p + 1, p + width];
-      else if (b >= 0 && b === c && a !== b && d !== b) [s, o1, o2] = [b, p, p + width + 1];
-      if (s < 0) continue;
-      const usable = (o: number) => stripOf(o) < 0 && !band[labels[o]] && !transparent[labels[o]];
+      let s: number, o1: number, o2: number;
+      if (a >= 0 && a === d && b !== a && c !== a) {
+        s = a;
+        o1 = p + 1;
+        o2 = p + width;
+      } else if (b >= 0 && b === c && a !== b && d !== b) {
+        s = b;
+        o1 = p;
+        o2 = p + width + 1;
+      } else continue;
       const pick = !usable(o2) || (usable(o1) && distance2(o1, s) <= distance2(o2, s)) ? o1 : o2;
       if (usable(pick)) bridges.push(pick, s);
     }
