@@ -211,18 +211,24 @@ function holdNextCommitReply(node: string): { release: () => void; restore: () =
   return { release, restore: () => (prototype.query = realQuery) };
 }
 
+/** Two nodes on a fresh database, with one account that both hold in memory. */
+async function twoNodesWith(t: { teardown(fn: () => unknown): void }, accountId: string) {
+  const url = await testPostgres().database();
+  const [a, b] = await Promise.all([openPostgresStore(url, { writeDelayMs: 1 }), openPostgresStore(url, { writeDelayMs: 1 })]);
+  t.teardown(() => Promise.all([a.close(), b.close()]));
+  a.accounts.insert(account(accountId));
+  await a.flush();
+  await waitFor(() => b.accounts.get(accountId) !== undefined, 'the account reached the second node');
+  return { a, b, url };
+}
+
 // A node's own charge may settle after another node charged on top of it and after this node's next
 // section read the account under the lock: that read is the newest, and memory must take it.
 t.test(
   "postgres: an admission section reads the account as committed, though this node's own last charge has not settled",
   { skip: missing ?? false },
   async (t) => {
-    const url = await testPostgres().database();
-    const [a, b] = await Promise.all([openPostgresStore(url, { writeDelayMs: 1 }), openPostgresStore(url, { writeDelayMs: 1 })]);
-    t.teardown(() => Promise.all([a.close(), b.close()]));
-    a.accounts.insert(account('acct_trial'));
-    await a.flush();
-    await waitFor(() => b.accounts.get('acct_trial') !== undefined, 'the account reached the second node');
+    const { a, b } = await twoNodesWith(t, 'acct_trial');
     const charge = (store: Store) =>
       store.exclusive('acct_trial', () => {
         const current = store.accounts.get('acct_trial')!;
@@ -249,17 +255,12 @@ t.test(
   "postgres: another node's change announced while this node's write is unsettled still reaches memory",
   { skip: missing ?? false },
   async (t) => {
-    const url = await testPostgres().database();
-    const [a, b] = await Promise.all([openPostgresStore(url, { writeDelayMs: 1 }), openPostgresStore(url, { writeDelayMs: 1 })]);
-    t.teardown(() => Promise.all([a.close(), b.close()]));
+    const { a, b, url } = await twoNodesWith(t, 'acct_1');
     const reader = new pg.Client({ connectionString: url });
     await reader.connect();
     t.teardown(() => reader.end());
     const nameInDatabase = async () =>
       (await reader.query<{ doc: AccountRecord }>("SELECT doc FROM accounts WHERE id = 'acct_1'")).rows[0]?.doc.name;
-    a.accounts.insert(account('acct_1'));
-    await a.flush();
-    await waitFor(() => b.accounts.get('acct_1') !== undefined, 'the account reached the second node');
 
     const held = holdNextCommitReply(b.node);
     t.teardown(held.restore);
