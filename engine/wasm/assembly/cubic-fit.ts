@@ -194,22 +194,18 @@ function generateAndMeasure(px: usize, py: usize, count: i32, first: i32, t1x: f
     al = chord / 3;
     ar = chord / 3;
   }
+  const b1x = x0 + t1x * al,
+    b1y = y0 + t1y * al,
+    b2x = x3 + t2x * ar,
+    b2y = y3 + t2y * ar;
   setF64(bez, 0, x0);
   setF64(bez, 1, y0);
-  setF64(bez, 2, x0 + t1x * al);
-  setF64(bez, 3, y0 + t1y * al);
-  setF64(bez, 4, x3 + t2x * ar);
-  setF64(bez, 5, y3 + t2y * ar);
+  setF64(bez, 2, b1x);
+  setF64(bez, 3, b1y);
+  setF64(bez, 4, b2x);
+  setF64(bez, 5, b2y);
   setF64(bez, 6, x3);
   setF64(bez, 7, y3);
-  const b0x = f64At(bez, 0),
-    b0y = f64At(bez, 1),
-    b1x = f64At(bez, 2),
-    b1y = f64At(bez, 3),
-    b2x = f64At(bez, 4),
-    b2y = f64At(bez, 5),
-    b3x = f64At(bez, 6),
-    b3y = f64At(bez, 7);
   let error: f64 = 0;
   let index = (first + first + last) >> 1;
   for (let i = 1; i < last; i++) {
@@ -219,8 +215,8 @@ function generateAndMeasure(px: usize, py: usize, count: i32, first: i32, t1x: f
       b1 = 3 * s * s * t,
       b2 = 3 * s * t * t,
       b3 = t * t * t;
-    const dx = b0 * b0x + b1 * b1x + b2 * b2x + b3 * b3x - f64At(px, i);
-    const dy = b0 * b0y + b1 * b1y + b2 * b2y + b3 * b3y - f64At(py, i);
+    const dx = b0 * x0 + b1 * b1x + b2 * b2x + b3 * x3 - f64At(px, i);
+    const dy = b0 * y0 + b1 * b1y + b2 * b2y + b3 * y3 - f64At(py, i);
     const d = dx * dx + dy * dy;
     if (d > error) {
       error = d;
