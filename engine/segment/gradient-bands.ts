@@ -249,18 +249,9 @@ export function listPixels(regions: RegionLabels, plan: JoinPlan, pixels: Int32A
  * writes, for every region of each, the group it ends in to `joinedInto` (region ids; the others
  * are left alone). The moment tables' blocks of those regions change as groups join.
  */
-export function joinComponents(
-  image: RasterImage,
-  regions: RegionLabels,
-  settings: GradientBandSettings,
-  plan: JoinPlan,
-  tables: MomentTables,
-  pixelList: () => Int32Array,
-  joinedInto: Int32Array,
-  take: () => number,
-): void {
+export function joinComponents(...join: Parameters<typeof joinHeldComponents>): void {
   // the joins' fits take their samples from the image held in the fit kernel (engine/wasm/gradient-fit.ts)
-  withImageInKernel(image, () => joinHeldComponents(image, regions, settings, plan, tables, pixelList, joinedInto, take));
+  withImageInKernel(join[0], () => joinHeldComponents(...join));
 }
 
 function joinHeldComponents(
