@@ -161,9 +161,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     let settled = () => {};
     try {
       await writeAndSettle(async () => {
-        // Checked again in the step that takes the batch: a section may start while the wait resumes.
-        do await sectionsIdle();
-        while (sectionsRunning > 0);
+        // Checked in the step that takes the batch: a section may start while a wait resumes.
+        while (sectionsRunning > 0) await sectionsIdle();
         batchInFlight = new Promise<void>((resolve) => (settled = resolve));
         return { batch: takePending(), result: undefined };
       });
@@ -248,29 +247,26 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       // Every read first, then every refresh and the section with no await between them: a change
       // feed read that started before another node's commit must not land between the refresh and
       // the section and hand it a stale account (a lost charge).
-      const rows = await (async () => {
-        const account = await read('accounts', 'id = $1');
-        const activeHere = collections.jobs.filter(
-          (job) =>
-            (job as { account_id?: string }).account_id === accountId &&
-            ['queued', 'processing'].includes((job as { status?: string }).status ?? ''),
-        );
-        const jobs = await read('jobs', "account_id = $1 AND status IN ('queued', 'processing')");
-        // Jobs this node thinks active that ended elsewhere are re-read too.
-        const seen = new Set(jobs.map((row) => row.id));
-        const ended = activeHere.filter((job) => !seen.has(job.id)).map((job) => job.id);
-        const endedRows: Array<{ id: string; doc: { id: string } | null }> = [];
-        if (ended.length) {
-          endedRows.push(...(await read('jobs', 'id = ANY($1::text[])', ended)));
-          const found = new Set(endedRows.map((row) => row.id));
-          endedRows.push(...ended.filter((id) => !found.has(id)).map((id) => ({ id, doc: null })));
-        }
-        const idempotency = await read('idempotency', 'account_id = $1');
-        return { account, jobs: [...endedRows, ...jobs], idempotency };
-      })();
-      refresh('accounts', rows.account, null);
-      refresh('jobs', rows.jobs, null);
-      refresh('idempotency', rows.idempotency, null);
+      const account = await read('accounts', 'id = $1');
+      const activeHere = collections.jobs.filter(
+        (job) =>
+          (job as { account_id?: string }).account_id === accountId &&
+          ['queued', 'processing'].includes((job as { status?: string }).status ?? ''),
+      );
+      const jobs = await read('jobs', "account_id = $1 AND status IN ('queued', 'processing')");
+      // Jobs this node thinks active that ended elsewhere are re-read too.
+      const seen = new Set(jobs.map((row) => row.id));
+      const ended = activeHere.filter((job) => !seen.has(job.id)).map((job) => job.id);
+      const endedRows: Array<{ id: string; doc: { id: string } | null }> = [];
+      if (ended.length) {
+        endedRows.push(...(await read('jobs', 'id = ANY($1::text[])', ended)));
+        const found = new Set(endedRows.map((row) => row.id));
+        endedRows.push(...ended.filter((id) => !found.has(id)).map((id) => ({ id, doc: null })));
+      }
+      const idempotency = await read('idempotency', 'account_id = $1');
+      refresh('accounts', account, null);
+      refresh('jobs', [...endedRows, ...jobs], null);
+      refresh('idempotency', idempotency, null);
       const result = await section(client);
       return { result, batch: takePending() };
     });
