@@ -45,7 +45,7 @@ export const LAYOUT_START = 64;
  * About this many pixels go to a banded kernel at a time (whole rows, at least one, plus the rows
  * beside them its pixels reach), so its memory stays small whatever the image.
  */
-const BAND_PIXELS = 1 << 16;
+export const BAND_PIXELS = 1 << 16;
 
 /** Rows a band holds for an image `width` pixels wide (tests pass a smaller `bandPixels`). */
 export function bandRowsFor(width: number, bandPixels = BAND_PIXELS): number {
