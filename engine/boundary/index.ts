@@ -15,12 +15,7 @@
  *   to edge.
  */
 import { checkAbort, type StageContext } from '../stage.js';
-import { scratchSlots, scratchUint8 } from '../scratch.js';
-
-/** Scratch slots (../scratch.ts): traceChains's crack masks, all of them and those not traced yet. */
-const MASKS = scratchSlots('boundary graph', Uint8Array, ['cracks', 'untraced']);
-/** Masks of more vertices than this (an image over about 4 MP) are made fresh, not kept on the thread. */
-const MAX_KEPT_MASK = 1 << 22;
+import { crackMasksInKernel } from '../wasm/crack-masks.js';
 
 /** Directions, clockwise on screen: east, south, west, north. */
 const DX = [1, 0, -1, 0];
@@ -86,64 +81,11 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
     V = W + 1;
   // Every vertex (pixel corner) as a 4-bit mask of the boundary cracks leaving it (bit d = direction
   // d), and a second mask of those not traced yet; a walk clears a crack's bit at both its ends.
+  // The masks and the junctions come from WebAssembly (engine/wasm/assembly/crack-masks.ts): a
+  // pass over every pixel that V8 made of TypeScript took half of this stage.
+  const masks = crackMasksInKernel(labels, W, H);
+  const { cracks, untraced, boundaryCracks, junctions } = masks;
   const vertices = V * (H + 1);
-  // rounded up to whole 32-bit words: the scans below skip four crack-free vertices at a time. Both
-  // masks are scratch, kept for the next trace: fresh memory costs its page faults, more than
-  // clearing it (this function runs start to end, nothing else takes them meanwhile).
-  const maskLength = (vertices + 3) & ~3;
-  const kept = maskLength <= MAX_KEPT_MASK;
-  const cracks = kept ? scratchUint8(MASKS.cracks, maskLength).fill(0) : new Uint8Array(maskLength);
-  let boundaryCracks = 2 * (W + H); // the frame's
-  for (let x = 0; x < W; x++) {
-    cracks[x] |= 1;
-    cracks[x + 1] |= 4; // top border, east and west
-    const b = H * V + x;
-    cracks[b] |= 1;
-    cracks[b + 1] |= 4;
-  }
-  for (let y = 0; y < H; y++) {
-    const row = y * W,
-      v = y * V;
-    cracks[v] |= 2;
-    cracks[v + V] |= 8; // left border, south and north
-    cracks[v + W] |= 2;
-    cracks[v + W + V] |= 8;
-    if (y === 0) {
-      for (let x = 1; x < W; x++) {
-        if (labels[row + x - 1] !== labels[row + x]) {
-          cracks[v + x] |= 2;
-          cracks[v + x + V] |= 8;
-          boundaryCracks++;
-        }
-      }
-      continue;
-    }
-    // the crack above pixel x and the one left of it, in one pass along the row
-    if (labels[row - W] !== labels[row]) {
-      cracks[v] |= 1;
-      cracks[v + 1] |= 4;
-      boundaryCracks++;
-    }
-    let previous = labels[row];
-    for (let x = 1; x < W; x++) {
-      const here = labels[row + x];
-      if (labels[row - W + x] !== here) {
-        cracks[v + x] |= 1;
-        cracks[v + x + 1] |= 4;
-        boundaryCracks++;
-      }
-      if (previous !== here) {
-        cracks[v + x] |= 2;
-        cracks[v + x + V] |= 8;
-        boundaryCracks++;
-      }
-      previous = here;
-    }
-  }
-  const untraced = kept ? scratchUint8(MASKS.untraced, maskLength) : new Uint8Array(maskLength);
-  untraced.set(cracks);
-  const crackWords = new Uint32Array(cracks.buffer, 0, maskLength >> 2);
-  const untracedWords = new Uint32Array(untraced.buffer, 0, maskLength >> 2);
   // Every chain's points go into one growing buffer and become views of it at the end: a copy per
   // chain would give each its own backing store, which costs more than tracing a short chain.
   // It needs two numbers per boundary crack plus two per open chain (its last point); the chains
@@ -164,28 +106,25 @@ function traceChains(labels: Int32Array, width: number, height: number, context:
   const chains: Chain[] = (t.chains = []);
   const ends: number[] = (t.ends = []);
 
-  // Junctions in scan order; most vertices lie inside regions, four of them are passed at once.
-  for (let w = 0; w < crackWords.length; w++) {
-    if ((w & 0x7fff) === 0) checkAbort(context);
-    if (crackWords[w] === 0) continue;
-    for (let v = 4 * w, end = Math.min(v + 4, vertices); v < end; v++) {
-      if (DEGREE[cracks[v]] < 3) continue;
+  try {
+    // Junctions in scan order.
+    for (let i = 0; i < junctions.length; i++) {
+      if ((i & 0xfff) === 0) checkAbort(context);
+      const v = junctions[i];
       const y = (v / V) | 0,
         x = v - y * V;
       for (let d = 0; d < 4; d++) if (untraced[v] & (1 << d)) walk(t, x, y, d, false);
     }
-  }
-  // What is left are loops without a junction; every loop has a horizontal crack, so starting on an
-  // untraced horizontal boundary crack heading east finds each one once (in scan order, read one
-  // vertex at a time where a word has one: a walk clears bits further on).
-  for (let w = 0; w < untracedWords.length; w++) {
-    if ((w & 0x7fff) === 0) checkAbort(context);
-    if ((untracedWords[w] & 0x01010101) === 0) continue;
-    for (let v = 4 * w, end = Math.min(v + 4, vertices); v < end; v++) {
-      if (!(untraced[v] & 1)) continue;
+    // What is left are loops without a junction; every loop has a horizontal crack, so starting on an
+    // untraced horizontal boundary crack heading east finds each one once (in scan order: a walk
+    // clears bits further on, so the next start is looked for after each walk).
+    for (let v = masks.nextLoopStart(0), loops = 0; v < vertices; v = masks.nextLoopStart(v + 1), loops++) {
+      if ((loops & 0xfff) === 0) checkAbort(context);
       const y = (v / V) | 0;
       walk(t, v - y * V, y, 0, true);
     }
+  } finally {
+    masks.release();
   }
   const buffer = t.buffer;
   for (let i = 0, from = 0; i < chains.length; i++) {
