@@ -21,6 +21,7 @@
  */
 import type { BoundaryGraph } from './index.js';
 import { regionColourSums } from '../segment/renumber.js';
+import { crackShiftsInKernel } from '../wasm/crack-shifts.js';
 
 interface SubpixelImage {
   width: number;
@@ -72,7 +73,13 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
   const { labels, regionCount, transparent, coverage: inkCoverage } = segmentation;
   const mean = regionMeans(rgb, segmentation);
   const inkRegion = inkCoverage ? inkRegions(inkCoverage, labels, regionCount) : null;
-  let shifts = new Float64Array(256);
+  // Colour edges: every crack's shift from WebAssembly (engine/wasm/assembly/crack-shifts.ts, the
+  // same doubles as crackShift below), where V8's code for the per-crack reads and sums was most of
+  // this stage. Ink against paper (line art) reads its coverage here.
+  const shifted = inkRegion === null ? graph.chains.filter((chain) => shiftsColours(chain, transparent)) : [];
+  const byKernel = inkRegion === null ? crackShiftsInKernel({ width, height, rgb, labels, mean, chains: shifted }) : null;
+  let shifts = byKernel?.shifts ?? new Float64Array(256);
+  let listed = 0;
   // per junction vertex: the summed shift vectors of the cracks that end there, and how many
   const junctionShift = new Map<number, number[]>();
   const edge = edgeState;
@@ -106,46 +113,21 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
       continue;
     }
     const cracks = chain.closed ? count : count - 1;
-    if (shifts.length < cracks) shifts = new Float64Array(2 * cracks);
-    let largest = 0;
-    for (let i = 0; i < cracks; i++) {
-      const j = i + 1 === count ? 0 : i + 1;
-      const x0 = pts[2 * i],
-        y0 = pts[2 * i + 1];
-      const dx = pts[2 * j] - x0,
-        dy = pts[2 * j + 1] - y0;
-      // the left normal (towards L) is (dy, −dx) on screen; R's pixel lies against it
-      const nx = dy,
-        ny = -dx;
-      const mx = x0 + dx / 2,
-        my = y0 + dy / 2;
-      const rx = Math.floor(mx - nx / 2),
-        ry = Math.floor(my - ny / 2);
-      if (byCoverage) {
-        shifts[i] = coverageShift(inkCoverage!, width, height, rx, ry, nx, ny, inkRegion![right] === 1);
-        if (Math.abs(shifts[i]) > largest) largest = Math.abs(shifts[i]);
-        continue;
-      }
-      if (!referenceColours(edge, rx, ry, nx, ny)) {
-        shifts[i] = 0;
-        continue;
-      }
-      let sum = 0;
-      for (let k = 0; k < SIDE_PIXELS; k++) {
-        sum += coverageByRight(edge, rx - k * nx, ry - k * ny, 1);
-        sum += coverageByRight(edge, rx + (k + 1) * nx, ry + (k + 1) * ny, 0);
-      }
-      let e = sum - SIDE_PIXELS;
-      e = e < -MAX_SHIFT ? -MAX_SHIFT : e > MAX_SHIFT ? MAX_SHIFT : e;
-      shifts[i] = e;
-      if (Math.abs(e) > largest) largest = Math.abs(e);
+    // this chain's shifts are shifts[s0 ..]
+    let s0 = 0;
+    if (byKernel) s0 = byKernel.first[listed++];
+    else {
+      if (shifts.length < cracks) shifts = new Float64Array(2 * cracks);
+      for (let i = 0; i < cracks; i++) shifts[i] = crackShift(edge, pts, i, count, byCoverage, inkCoverage, inkRegion);
     }
-    if (largest < HARD_EDGE_SHIFT) shifts.fill(0, 0, cracks);
+    let largest = 0;
+    for (let i = 0; i < cracks; i++) if (Math.abs(shifts[s0 + i]) > largest) largest = Math.abs(shifts[s0 + i]);
+    if (largest < HARD_EDGE_SHIFT) shifts.fill(0, s0, s0 + cracks);
     if (!chain.closed) {
       // the first and last cracks' shift vectors, (dy, −dx)·e
-      addJunctionShift(junctionShift, width, pts[0], pts[1], (pts[3] - pts[1]) * shifts[0], -(pts[2] - pts[0]) * shifts[0]);
+      addJunctionShift(junctionShift, width, pts[0], pts[1], (pts[3] - pts[1]) * shifts[s0], -(pts[2] - pts[0]) * shifts[s0]);
       const a = 2 * count - 4,
-        e = shifts[cracks - 1];
+        e = shifts[s0 + cracks - 1];
       addJunctionShift(junctionShift, width, pts[a + 2], pts[a + 3], (pts[a + 3] - pts[a + 1]) * e, -(pts[a + 2] - pts[a]) * e);
     }
     if (largest < HARD_EDGE_SHIFT) continue;
@@ -164,8 +146,8 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
         y0 = pts[2 * i + 1];
       const dx = pts[2 * j] - x0,
         dy = pts[2 * j + 1] - y0;
-      out[m++] = x0 + dx / 2 + dy * shifts[i];
-      out[m++] = y0 + dy / 2 - dx * shifts[i];
+      out[m++] = x0 + dx / 2 + dy * shifts[s0 + i];
+      out[m++] = y0 + dy / 2 - dx * shifts[s0 + i];
     }
     if (!chain.closed) {
       out[m] = pts[2 * count - 2];
@@ -178,6 +160,48 @@ export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, s
   edge.rgb = NO_COLOURS;
   edge.mean = NO_MEANS;
   edge.labels = NO_LABELS;
+}
+
+/** A chain between two painted regions of a colour image: its cracks are shifted by their colours. */
+function shiftsColours(chain: { right: number; left: number }, transparent: Uint8Array): boolean {
+  return chain.right >= 0 && chain.left >= 0 && !transparent[chain.right] && !transparent[chain.left];
+}
+
+/**
+ * The shift of crack i (from point i to the next) of a chain of `count` points along its left
+ * normal: by the ink coverage for an ink-against-paper chain, else by the colours on the normal,
+ * clamped to half a pixel.
+ */
+function crackShift(
+  edge: EdgeState,
+  pts: Float64Array,
+  i: number,
+  count: number,
+  byCoverage: boolean,
+  inkCoverage: Uint8Array | undefined,
+  inkRegion: Uint8Array | null,
+): number {
+  const j = i + 1 === count ? 0 : i + 1;
+  const x0 = pts[2 * i],
+    y0 = pts[2 * i + 1];
+  const dx = pts[2 * j] - x0,
+    dy = pts[2 * j + 1] - y0;
+  // the left normal (towards L) is (dy, −dx) on screen; R's pixel lies against it
+  const nx = dy,
+    ny = -dx;
+  const mx = x0 + dx / 2,
+    my = y0 + dy / 2;
+  const rx = Math.floor(mx - nx / 2),
+    ry = Math.floor(my - ny / 2);
+  if (byCoverage) return coverageShift(inkCoverage!, edge.width, edge.height, rx, ry, nx, ny, inkRegion![edge.right] === 1);
+  if (!referenceColours(edge, rx, ry, nx, ny)) return 0;
+  let sum = 0;
+  for (let k = 0; k < SIDE_PIXELS; k++) {
+    sum += coverageByRight(edge, rx - k * nx, ry - k * ny, 1);
+    sum += coverageByRight(edge, rx + (k + 1) * nx, ry + (k + 1) * ny, 0);
+  }
+  const e = sum - SIDE_PIXELS;
+  return e < -MAX_SHIFT ? -MAX_SHIFT : e > MAX_SHIFT ? MAX_SHIFT : e;
 }
 
 function addJunctionShift(junctionShift: Map<number, number[]>, width: number, x: number, y: number, sx: number, sy: number): void {
