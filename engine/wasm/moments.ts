@@ -117,7 +117,9 @@ export function measureMomentsInKernel(pass: MomentsPass): void {
       const at = kernelRuns[3 * k],
         first = kernelRuns[3 * k + 1],
         count = kernelRuns[3 * k + 2];
-      edgePixel.set(kernelEdges.subarray(first - bandStart, first - bandStart + count), first);
+      // copied pixel by pixel: most runs are a few pixels, shorter than a view and a set() take to make
+      const from = first - bandStart;
+      for (let i = 0; i < count; i++) edgePixel[first + i] = kernelEdges[from + i];
       if (lists) for (let i = 0; i < count; i++) lists.pixels[at + i] = first + i;
     }
   }
