@@ -68,6 +68,7 @@ export function floodKernel(
   const kernel = loader.instance();
   const n = width * height;
   const rgbAt = LAYOUT_START;
+  // the kernel reads a pixel's colour as four bytes: the transparency or the labels follow the RGB
   const clearAt = transparent ? after(rgbAt, 3 * n) : 0;
   const labelsAt = after(transparent ? clearAt : rgbAt, transparent ? n : 3 * n);
   const squaresAt = after(labelsAt, 4 * n);

@@ -190,17 +190,21 @@ function floodRegion(
       let pr: i32 = -1,
         pg: i32 = -1,
         pb: i32 = -1;
+      // ...and packed (r | g << 8 | b << 16) to compare a pixel's colour in one step: read as four
+      // bytes, the last one the next pixel's (past the last pixel lies the next array: see flood.ts)
+      let pc: u32 = 0xffffffff;
       let count: f64 = 0,
         runX: f64 = -0.0;
       while (x !== end) {
         const q = row + x + step;
         if (labelAt(labels, q) !== free) break;
-        const o = rgb + <usize>(q * 3);
-        const r = <i32>load<u8>(o),
-          g = <i32>load<u8>(o, 1),
-          b = <i32>load<u8>(o, 2);
-        if (r !== pr || g !== pg || b !== pb) {
+        const c = load<u32>(rgb + <usize>(q * 3)) & 0xffffff;
+        if (c !== pc) {
+          const r = <i32>(c & 0xff),
+            g = <i32>((c >> 8) & 0xff),
+            b = <i32>(c >> 16);
           if (!isClear && !nearSeedColour(rgb, q, r0, g0, b0, tol2)) break;
+          pc = c;
           sr += <f64>pr * count;
           sg += <f64>pg * count;
           sb += <f64>pb * count;
@@ -282,6 +286,7 @@ function floodRegion(
             pb = b;
           let count: f64 = 0,
             runX: f64 = -0.0;
+          let pc: u32 = <u32>r | (<u32>g << 8) | (<u32>b << 16);
           while (true) {
             store<i32>(labels + (<usize>q << 2), label);
             count += 1;
@@ -290,12 +295,13 @@ function floodRegion(
             if (x > to) break;
             q++;
             if (labelAt(labels, q) !== free) break;
-            o = rgb + <usize>(q * 3);
-            r = <i32>load<u8>(o);
-            g = <i32>load<u8>(o, 1);
-            b = <i32>load<u8>(o, 2);
-            if (r !== pr || g !== pg || b !== pb) {
+            const c = load<u32>(rgb + <usize>(q * 3)) & 0xffffff;
+            if (c !== pc) {
+              r = <i32>(c & 0xff);
+              g = <i32>((c >> 8) & 0xff);
+              b = <i32>(c >> 16);
               if (!isClear && !nearSeedColour(rgb, q, r0, g0, b0, tol2)) break;
+              pc = c;
               sr += <f64>pr * count;
               sg += <f64>pg * count;
               sb += <f64>pb * count;
