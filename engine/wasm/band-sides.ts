@@ -6,7 +6,7 @@
  * keeps one instance.
  */
 import { BAND_SIDES_WASM } from './band-sides-module.js';
-import { after, bandRowsFor, growTo, kernelLoader, LAYOUT_START } from './kernel.js';
+import { after, bandRowsFor, COPY_SLACK, copyIn, growTo, kernelLoader, LAYOUT_START } from './kernel.js';
 
 interface BandSidesExports {
   memory: WebAssembly.Memory;
@@ -66,8 +66,8 @@ export function chooseBandSides(sides: BandSides): number {
   const meanAt = after(bandAt, regionCount);
   const scratchAt = after(meanAt, 8 * 3 * regionCount);
   const labelsAt = after(scratchAt, 4 * 8);
-  const rgbAt = after(labelsAt, 4 * width * rowsHeld);
-  const pixelsAt = after(rgbAt, 3 * width * rowsHeld);
+  const rgbAt = after(labelsAt, 4 * width * rowsHeld + COPY_SLACK);
+  const pixelsAt = after(rgbAt, 3 * width * rowsHeld + COPY_SLACK);
   const movedAt = after(pixelsAt, 4 * width * bandRows);
   const end = after(movedAt, 4 * width * bandRows);
   growTo(kernel.memory, end);
@@ -75,9 +75,7 @@ export function chooseBandSides(sides: BandSides): number {
   new Uint8Array(memory, unjoinableAt, regionCount).set(unjoinable.subarray(0, regionCount));
   new Uint8Array(memory, bandAt, regionCount).set(band);
   new Float64Array(memory, meanAt, 3 * regionCount).set(mean.subarray(0, 3 * regionCount));
-  const kernelLabels = new Int32Array(memory, labelsAt, width * rowsHeld),
-    kernelRgb = new Uint8Array(memory, rgbAt, 3 * width * rowsHeld),
-    kernelPixels = new Int32Array(memory, pixelsAt, width * bandRows),
+  const kernelPixels = new Int32Array(memory, pixelsAt, width * bandRows),
     kernelMoved = new Int32Array(memory, movedAt, width * bandRows);
   let moves = 0;
   for (let start = 0; start < pixels.length;) {
@@ -88,8 +86,8 @@ export function chooseBandSides(sides: BandSides): number {
     while (end < pixels.length && pixels[end] < y1 * width) end++;
     const firstRow = Math.max(0, y0 - REACH),
       lastRow = Math.min(height, y1 + REACH);
-    kernelLabels.set(labels.subarray(firstRow * width, lastRow * width));
-    kernelRgb.set(rgb.subarray(3 * firstRow * width, 3 * lastRow * width));
+    const labelsHere = copyIn(memory, labelsAt, labels.subarray(firstRow * width, lastRow * width));
+    const rgbHere = copyIn(memory, rgbAt, rgb.subarray(3 * firstRow * width, 3 * lastRow * width));
     kernelPixels.set(pixels.subarray(start, end));
     moves += kernel.chooseSides(
       end - start,
@@ -98,8 +96,8 @@ export function chooseBandSides(sides: BandSides): number {
       width,
       height,
       firstRow,
-      labelsAt,
-      rgbAt,
+      labelsHere,
+      rgbHere,
       unjoinableAt,
       bandAt,
       meanAt,

@@ -6,7 +6,7 @@
  * met. Each thread compiles the module once and keeps one instance.
  */
 import { BOUNDARY_STEPS_WASM } from './boundary-steps-module.js';
-import { after, bandRowsFor, growTo, kernelLoader, LAYOUT_START } from './kernel.js';
+import { after, bandRowsFor, COPY_SLACK, copyIn, growTo, kernelLoader, LAYOUT_START } from './kernel.js';
 
 interface BoundaryStepsExports {
   memory: WebAssembly.Memory;
@@ -56,8 +56,8 @@ export function boundaryStepsInKernel(
   const areaAt = LAYOUT_START;
   const clearAt = after(areaAt, 4 * regionCount);
   const labelsAt = after(clearAt, regionCount);
-  const dataAt = after(labelsAt, 4 * width * rowsHeld);
-  const tableAt = after(dataAt, channels * width * rowsHeld);
+  const dataAt = after(labelsAt, 4 * width * rowsHeld + COPY_SLACK);
+  const tableAt = after(dataAt, channels * width * rowsHeld + COPY_SLACK);
   // a row may add two pairs a pixel: room for that at least (a power of two, the slots' mask)
   let room = 1024;
   while (room < 4 * width) room *= 2;
@@ -69,9 +69,9 @@ export function boundaryStepsInKernel(
     const y1 = Math.min(height, y0 + bandRows);
     const from = Math.max(0, y0 - 1) * width,
       to = Math.min(height, y1 + 2) * width;
-    new Int32Array(kernel.memory.buffer, labelsAt, to - from).set(labels.subarray(from, to));
-    new Uint8Array(kernel.memory.buffer, dataAt, channels * (to - from)).set(data.subarray(channels * from, channels * to));
-    const reached = kernel.scanRows(width, height, y0, y1, labelsAt, dataAt, channels, areaAt, clearAt, hardStep * hardStep);
+    const labelsHere = copyIn(kernel.memory.buffer, labelsAt, labels.subarray(from, to));
+    const dataHere = copyIn(kernel.memory.buffer, dataAt, data.subarray(channels * from, channels * to));
+    const reached = kernel.scanRows(width, height, y0, y1, labelsHere, dataHere, channels, areaAt, clearAt, hardStep * hardStep);
     if (reached < y1) {
       // the table is nearly full: twice the room, the entries copied over, the band's rows from `reached` again
       const entries = readTable(kernel, table, kernel.entries());

@@ -67,6 +67,8 @@ let views: GradientFitKernel | null = null;
 let capacity = 0,
   indicesAt = 0,
   imageAt = 0;
+/** Where the held image's bytes start: imageAt, or up to 7 bytes on. */
+let heldAt = 0;
 
 /** The layout's offsets for `samples` samples, worked out on this thread's first call. */
 function layOut(samples: number): GradientFitExports {
@@ -152,8 +154,11 @@ export function holdsRows(image: RasterImage, firstRow: number, lastRow: number,
   const rowBytes = channels * image.width;
   const kernel = layOut(samples);
   if (!placed) {
-    growTo(kernel.memory, imageAt + rowBytes * image.height);
-    kernel.setImage(imageAt, image.width, image.height, channels, indicesAt);
+    // where the image's bytes lie as they do in its buffer modulo 8: a worker's image is shared
+    // memory, which V8 copies a byte at a time otherwise (./kernel.ts copyIn)
+    heldAt = image.data.buffer instanceof SharedArrayBuffer ? imageAt + ((image.data.byteOffset - imageAt) & 7) : imageAt;
+    growTo(kernel.memory, heldAt + rowBytes * image.height);
+    kernel.setImage(heldAt, image.width, image.height, channels, indicesAt);
     placed = true;
   }
   const from = Math.max(0, firstRow - 1),
@@ -165,7 +170,7 @@ export function holdsRows(image: RasterImage, firstRow: number, lastRow: number,
     }
     let end = y;
     while (end <= to && !rowsIn[end]) rowsIn[end++] = 1;
-    new Uint8Array(kernel.memory.buffer, imageAt + y * rowBytes, (end - y) * rowBytes).set(
+    new Uint8Array(kernel.memory.buffer, heldAt + y * rowBytes, (end - y) * rowBytes).set(
       image.data.subarray(y * rowBytes, end * rowBytes),
     );
     y = end;

@@ -62,3 +62,25 @@ export function growTo(memory: WebAssembly.Memory, end: number): void {
   const have = memory.buffer.byteLength;
   if (end > have) memory.grow(Math.ceil((end - have) / PAGE));
 }
+
+/**
+ * Bytes a layout leaves after an array it fills with copyIn, which may place the copy up to 7 bytes
+ * further on.
+ */
+export const COPY_SLACK = 8;
+
+type CopiedArray = Int32Array | Uint8Array;
+
+/**
+ * Copies `source` into `memory` at `at`, or up to 7 bytes further on, where the copy lies as the
+ * source does modulo 8, and returns where it went. V8 copies to or from shared memory a byte at a
+ * time unless both ends agree modulo 8: the label rows of an image of odd width took eight times
+ * as long every other band (the labels are always shared, a worker's pixels too). An array
+ * copied this way needs COPY_SLACK bytes after it in the layout.
+ */
+export function copyIn(memory: ArrayBuffer, at: number, source: CopiedArray): number {
+  const placed = source.buffer instanceof SharedArrayBuffer ? at + ((source.byteOffset - at) & 7) : at;
+  if (source instanceof Int32Array) new Int32Array(memory, placed, source.length).set(source);
+  else new Uint8Array(memory, placed, source.length).set(source);
+  return placed;
+}

@@ -6,7 +6,7 @@
  * module once and keeps one instance.
  */
 import { MOMENTS_WASM } from './moments-module.js';
-import { after, bandRowsFor, growTo, kernelLoader, LAYOUT_START } from './kernel.js';
+import { after, bandRowsFor, COPY_SLACK, copyIn, growTo, kernelLoader, LAYOUT_START } from './kernel.js';
 import { MOMENTS } from '../segment/colour-moments.js';
 
 interface MomentsExports {
@@ -75,8 +75,8 @@ export function measureMomentsInKernel(pass: MomentsPass): void {
   const refYAt = after(refXAt, 4 * blocks);
   const listedAt = after(refYAt, 4 * blocks);
   const labelsAt = after(listedAt, 4 * regionCount);
-  const dataAt = after(labelsAt, 4 * width * rowsHeld);
-  const edgesAt = after(dataAt, channels * width * rowsHeld);
+  const dataAt = after(labelsAt, 4 * width * rowsHeld + COPY_SLACK);
+  const edgesAt = after(dataAt, channels * width * rowsHeld + COPY_SLACK);
   const runsAt = after(edgesAt, width * bandRows);
   const end = after(runsAt, 12 * width * bandRows);
   growTo(kernel.memory, end);
@@ -84,25 +84,23 @@ export function measureMomentsInKernel(pass: MomentsPass): void {
   new Int32Array(memory, mineAt, regionCount).set(mine.subarray(0, regionCount));
   if (lists) new Int32Array(memory, listedAt, regionCount).set(lists.first.subarray(0, regionCount));
   kernel.begin(mineAt, regionCount, sumsAt, refYAt);
-  const kernelLabels = new Int32Array(memory, labelsAt, width * rowsHeld),
-    kernelData = new Uint8Array(memory, dataAt, channels * width * rowsHeld),
-    kernelEdges = new Uint8Array(memory, edgesAt, width * bandRows),
+  const kernelEdges = new Uint8Array(memory, edgesAt, width * bandRows),
     kernelRuns = new Int32Array(memory, runsAt, 3 * width * bandRows);
   for (let y0 = 0; y0 < height; y0 += bandRows) {
     const y1 = Math.min(height, y0 + bandRows);
     // the band and the rows above and below it (edge flags compare with them)
     const from = Math.max(0, y0 - 1) * width,
       to = Math.min(height, y1 + 1) * width;
-    kernelLabels.set(labels.subarray(from, to));
-    kernelData.set(data.subarray(channels * from, channels * to));
+    const labelsHere = copyIn(memory, labelsAt, labels.subarray(from, to));
+    const dataHere = copyIn(memory, dataAt, data.subarray(channels * from, channels * to));
     const runs = kernel.measureBand(
       width,
       height,
       y0,
       y1,
-      dataAt,
+      dataHere,
       channels,
-      labelsAt,
+      labelsHere,
       mineAt,
       sumsAt,
       refXAt,

@@ -6,7 +6,7 @@
  * whatever the image. Each thread compiles the module once and keeps one instance.
  */
 import { PAINT_SUMS_WASM } from './paint-sums-module.js';
-import { after, bandRowsFor, growTo, kernelLoader, LAYOUT_START } from './kernel.js';
+import { after, bandRowsFor, COPY_SLACK, copyIn, growTo, kernelLoader, LAYOUT_START } from './kernel.js';
 
 interface PaintSumsExports {
   memory: WebAssembly.Memory;
@@ -73,18 +73,16 @@ export function paintSumsInKernel(pass: PaintPixels & { data: Uint8Array; channe
   const innerSquaresAt = after(innerSumsAt, 24 * regionCount);
   const innerAreaAt = after(innerSquaresAt, 8 * regionCount);
   const labelsAt = after(innerAreaAt, 4 * regionCount);
-  const dataAt = after(labelsAt, 4 * width * rowsHeld);
-  growTo(kernel.memory, after(dataAt, channels * width * bandRows));
+  const dataAt = after(labelsAt, 4 * width * rowsHeld + COPY_SLACK);
+  growTo(kernel.memory, after(dataAt, channels * width * bandRows + COPY_SLACK));
   kernel.beginSums(regionCount, sumsAt, squaresAt, innerSumsAt, innerSquaresAt, innerAreaAt);
   const memory = kernel.memory.buffer;
-  const kernelLabels = new Int32Array(memory, labelsAt, width * rowsHeld),
-    kernelData = new Uint8Array(memory, dataAt, channels * width * bandRows);
   for (let y0 = 0; y0 < height; y0 += bandRows) {
     const y1 = Math.min(height, y0 + bandRows);
     // the band and the rows above and below it (the inner test looks at them)
-    kernelLabels.set(labels.subarray(Math.max(0, y0 - 1) * width, Math.min(height, y1 + 1) * width));
-    kernelData.set(data.subarray(channels * y0 * width, channels * y1 * width));
-    kernel.sumBand(width, height, y0, y1, dataAt, channels, labelsAt, sumsAt, squaresAt, innerSumsAt, innerSquaresAt, innerAreaAt);
+    const labelsHere = copyIn(memory, labelsAt, labels.subarray(Math.max(0, y0 - 1) * width, Math.min(height, y1 + 1) * width));
+    const dataHere = copyIn(memory, dataAt, data.subarray(channels * y0 * width, channels * y1 * width));
+    kernel.sumBand(width, height, y0, y1, dataHere, channels, labelsHere, sumsAt, squaresAt, innerSumsAt, innerSquaresAt, innerAreaAt);
   }
   return {
     sums: new Float64Array(memory, sumsAt, 3 * regionCount).slice(),
@@ -112,7 +110,7 @@ export function gradientSamplesInKernel(
   const nextSampleAt = after(untilNextAt, 4 * regionCount);
   const byInnerAt = after(nextSampleAt, 4 * regionCount);
   const labelsAt = after(byInnerAt, regionCount);
-  const outAt = after(labelsAt, 4 * width * rowsHeld);
+  const outAt = after(labelsAt, 4 * width * rowsHeld + COPY_SLACK);
   // at most a sample a pixel of the band: two numbers each
   growTo(kernel.memory, after(outAt, 8 * width * bandRows));
   const memory = kernel.memory.buffer;
@@ -120,12 +118,11 @@ export function gradientSamplesInKernel(
   new Int32Array(memory, nextSampleAt, regionCount).set(pass.nextSample.subarray(0, regionCount));
   new Uint8Array(memory, byInnerAt, regionCount).set(pass.byInner.subarray(0, regionCount));
   kernel.beginSamples(regionCount, untilNextAt);
-  const kernelLabels = new Int32Array(memory, labelsAt, width * rowsHeld),
-    out = new Int32Array(memory, outAt, 2 * width * bandRows);
+  const out = new Int32Array(memory, outAt, 2 * width * bandRows);
   for (let y0 = 0; y0 < height; y0 += bandRows) {
     const y1 = Math.min(height, y0 + bandRows);
-    kernelLabels.set(labels.subarray(Math.max(0, y0 - 1) * width, Math.min(height, y1 + 1) * width));
-    const pairs = kernel.sampleBand(width, height, y0, y1, labelsAt, stepAt, byInnerAt, untilNextAt, nextSampleAt, outAt);
+    const labelsHere = copyIn(memory, labelsAt, labels.subarray(Math.max(0, y0 - 1) * width, Math.min(height, y1 + 1) * width));
+    const pairs = kernel.sampleBand(width, height, y0, y1, labelsHere, stepAt, byInnerAt, untilNextAt, nextSampleAt, outAt);
     for (let k = 0; k < 2 * pairs; k += 2) sampled[out[k]] = out[k + 1];
   }
 }

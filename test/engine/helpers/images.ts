@@ -127,3 +127,11 @@ export function randomLabelRuns(width: number, height: number, labelCount: numbe
   }
   return labels;
 }
+
+/** A copy of `array` in a SharedArrayBuffer, `offset` bytes in (a multiple of its element size). */
+export function sharedAt<T extends Int32Array | Uint8Array>(array: T, offset: number): T {
+  const Type = array.constructor as new (buffer: SharedArrayBuffer, offset: number, length: number) => T;
+  const copy = new Type(new SharedArrayBuffer(offset + array.byteLength), offset, array.length);
+  copy.set(array);
+  return copy;
+}

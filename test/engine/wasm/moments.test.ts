@@ -3,7 +3,7 @@ import { MOMENT_BLOCK } from '../../../engine/segment/gradient-bands.js';
 import { measureMomentsInKernel, type MomentsPass } from '../../../engine/wasm/moments.js';
 import { seededRandom } from '../helpers/bmp-writer.js';
 import { referenceMoments } from '../helpers/colour-moments.js';
-import { randomLabelRuns } from '../helpers/images.js';
+import { randomLabelRuns, sharedAt } from '../helpers/images.js';
 
 /**
  * A pass over random regions: colours ramping smoothly inside each region with a hard step now and
@@ -75,10 +75,17 @@ t.test('the kernel takes the sums, reference pixels, edge flags and pixel lists 
     const pass = randomPass(width, height, channels, seed, lists);
     const expected = outputsOf(pass);
     referenceMoments(expected);
-    for (const bandPixels of [undefined, width, 3 * width + 1]) {
+    for (const [bandPixels, shared] of [
+      [undefined, false],
+      [width, false],
+      [3 * width + 1, false],
+      [3 * width + 1, true],
+    ] as const) {
       const got = outputsOf(pass);
-      measureMomentsInKernel({ ...got, bandPixels });
-      const bands = bandPixels === undefined ? 'default bands' : `${Math.floor(bandPixels / width)}-row bands`;
+      // shared memory at offsets that are not a multiple of 8, as a worker's labels and pixels may lie
+      measureMomentsInKernel({ ...got, bandPixels, ...(shared ? { labels: sharedAt(got.labels, 4), data: sharedAt(got.data, 3) } : {}) });
+      const bands =
+        (bandPixels === undefined ? 'default bands' : `${Math.floor(bandPixels / width)}-row bands`) + (shared ? ', shared' : '');
       const what = `${width}x${height}, ${channels} channels, ${bands}`;
       let differing = 0;
       for (let k = 0; k < got.sums.length; k++) if (!Object.is(got.sums[k], expected.sums[k])) differing++;
