@@ -41,6 +41,13 @@ interface SubpixelSegmentation {
   coverage?: Uint8Array;
 }
 
+/**
+ * Up to this many pixels the cracks' shifts are taken in WebAssembly; a larger image's in
+ * TypeScript (the same numbers; tests pass a smaller limit to compare the two): the kernel's copy
+ * of a 16 MP photo's colours and labels raised the trace's peak memory by 130 MB, for a few per
+ * cent of the trace's time.
+ */
+const KERNEL_PIXELS = 1 << 23;
 /** Pixels read on each side of a crack: two reach past a one-pixel anti-aliasing band into the flat colour. */
 const SIDE_PIXELS = 2;
 /**
@@ -68,16 +75,23 @@ const RR = 0,
   OFF_LINE2 = 7,
   REFERENCE_FIELDS = 8;
 
-export function placeSubpixelEdges(graph: BoundaryGraph, image: SubpixelImage, segmentation: SubpixelSegmentation): void {
+export function placeSubpixelEdges(
+  graph: BoundaryGraph,
+  image: SubpixelImage,
+  segmentation: SubpixelSegmentation,
+  { kernelPixels = KERNEL_PIXELS }: { kernelPixels?: number } = {},
+): void {
   const { width, height, rgb } = image;
   const { labels, regionCount, transparent, coverage: inkCoverage } = segmentation;
   const mean = regionMeans(rgb, segmentation);
   const inkRegion = inkCoverage ? inkRegions(inkCoverage, labels, regionCount) : null;
   // Colour edges: every crack's shift from WebAssembly (engine/wasm/assembly/crack-shifts.ts, the
   // same doubles as crackShift below), where V8's code for the per-crack reads and sums was most of
-  // this stage. Ink against paper (line art) reads its coverage here.
-  const shifted = inkRegion === null ? graph.chains.filter((chain) => shiftsColours(chain, transparent)) : [];
-  const byKernel = inkRegion === null ? crackShiftsInKernel({ width, height, rgb, labels, mean, chains: shifted }) : null;
+  // this stage. Ink against paper (line art) reads its coverage here, and so does a colour image
+  // over KERNEL_PIXELS: the kernel holds the whole image's colours and labels (7 bytes a pixel).
+  const inKernel = inkRegion === null && width * height <= kernelPixels;
+  const shifted = inKernel ? graph.chains.filter((chain) => shiftsColours(chain, transparent)) : [];
+  const byKernel = inKernel ? crackShiftsInKernel({ width, height, rgb, labels, mean, chains: shifted }) : null;
   let shifts = byKernel?.shifts ?? new Float64Array(256);
   let listed = 0;
   // per junction vertex: the summed shift vectors of the cracks that end there, and how many

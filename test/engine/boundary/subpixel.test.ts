@@ -95,3 +95,47 @@ t.test('line art: an ink edge on transparent paper lands on the true line by the
     t.ok(onCrack < inner[0].points.length / 8, `${degrees}°: the points leave the pixel corners`);
   }
 });
+
+t.test('a colour image places the same points whether its shifts are taken in WebAssembly or in TypeScript', async (t) => {
+  // several anti-aliased discs of different colours on a ramp: closed chains, open ones, junctions
+  const width = 90,
+    height = 70;
+  const discs = [
+    [20, 20, 12, [200, 40, 40]],
+    [55, 30, 18, [40, 160, 60]],
+    [40, 52, 10, [30, 30, 200]],
+    [75, 55, 9, [240, 220, 30]],
+  ] as const;
+  const rgb = new Uint8Array(3 * width * height);
+  const labels = new Int32Array(width * height);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const colour = [120 + x, 100 + y, 90];
+      let region = 0;
+      for (let d = 0; d < discs.length; d++) {
+        const [cx, cy, r, c] = discs[d];
+        let inside = 0;
+        for (let j = 0; j < 4; j++)
+          for (let i = 0; i < 4; i++) if (Math.hypot(x + (i + 0.5) / 4 - cx, y + (j + 0.5) / 4 - cy) < r) inside++;
+        const share = inside / 16;
+        for (let k = 0; k < 3; k++) colour[k] = colour[k] * (1 - share) + c[k] * share;
+        if (share >= 0.5) region = d + 1;
+      }
+      const p = y * width + x;
+      for (let k = 0; k < 3; k++) rgb[3 * p + k] = Math.round(Math.min(255, colour[k]));
+      labels[p] = region;
+    }
+  const segmentation = { labels, regionCount: discs.length + 1, transparent: new Uint8Array(discs.length + 1) };
+  const placed = (kernelPixels: number) => {
+    const graph = buildBoundaryGraph(labels, width, height, discs.length + 1, NO_CONTEXT);
+    placeSubpixelEdges(graph, { width, height, rgb }, segmentation, { kernelPixels });
+    return graph.chains.map((chain) => Array.from(chain.points));
+  };
+  const inKernel = placed(width * height),
+    inTypeScript = placed(0);
+  t.ok(
+    inKernel.some((points) => points.some((v) => !Number.isInteger(v))),
+    'some points left the pixel corners',
+  );
+  t.strictSame(inKernel, inTypeScript, 'every chain point the same number');
+});
