@@ -109,35 +109,24 @@ function referenceColours(
 ): bool {
   const farR = pixelOf(width, height, labels, x - SIDE_PIXELS * nx, y - SIDE_PIXELS * ny, right);
   const farL = pixelOf(width, height, labels, x + (SIDE_PIXELS + 1) * nx, y + (SIDE_PIXELS + 1) * ny, left);
-  let lr: f64, lg: f64, lb: f64;
-  if (farR >= 0) {
-    const o = rgb + <usize>(3 * farR);
-    rr = <f64>load<u8>(o);
-    rg = <f64>load<u8>(o, 1);
-    rb = <f64>load<u8>(o, 2);
-  } else {
-    const o = mean + (<usize>(3 * right) << 3);
-    rr = load<f64>(o);
-    rg = load<f64>(o, 8);
-    rb = load<f64>(o, 16);
-  }
-  if (farL >= 0) {
-    const o = rgb + <usize>(3 * farL);
-    lr = <f64>load<u8>(o);
-    lg = <f64>load<u8>(o, 1);
-    lb = <f64>load<u8>(o, 2);
-  } else {
-    const o = mean + (<usize>(3 * left) << 3);
-    lr = load<f64>(o);
-    lg = load<f64>(o, 8);
-    lb = load<f64>(o, 16);
-  }
+  rr = channel(rgb, mean, farR, right, 0);
+  rg = channel(rgb, mean, farR, right, 1);
+  rb = channel(rgb, mean, farR, right, 2);
+  const lr = channel(rgb, mean, farL, left, 0),
+    lg = channel(rgb, mean, farL, left, 1),
+    lb = channel(rgb, mean, farL, left, 2);
   dr = rr - lr;
   dg = rg - lg;
   db = rb - lb;
   contrast2 = dr * dr + dg * dg + db * db;
   offLine2 = OFF_LINE_SHARE * OFF_LINE_SHARE * contrast2;
   return contrast2 >= MIN_CONTRAST * MIN_CONTRAST;
+}
+
+/** Channel k of pixel `far`'s colour, or of `region`'s mean where `far` is -1. */
+@inline
+function channel(rgb: usize, mean: usize, far: i32, region: i32, k: i32): f64 {
+  return far >= 0 ? <f64>load<u8>(rgb + <usize>(3 * far + k)) : load<f64>(mean + (<usize>(3 * region + k) << 3));
 }
 
 /** Coverage by R of pixel (x, y): `own` (1 on R's side, 0 on L's) unless it is a mix of the two colours. */
