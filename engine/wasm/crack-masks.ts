@@ -4,7 +4,7 @@
  * not traced yet) made there, and the junctions listed. The masks are views of the kernel's
  * memory, read and cleared in place by the walks (engine/boundary/index.ts) until release(). Each
  * thread compiles the module once and keeps one instance; its memory is kept for the next trace up
- * to KEPT_MEMORY, and dropped after a larger image.
+ * to ./kernel.ts KEPT_MEMORY, and let go after a larger image.
  */
 import { CRACK_MASKS_WASM } from './crack-masks-module.js';
 import { after, growTo, kernelLoader, LAYOUT_START } from './kernel.js';
@@ -15,9 +15,6 @@ interface CrackMaskExports {
   listJunctions(cracks: number, vertices: number, out: number): number;
   nextLoopStart(untraced: number, from: number, vertices: number): number;
 }
-
-/** A thread keeps its kernel's memory for the next trace up to this size. */
-const KEPT_MEMORY = 64 << 20;
 
 const loader = kernelLoader<CrackMaskExports>(CRACK_MASKS_WASM);
 
@@ -59,7 +56,7 @@ export function crackMasksInKernel(labels: Int32Array, width: number, height: nu
     junctions: new Int32Array(memory, junctionsAt, junctions),
     nextLoopStart: (from) => kernel.nextLoopStart(untracedAt, from, vertices),
     release() {
-      if (kernel.memory.buffer.byteLength > KEPT_MEMORY) loader.drop();
+      loader.release();
     },
   };
 }

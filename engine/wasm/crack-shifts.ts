@@ -2,8 +2,8 @@
  * The crack-shift kernel (./assembly/crack-shifts.ts, compiled into ./crack-shifts-module.ts) seen
  * from TypeScript: the image's colours and labels, the regions' mean colours and the listed chains'
  * crack points copied in, every listed crack's shift copied out. Each thread compiles the module
- * once and keeps one instance; its memory is kept for the next trace up to KEPT_MEMORY, and dropped
- * after a larger image.
+ * once and keeps one instance; its memory is kept for the next trace up to ./kernel.ts KEPT_MEMORY,
+ * and let go after a larger image.
  */
 import { CRACK_SHIFTS_WASM } from './crack-shifts-module.js';
 import { after, growTo, kernelLoader, LAYOUT_START } from './kernel.js';
@@ -25,8 +25,6 @@ interface CrackShiftExports {
 
 /** i32 per listed chain in the kernel's table (./assembly/crack-shifts.ts CHAIN_FIELDS). */
 const CHAIN_FIELDS = 5;
-/** A thread keeps its kernel's memory for the next trace up to this size. */
-const KEPT_MEMORY = 64 << 20;
 
 const loader = kernelLoader<CrackShiftExports>(CRACK_SHIFTS_WASM);
 
@@ -90,6 +88,6 @@ export function crackShiftsInKernel(input: CrackShiftInput): { shifts: Float64Ar
   }
   kernel.crackShifts(width, height, rgbAt, labelsAt, meanAt, pointsAt, chainsAt, chains.length, shiftsAt);
   const shifts = new Float64Array(memory, shiftsAt, first[chains.length]).slice();
-  if (memory.byteLength > KEPT_MEMORY) loader.drop();
+  loader.release();
   return { shifts, first };
 }

@@ -2,8 +2,9 @@
  * The flood kernel (./assembly/flood.ts, compiled into ./flood-module.ts) seen from TypeScript:
  * lays out its memory for one image, copies the RGB (and transparency) in, floods seeds batch by
  * batch and copies the labels out. Each thread compiles the module once and keeps one instance;
- * its memory is kept for the next trace up to KEPT_MEMORY (fresh pages cost more than the flood's
- * own work on them, as for the labels in engine/segment/index.ts), and dropped after a larger image.
+ * its memory is kept for the next trace up to ./kernel.ts KEPT_MEMORY (fresh pages cost more than
+ * the flood's own work on them, as for the labels in engine/segment/index.ts), and let go after a
+ * larger image.
  */
 import { FLOOD_WASM } from './flood-module.js';
 import { after, growTo, kernelLoader, LAYOUT_START } from './kernel.js';
@@ -34,8 +35,6 @@ interface FloodExports {
 const SEED_NUMBERS = 16;
 /** The segment stack's room at first (i32); the kernel grows the memory when it needs more. */
 const INITIAL_STACK = 6144;
-/** A thread keeps its kernel's memory for the next trace up to this size. */
-const KEPT_MEMORY = 64 << 20;
 
 const loader = kernelLoader<FloodExports>(FLOOD_WASM);
 
@@ -106,7 +105,7 @@ export function floodKernel(
     starts: (seeds) => new Int32Array(kernel.memory.buffer, startsAt, seeds),
     finish(into) {
       into.set(new Int32Array(kernel.memory.buffer, labelsAt, n));
-      if (kernel.memory.buffer.byteLength > KEPT_MEMORY) loader.drop();
+      loader.release();
     },
   };
 }

@@ -9,7 +9,7 @@
  */
 import type { RasterImage } from '../types.js';
 import { GRADIENT_FIT_WASM } from './gradient-fit-module.js';
-import { after, growTo, kernelLoader, LAYOUT_START } from './kernel.js';
+import { after, growTo, kernelLoader, LAYOUT_START, placedLike } from './kernel.js';
 
 interface GradientFitExports {
   memory: WebAssembly.Memory;
@@ -154,9 +154,8 @@ export function holdsRows(image: RasterImage, firstRow: number, lastRow: number,
   const rowBytes = channels * image.width;
   const kernel = layOut(samples);
   if (!placed) {
-    // where the image's bytes lie as they do in its buffer modulo 8: a worker's image is shared
-    // memory, which V8 copies a byte at a time otherwise (./kernel.ts copyIn)
-    heldAt = image.data.buffer instanceof SharedArrayBuffer ? imageAt + ((image.data.byteOffset - imageAt) & 7) : imageAt;
+    // every row copied in lies as it does in the image's buffer modulo 8 (a worker's image is shared)
+    heldAt = placedLike(image.data, imageAt);
     growTo(kernel.memory, heldAt + rowBytes * image.height);
     kernel.setImage(heldAt, image.width, image.height, channels, indicesAt);
     placed = true;

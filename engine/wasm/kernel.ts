@@ -9,12 +9,20 @@ interface KernelExports {
   memory: WebAssembly.Memory;
 }
 
-/** One compiled kernel on this thread: its kept instance, made on first use; `drop` lets its memory go. */
+/**
+ * A thread keeps a kernel's memory for the next trace up to this size (fresh pages cost more than
+ * a kernel's work on them); after a larger image it lets the memory go, so a 16 MP image does not
+ * leave hundreds of megabytes held.
+ */
+const KEPT_MEMORY = 64 << 20;
+
+/** One compiled kernel on this thread: its kept instance, made on first use. */
 export interface KernelLoader<T extends KernelExports> {
   instance(): T;
-  /** The kept instance, if any (none made yet, or dropped). */
+  /** The kept instance, if any (none made yet, or released). */
   current(): T | null;
-  drop(): void;
+  /** Done with the instance for this trace: it is let go if its memory passed KEPT_MEMORY. */
+  release(): void;
 }
 
 /** `imports`: the JavaScript functions a kernel calls (none for most). */
@@ -29,8 +37,8 @@ export function kernelLoader<T extends KernelExports>(bytes: Uint8Array<ArrayBuf
       return kept;
     },
     current: () => kept,
-    drop() {
-      kept = null;
+    release() {
+      if (kept && kept.memory.buffer.byteLength > KEPT_MEMORY) kept = null;
     },
   };
 }
@@ -72,14 +80,19 @@ export const COPY_SLACK = 8;
 type CopiedArray = Int32Array | Uint8Array;
 
 /**
- * Copies `source` into `memory` at `at`, or up to 7 bytes further on, where the copy lies as the
- * source does modulo 8, and returns where it went. V8 copies to or from shared memory a byte at a
- * time unless both ends agree modulo 8: the label rows of an image of odd width took eight times
- * as long every other band (the labels are always shared, a worker's pixels too). An array
- * copied this way needs COPY_SLACK bytes after it in the layout.
+ * `at`, or up to 7 bytes further on, where a copy of `source` lies as the source does modulo 8.
+ * V8 copies to or from shared memory a byte at a time unless both ends agree modulo 8: the label
+ * rows of an image of odd width took eight times as long every other band (the labels are always
+ * shared, a worker's pixels too). A plain array is copied at full speed anywhere: `at` itself. An
+ * array placed this way needs COPY_SLACK bytes after it in the layout.
  */
+export function placedLike(source: ArrayBufferView, at: number): number {
+  return source.buffer instanceof SharedArrayBuffer ? at + ((source.byteOffset - at) & 7) : at;
+}
+
+/** Copies `source` into `memory` where placedLike puts it, and returns where that is. */
 export function copyIn(memory: ArrayBuffer, at: number, source: CopiedArray): number {
-  const placed = source.buffer instanceof SharedArrayBuffer ? at + ((source.byteOffset - at) & 7) : at;
+  const placed = placedLike(source, at);
   if (source instanceof Int32Array) new Int32Array(memory, placed, source.length).set(source);
   else new Uint8Array(memory, placed, source.length).set(source);
   return placed;

@@ -4,8 +4,7 @@
  * and the flood's chunks of sums copied in and the compacted labels copied back out. The heap is
  * popped in slices so the abort signal is looked at between them, as the TypeScript looked at it
  * every 65 536 pops. Each thread compiles the module once and keeps one instance; its memory is
- * kept for the next trace up to KEPT_MEMORY (fresh pages cost their faults, as for the flood's),
- * and dropped after a larger image, so a 16 MP image does not leave hundreds of megabytes held.
+ * kept for the next trace up to ./kernel.ts KEPT_MEMORY, as the flood's is.
  */
 import { MERGE_WASM } from './merge-module.js';
 import { after, growTo, kernelLoader, LAYOUT_START } from './kernel.js';
@@ -45,8 +44,6 @@ interface MergeExports {
 const SEED_NUMBERS = 16;
 /** Pops (or re-queues) between two looks at the abort signal. */
 const STEPS_PER_SLICE = 1 << 16;
-/** A thread keeps its kernel's memory for the next trace up to this size. */
-const KEPT_MEMORY = 64 << 20;
 
 const loader = kernelLoader<MergeExports>(MERGE_WASM);
 
@@ -120,7 +117,7 @@ export function mergeInKernel(input: MergeInput, context: StageContext): { regio
   const runs = rowRunsTables(runCount, height);
   runs.starts.set(new Int32Array(memory, kernel.runStartsAt(), runCount + 1));
   runs.rowRuns.set(rowRuns);
-  if (memory.byteLength > KEPT_MEMORY) loader.drop();
+  loader.release();
   return { regions, runs };
 }
 
