@@ -33,31 +33,22 @@ export function crackMasks(labels: usize, width: i32, height: i32, cracks: usize
     orMask(cracks, v + width, 2);
     orMask(cracks, v + width + V, 8);
     // the crack left of pixel x (x ≥ 1), and above it (rows below the first)
-    let x = 1;
-    if (y > 0) {
-      if (load<i32>(row - (<usize>width << 2)) !== load<i32>(row)) {
-        orMask(cracks, v, 1);
-        orMask(cracks, v + 1, 4);
-        boundaryCracks++;
-      }
-      // four pixels at a time where none of them differs from its neighbours above and to the left
-      for (; x + 4 <= width; x += 4) {
-        const here = v128.load(row + (<usize>x << 2));
-        const same = v128.and(
-          i32x4.eq(here, v128.load(row + (<usize>x << 2) - (<usize>width << 2))),
-          i32x4.eq(here, v128.load(row + (<usize>(x - 1) << 2))),
-        );
-        if (v128.all_true<i32>(same)) continue;
-        for (let k = x; k < x + 4; k++) boundaryCracks += pixelCracks(row, width, cracks, v, k, true);
-      }
-    } else {
-      for (; x + 4 <= width; x += 4) {
-        const here = v128.load(row + (<usize>x << 2));
-        if (v128.all_true<i32>(i32x4.eq(here, v128.load(row + (<usize>(x - 1) << 2))))) continue;
-        for (let k = x; k < x + 4; k++) boundaryCracks += pixelCracks(row, width, cracks, v, k, false);
-      }
+    const above = y > 0;
+    if (above && load<i32>(row - (<usize>width << 2)) !== load<i32>(row)) {
+      orMask(cracks, v, 1);
+      orMask(cracks, v + 1, 4);
+      boundaryCracks++;
     }
-    for (; x < width; x++) boundaryCracks += pixelCracks(row, width, cracks, v, x, y > 0);
+    let x = 1;
+    // four pixels at a time where none of them differs from its neighbours to the left and above
+    for (; x + 4 <= width; x += 4) {
+      const here = v128.load(row + (<usize>x << 2));
+      let same = i32x4.eq(here, v128.load(row + (<usize>(x - 1) << 2)));
+      if (above) same = v128.and(same, i32x4.eq(here, v128.load(row + (<usize>x << 2) - (<usize>width << 2))));
+      if (v128.all_true<i32>(same)) continue;
+      for (let k = x; k < x + 4; k++) boundaryCracks += pixelCracks(row, width, cracks, v, k, above);
+    }
+    for (; x < width; x++) boundaryCracks += pixelCracks(row, width, cracks, v, x, above);
   }
   memory.copy(untraced, cracks, <usize>vertices);
   return boundaryCracks;
