@@ -86,12 +86,12 @@ function labelAt(labels: usize, q: i32): i32 {
   return load<i32>(labels + (<usize>q << 2));
 }
 
+/** Whether colour (r, g, b) lies within the tolerance of the seed's colour (r0, g0, b0). */
 @inline
-function nearSeedColour(rgb: usize, q: i32, r0: i32, g0: i32, b0: i32, tol2: f64): bool {
-  const o = rgb + <usize>(q * 3);
-  const dr = <i32>load<u8>(o) - r0,
-    dg = <i32>load<u8>(o, 1) - g0,
-    db = <i32>load<u8>(o, 2) - b0;
+function nearSeedColour(r: i32, g: i32, b: i32, r0: i32, g0: i32, b0: i32, tol2: f64): bool {
+  const dr = r - r0,
+    dg = g - g0,
+    db = b - b0;
   return <f64>(dr * dr + dg * dg + db * db) <= tol2;
 }
 
@@ -203,7 +203,7 @@ function floodRegion(
           const r = <i32>(c & 0xff),
             g = <i32>((c >> 8) & 0xff),
             b = <i32>(c >> 16);
-          if (!isClear && !nearSeedColour(rgb, q, r0, g0, b0, tol2)) break;
+          if (!isClear && !nearSeedColour(r, g, b, r0, g0, b0, tol2)) break;
           pc = c;
           sr += <f64>pr * count;
           sg += <f64>pg * count;
@@ -272,11 +272,11 @@ function floodRegion(
             x++;
             continue;
           }
-          let o = rgb + <usize>(q * 3);
+          const o = rgb + <usize>(q * 3);
           let r = <i32>load<u8>(o),
             g = <i32>load<u8>(o, 1),
             b = <i32>load<u8>(o, 2);
-          if (!isClear && !nearSeedColour(rgb, q, r0, g0, b0, tol2)) {
+          if (!isClear && !nearSeedColour(r, g, b, r0, g0, b0, tol2)) {
             x++;
             continue;
           }
@@ -300,7 +300,7 @@ function floodRegion(
               r = <i32>(c & 0xff);
               g = <i32>((c >> 8) & 0xff);
               b = <i32>(c >> 16);
-              if (!isClear && !nearSeedColour(rgb, q, r0, g0, b0, tol2)) break;
+              if (!isClear && !nearSeedColour(r, g, b, r0, g0, b0, tol2)) break;
               pc = c;
               sr += <f64>pr * count;
               sg += <f64>pg * count;
