@@ -26,7 +26,7 @@ import type { ChainRef } from '../boundary/index.js';
 import type { PathWriter } from './index.js';
 import { segmentDistance2 } from '../geometry.js';
 import { hypot } from '../hypot.js';
-import { grownFloat64Buffer, scratchFloat64Buffer, scratchInt32, scratchSlots } from '../scratch.js';
+import { grownFloat64Buffer, scratchFloat64Buffer, scratchInt32, scratchSlots, zeroedUint8 } from '../scratch.js';
 import { runEnd } from '../segment/renumber.js';
 
 /** Pen moves an offset chain makes: PathWriter's, or a HiddenRun collecting them. */
@@ -43,12 +43,18 @@ export interface PaintLayers {
   height: number;
   /** Paint index per region; -1 for regions never painted (transparent). */
   rank: Int32Array;
-  /** Made on first use (blockLeastRanks): per row, the least rank of the pixels of each RANK_BLOCK-pixel block, and of windows of them. */
-  blockLeast?: Int32Array;
+  /** Made on first use (blockLeastRanks), a row at a time. */
+  blockRanks?: BlockRanks;
+}
+
+/** Per row, the least rank of the pixels of each RANK_BLOCK-pixel block, and of windows of them; `made` marks the rows filled in. */
+interface BlockRanks {
+  least: Int32Array;
+  made: Uint8Array;
 }
 
 /**
- * Pixels per block of PaintLayers.blockLeast. A shortcut's area test reads every pixel between it
+ * Pixels per block of PaintLayers.blockRanks. A shortcut's area test reads every pixel between it
  * and the run it replaces, row by row, and on a large shape those row spans run to hundreds of
  * pixels (calculator: 1.9 million pixel reads a trace, nearly all in spans of 128 or more); a
  * block's least rank answers 16 of them at once.
@@ -514,10 +520,13 @@ function areaBetweenHidden(px: Float64Array, py: Float64Array, i: number, j: num
   return true;
 }
 
-/** Scratch slot (../scratch.ts) of PaintLayers.blockLeast. */
-const RANKS = scratchSlots('hidden area ranks', Int32Array, ['blockLeast']);
+/** Scratch slots (../scratch.ts) of PaintLayers.blockRanks. */
+const RANKS = {
+  ...scratchSlots('hidden area ranks', Int32Array, ['blockLeast']),
+  ...scratchSlots('hidden area ranks', Uint8Array, ['made']),
+};
 /**
- * PaintLayers.blockLeast holds the least ranks of windows of 1, 2, 4 and 8 blocks (level by level,
+ * PaintLayers.blockRanks holds the least ranks of windows of 1, 2, 4 and 8 blocks (level by level,
  * each level a row after row of every block's window): any run of whole blocks is then answered by
  * two look-ups, or one per 128 pixels beyond that. Calculator's background (over half its
  * shapes' writing) tests spans of 200–400 pixels on hundreds of rows per shortcut.
@@ -532,7 +541,9 @@ const WIDEST_WINDOW = 1 << (RANK_LEVELS - 1);
  */
 function laterThroughout(layers: PaintLayers, row: number, from: number, to: number, mine: number): boolean {
   const { labels, width, height, rank } = layers;
-  const least = (layers.blockLeast ??= blockLeastRanks(layers));
+  const ranks = (layers.blockRanks ??= blockLeastRanks(layers));
+  if (ranks.made[row] === 0) blockLeastRow(layers, ranks, row);
+  const least = ranks.least;
   const blocks = (width + RANK_BLOCK - 1) >> RANK_BLOCK_BITS;
   const rowBlock = row * blocks;
   const base = row * width;
@@ -564,41 +575,49 @@ function laterThroughout(layers: PaintLayers, row: number, from: number, to: num
 }
 
 /**
- * Per row, the least rank of each RANK_BLOCK-pixel block's pixels (a row's last block may be
- * short), and of each window of 2, 4 and 8 blocks from it (cut short at the row's end). The
- * blocks run by run along the rows: a label repeats, so its rank is looked up once a run and
- * lowers only the blocks the run covers (one pixel at a time, it cost ~5 ns a pixel: 7 ms on
- * cityscape, for each thread that writes shapes).
+ * PaintLayers.blockRanks, no row made yet (blockLeastRow makes each on its first use). A shape's
+ * shortcuts test the rows around its hidden runs only: on calculator and storm a pass over all
+ * the labels took about a millisecond a thread, as long as the area tests themselves.
  */
-function blockLeastRanks(layers: PaintLayers): Int32Array {
+function blockLeastRanks(layers: PaintLayers): BlockRanks {
+  const { width, height } = layers;
+  const blocks = (width + RANK_BLOCK - 1) >> RANK_BLOCK_BITS;
+  return { least: scratchInt32(RANKS.blockLeast, RANK_LEVELS * blocks * height), made: zeroedUint8(RANKS.made, height) };
+}
+
+/**
+ * Row `y` of PaintLayers.blockRanks: the least rank of each RANK_BLOCK-pixel block's pixels (a
+ * row's last block may be short), and of each window of 2, 4 and 8 blocks from it (cut short at
+ * the row's end). The blocks run by run along the row: a label repeats, so its rank is looked up
+ * once a run and lowers only the blocks the run covers (one pixel at a time, it cost ~5 ns a
+ * pixel).
+ */
+function blockLeastRow(layers: PaintLayers, ranks: BlockRanks, y: number): void {
   const { labels, width, height, rank } = layers;
+  const least = ranks.least;
   const blocks = (width + RANK_BLOCK - 1) >> RANK_BLOCK_BITS;
   const size = blocks * height;
-  const least = scratchInt32(RANKS.blockLeast, RANK_LEVELS * size);
-  least.fill(0x7fffffff, 0, size);
-  for (let y = 0; y < height; y++) {
-    const base = y * width,
-      rowBlock = y * blocks;
-    for (let x = 0; x < width;) {
-      const end = runEnd(labels, base + x, base + width) - base;
-      const r = rank[labels[base + x]];
-      const last = rowBlock + ((end - 1) >> RANK_BLOCK_BITS);
-      for (let b = rowBlock + (x >> RANK_BLOCK_BITS); b <= last; b++) if (r < least[b]) least[b] = r;
-      x = end;
-    }
+  const base = y * width,
+    rowBlock = y * blocks;
+  least.fill(0x7fffffff, rowBlock, rowBlock + blocks);
+  for (let x = 0; x < width;) {
+    const end = runEnd(labels, base + x, base + width) - base;
+    const r = rank[labels[base + x]];
+    const last = rowBlock + ((end - 1) >> RANK_BLOCK_BITS);
+    for (let b = rowBlock + (x >> RANK_BLOCK_BITS); b <= last; b++) if (r < least[b]) least[b] = r;
+    x = end;
   }
   for (let level = 1; level < RANK_LEVELS; level++) {
     const half = 1 << (level - 1),
-      below = (level - 1) * size,
-      here = level * size;
-    for (let rowBlock = 0; rowBlock < size; rowBlock += blocks)
-      for (let b = 0; b < blocks; b++) {
-        const low = least[below + rowBlock + b];
-        const high = b + half < blocks ? least[below + rowBlock + b + half] : low;
-        least[here + rowBlock + b] = low < high ? low : high;
-      }
+      below = (level - 1) * size + rowBlock,
+      here = level * size + rowBlock;
+    for (let b = 0; b < blocks; b++) {
+      const low = least[below + b];
+      const high = b + half < blocks ? least[below + b + half] : low;
+      least[here + b] = low < high ? low : high;
+    }
   }
-  return least;
+  ranks.made[y] = 1;
 }
 
 /** How many row crossings areaBetweenHidden may find at most: the rows each edge's range holds. */
