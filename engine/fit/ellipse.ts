@@ -12,6 +12,7 @@
  */
 import type { FittedPath } from './index.js';
 import { hypot } from '../hypot.js';
+import { scratchFloat64Buffer, scratchSlots } from '../scratch.js';
 
 export interface Ellipse {
   cx: number;
@@ -22,6 +23,9 @@ export interface Ellipse {
   /** Degrees, from the x axis towards the y axis (clockwise on screen). */
   rotation: number;
 }
+
+/** Scratch slot (../scratch.ts) of the normal equations solve5 reduces in place. */
+const NORMAL = scratchSlots('ellipse', Float64Array, ['equations']);
 
 /** Smaller rings are a few pixels across: whatever they are, a polygon or a curve says it as well. */
 const MIN_POINTS = 16;
@@ -52,23 +56,80 @@ export function fitEllipse(points: Float64Array, maxDeviation: number, maxRms: n
   const scale = Math.sqrt(spread / n);
   if (!(scale >= MIN_RADIUS * 0.5)) return null;
 
-  // normal equations of  A(u²−v²) + B·uv + D·u + E·v + F = −v²  (C = 1 − A)
-  const m = new Float64Array(30); // 5 rows of 5 coefficients and the right-hand side
-  const row = new Float64Array(5);
+  // Normal equations of  A(u²−v²) + B·uv + D·u + E·v + F = −v²  (C = 1 − A), the row of terms
+  // (w, uv, u, v, 1) with w = u² − v². Summed in locals, the upper triangle only: entry (c, r) is
+  // the sum of the same products as (r, c) in the same order, so the same number, and a product
+  // with the row's 1 is the term itself (every ring of every trace comes here, most of them no
+  // ellipse at all).
+  let ww = 0,
+    wb = 0,
+    wu = 0,
+    wv = 0,
+    w1 = 0,
+    wt = 0,
+    bb = 0,
+    bu = 0,
+    bv = 0,
+    b1 = 0,
+    bt = 0,
+    uu = 0,
+    uv = 0,
+    u1 = 0,
+    ut = 0,
+    vv = 0,
+    v1 = 0,
+    vt = 0,
+    ones = 0,
+    t1 = 0;
   for (let i = 0; i < n; i++) {
     const u = (points[2 * i] - mx) / scale,
       v = (points[2 * i + 1] - my) / scale;
-    row[0] = u * u - v * v;
-    row[1] = u * v;
-    row[2] = u;
-    row[3] = v;
-    row[4] = 1;
-    const target = -v * v;
-    for (let r = 0; r < 5; r++) {
-      for (let c = 0; c < 5; c++) m[r * 6 + c] += row[r] * row[c];
-      m[r * 6 + 5] += row[r] * target;
-    }
+    const w = u * u - v * v,
+      b = u * v,
+      target = -v * v;
+    ww += w * w;
+    wb += w * b;
+    wu += w * u;
+    wv += w * v;
+    w1 += w;
+    wt += w * target;
+    bb += b * b;
+    bu += b * u;
+    bv += b * v;
+    b1 += b;
+    bt += b * target;
+    uu += u * u;
+    uv += u * v;
+    u1 += u;
+    ut += u * target;
+    vv += v * v;
+    v1 += v;
+    vt += v * target;
+    ones += 1;
+    t1 += target;
   }
+  // 5 rows of 5 coefficients and the right-hand side
+  const m = scratchFloat64Buffer(NORMAL.equations, 30);
+  m[0] = ww;
+  m[1] = m[6] = wb;
+  m[2] = m[12] = wu;
+  m[3] = m[18] = wv;
+  m[4] = m[24] = w1;
+  m[5] = wt;
+  m[7] = bb;
+  m[8] = m[13] = bu;
+  m[9] = m[19] = bv;
+  m[10] = m[25] = b1;
+  m[11] = bt;
+  m[14] = uu;
+  m[15] = m[20] = uv;
+  m[16] = m[26] = u1;
+  m[17] = ut;
+  m[21] = vv;
+  m[22] = m[27] = v1;
+  m[23] = vt;
+  m[28] = ones;
+  m[29] = t1;
   const solution = solve5(m);
   if (solution === null) return null;
   const [A, B, D, E, F] = solution;
