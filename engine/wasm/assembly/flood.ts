@@ -1,9 +1,11 @@
 /**
  * The segmentation's flood (engine/segment/index.ts floodSeeds) in AssemblyScript, compiled to
- * WebAssembly by `npm run build:wasm` (engine/wasm/flood-module.ts holds the bytes). The same
- * scanline fill, the same order of pushes and the same sums, added in the same order, so the
- * labels and every seed's sums are the numbers the TypeScript flood made; on the public clip art
- * this code runs in 0.5–0.6 of the time V8 made of the TypeScript (docs/performance.md, round 22).
+ * WebAssembly by `npm run build:wasm` (engine/wasm/flood-module.ts holds the bytes). A seed's
+ * region is the 8-connected component of its kind within tolerance of its colour, whatever order
+ * the fill visits it in, and every sum is a whole number far below 2^53, exact in any order: the
+ * labels and sums are those of the pixel-by-pixel flood in test/engine/helpers/reference-flood.ts
+ * (its test checks them). Compiled from AssemblyScript it ran in 0.5–0.6 of the time V8 made of the
+ * same fill in TypeScript (docs/performance.md, round 22).
  *
  * Everything lives in this module's memory at offsets the caller passes (engine/wasm/flood.ts lays
  * it out): the image's RGB, its transparency (one byte a pixel, or none), the labels, the table of
@@ -16,6 +18,18 @@ const UNLABELLED_OPAQUE: i32 = -1;
 const UNLABELLED_CLEAR: i32 = -2;
 /** Numbers per seed: n, Σx, Σy, Σxx, Σxy, Σyy, Σr, Σg, Σb, Σrx, Σgx, Σbx, Σry, Σgy, Σby, Σ(r²+g²+b²). */
 const PLANE_STRIDE: i32 = 16;
+
+/**
+ * A row segment on the stack: its row, first and last pixel, the row it was found from and that
+ * row's run (first, last), and which ends may grow along the row (EXTEND_LEFT | EXTEND_RIGHT).
+ */
+const SEGMENT: i32 = 7;
+/**
+ * A run found in a neighbour row's scan can grow along its row only past an end where the scan
+ * stopped at its range: elsewhere the pixel beside it was already seen labelled or refused.
+ */
+const EXTEND_LEFT: i32 = 1;
+const EXTEND_RIGHT: i32 = 2;
 
 /** Where the stack lies and how many i32 it holds (grown by floodRegion). */
 let stackAt: usize = 0;
@@ -100,18 +114,18 @@ function squareSum(squares: usize, k: i32): f64 {
   return load<f64>(squares + (<usize>k << 3));
 }
 
-/** Room for one more segment (six i32) on the stack, growing the memory by whole pages when it is full. */
+/** Room for one more segment (SEGMENT i32) on the stack, growing the memory by whole pages when it is full. */
 function ensureStack(top: i32): void {
-  if (top + 6 <= stackCapacity) return;
+  if (top + SEGMENT <= stackCapacity) return;
   const pages = (<i32>(((<usize>stackCapacity) << 2) >> 16)) + 1;
   if (memory.grow(pages) < 0) unreachable();
   stackCapacity += pages << 14;
 }
 
 /**
- * One seed's fill (engine/segment/index.ts floodRegion, line for line): the stack holds row
- * segments already labelled; a popped one grows along its row, then the rows above and below are
- * scanned one pixel past its ends, skipping the run it was found from. A pixel of the colour of
+ * One seed's fill: the stack holds row segments already labelled; a popped one grows along its
+ * row where it may (EXTEND_LEFT, EXTEND_RIGHT), then the rows above and below are scanned one pixel
+ * past its ends, skipping the run it was found from and the pixel each side. A pixel of the colour of
  * the one before it along the row passes as that one did, and its colour sums wait until the
  * colour changes. Sums start from -0 as there (-0 + v is v).
  */
@@ -166,14 +180,16 @@ function floodRegion(
   store<i32>(stack, y0 - 1, 12);
   store<i32>(stack, 0, 16);
   store<i32>(stack, width - 1, 20);
-  top = 6;
+  store<i32>(stack, EXTEND_LEFT | EXTEND_RIGHT, 24);
+  top = SEGMENT;
   while (top > 0) {
-    top -= 6;
+    top -= SEGMENT;
     const popped = stack + (<usize>top << 2);
     const y = load<i32>(popped),
       parentRow = load<i32>(popped, 12),
       parentFirst = load<i32>(popped, 16),
-      parentLast = load<i32>(popped, 20);
+      parentLast = load<i32>(popped, 20),
+      extend = load<i32>(popped, 24);
     let xl = load<i32>(popped, 4),
       xr = load<i32>(popped, 8);
     const row = y * width;
@@ -184,6 +200,7 @@ function floodRegion(
       sg0 = sg,
       sb0 = sb;
     for (let step = -1; step <= 1; step += 2) {
+      if ((extend & (step < 0 ? EXTEND_LEFT : EXTEND_RIGHT)) === 0) continue;
       const end = step < 0 ? 0 : width - 1;
       let x = step < 0 ? xl : xr;
       // the colour of the pixels run so far, how many and their Σx (a colour never read: -1)
@@ -256,14 +273,16 @@ function floodRegion(
       sr0 = sr;
       sg0 = sg;
       sb0 = sb;
-      // up to two stretches: the scan minus the parent's run when this is the parent's row
+      // Up to two stretches: the scan minus the parent's run and the pixel each side of it when this
+      // is the parent's row (the parent stopped growing along its row at those two: each is
+      // labelled, or refused by this seed's colour for good, or past the row's end).
       const parentHere = ny === parentRow;
       for (let part = 0; part < 2; part++) {
         let from = sx,
           to = ex;
         if (parentHere) {
-          if (part === 0) to = to < parentFirst - 1 ? to : parentFirst - 1;
-          else from = from > parentLast + 1 ? from : parentLast + 1;
+          if (part === 0) to = to < parentFirst - 2 ? to : parentFirst - 2;
+          else from = from > parentLast + 2 ? from : parentLast + 2;
         } else if (part === 1) break;
         let x = from;
         while (x <= to) {
@@ -337,7 +356,8 @@ function floodRegion(
           store<i32>(pushed, y, 12);
           store<i32>(pushed, xl, 16);
           store<i32>(pushed, xr, 20);
-          top += 6;
+          store<i32>(pushed, (runStart === from ? EXTEND_LEFT : 0) | (last === to ? EXTEND_RIGHT : 0), 24);
+          top += SEGMENT;
           x++; // x was refused (or lies past the end)
         }
       }

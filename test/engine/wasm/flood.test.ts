@@ -46,10 +46,31 @@ const checkerboard = (size: number): Raster => raster(size, size, (x, y) => ((x 
 const maze = (size: number): Raster =>
   raster(size, size, (x, y) => (x % 4 === 0 || (y % 4 === 0 && ((x >> 2) + (y >> 2)) % 3 !== 0) ? [30, 60, 90] : [250, 240, 200]));
 
+// Runs that must grow along their row past the scan that found them (a wedge widening downwards,
+// one narrowing, a diagonal line that joins only corner to corner) and tall narrow stripes, where
+// most runs stop at a pixel the scan already refused.
+const wedges = (size: number): Raster =>
+  raster(size, size, (x, y) => {
+    if (Math.abs(x - size / 4) < y / 3) return [200, 30, 30];
+    if (Math.abs(x - (3 * size) / 4) < (size - y) / 3) return [30, 30, 200];
+    if ((x + y) % 17 === 0) return [30, 160, 30];
+    if (y > size / 2 && x % 7 < 3) return [240, 220, 20];
+    return [250, 250, 250];
+  });
+
+// A pixel of the row above a run that only the run's own scan of that row can reach: the run grows
+// left past the scan that found it, under a pixel two left of its parent's run.
+const pocket = (): Raster => {
+  const rows = ['.....X...', '...X.XXX.', '.XXXXXXX.'];
+  return raster(9, 3, (x, y) => (rows[y][x] === 'X' ? [40, 40, 40] : [230, 230, 230]));
+};
+
 t.test('the kernel floods as a pixel-by-pixel flood does, with its segment stack grown from one segment', async (t) => {
   for (const [name, image] of [
     ['checkerboard', checkerboard(120)],
     ['maze', maze(150)],
+    ['wedges', wedges(140)],
+    ['pocket', pocket()],
   ] as const) {
     const flooded = floodAll(image, 6, { maxSeeds: 1 << 13, startStep: 1 << 30, stackRoom: 6 });
     t.ok(flooded.stackGrowth > 0, `${name}: the stack outgrew one segment and the memory grew for it`);
