@@ -109,6 +109,37 @@ function nearSeedColour(r: i32, g: i32, b: i32, r0: i32, g0: i32, b0: i32, tol2:
   return <f64>(dr * dr + dg * dg + db * db) <= tol2;
 }
 
+/**
+ * Adds one row's stretches (on row y) to a seed's record of sums; their moments in y follow from
+ * the row. Whole numbers throughout, so the sums are those of adding pixel by pixel.
+ */
+@inline
+function addStretch(at: usize, y: i32, area: f64, sumX: f64, sumXX: f64, sr: f64, sg: f64, sb: f64, srx: f64, sgx: f64, sbx: f64, sq: f64): void {
+  const fy = <f64>y;
+  store<f64>(at, load<f64>(at) + area);
+  store<f64>(at, load<f64>(at, 8) + sumX, 8);
+  store<f64>(at, load<f64>(at, 16) + fy * area, 16);
+  store<f64>(at, load<f64>(at, 24) + sumXX, 24);
+  store<f64>(at, load<f64>(at, 32) + fy * sumX, 32);
+  store<f64>(at, load<f64>(at, 40) + fy * (fy * area), 40);
+  store<f64>(at, load<f64>(at, 48) + sr, 48);
+  store<f64>(at, load<f64>(at, 56) + sg, 56);
+  store<f64>(at, load<f64>(at, 64) + sb, 64);
+  store<f64>(at, load<f64>(at, 72) + srx, 72);
+  store<f64>(at, load<f64>(at, 80) + sgx, 80);
+  store<f64>(at, load<f64>(at, 88) + sbx, 88);
+  store<f64>(at, load<f64>(at, 96) + fy * sr, 96);
+  store<f64>(at, load<f64>(at, 104) + fy * sg, 104);
+  store<f64>(at, load<f64>(at, 112) + fy * sb, 112);
+  store<f64>(at, load<f64>(at, 120) + sq, 120);
+}
+
+/** Σ x for lo ≤ x ≤ hi in closed form (0 when hi < lo): a whole number, as adding them one by one makes. */
+@inline
+function stretchSum(lo: i32, hi: i32): f64 {
+  return (<f64>(lo + hi) * <f64>(hi - lo + 1)) / 2;
+}
+
 @inline
 function squareSum(squares: usize, k: i32): f64 {
   return load<f64>(squares + (<usize>k << 3));
@@ -126,8 +157,8 @@ function ensureStack(top: i32): void {
  * One seed's fill: the stack holds row segments already labelled; a popped one grows along its
  * row where it may (EXTEND_LEFT, EXTEND_RIGHT), then the rows above and below are scanned one pixel
  * past its ends, skipping the run it was found from and the pixel each side. A pixel of the colour of
- * the one before it along the row passes as that one did, and its colour sums wait until the
- * colour changes. Sums start from -0 as there (-0 + v is v).
+ * the one before it along the row passes as that one did, and a run of one colour adds its sums
+ * once, from its ends; a row's stretches are added to the seed's record once (addStretch).
  */
 function floodRegion(
   width: i32,
@@ -154,22 +185,25 @@ function floodRegion(
     fr0 = <f64>r0,
     fg0 = <f64>g0,
     fb0 = <f64>b0;
-  let area: f64 = 1;
-  let sumX: f64 = -0.0 + fx0,
-    sumXX: f64 = -0.0 + fx0 * fx0,
-    sumY: f64 = -0.0 + fy0,
-    sumXY: f64 = -0.0 + fx0 * fy0,
-    sumYY: f64 = -0.0 + fy0 * fy0;
-  let sr: f64 = -0.0 + fr0,
-    sg: f64 = -0.0 + fg0,
-    sb: f64 = -0.0 + fb0,
-    srx: f64 = -0.0 + fr0 * fx0,
-    sgx: f64 = -0.0 + fg0 * fx0,
-    sbx: f64 = -0.0 + fb0 * fx0,
-    sry: f64 = -0.0 + fr0 * fy0,
-    sgy: f64 = -0.0 + fg0 * fy0,
-    sby: f64 = -0.0 + fb0 * fy0,
-    sq: f64 = -0.0 + <f64>(r0 * r0 + g0 * g0 + b0 * b0);
+  // The seed pixel's sums go straight to the seed's record; each row stretch after it sums into
+  // locals and is added there once (addStretch). Sixteen running sums held in locals across the
+  // whole fill do not fit the machine's registers: the fill's own loops then lost theirs.
+  store<f64>(at, 1);
+  store<f64>(at, fx0, 8);
+  store<f64>(at, fy0, 16);
+  store<f64>(at, fx0 * fx0, 24);
+  store<f64>(at, fx0 * fy0, 32);
+  store<f64>(at, fy0 * fy0, 40);
+  store<f64>(at, fr0, 48);
+  store<f64>(at, fg0, 56);
+  store<f64>(at, fb0, 64);
+  store<f64>(at, fr0 * fx0, 72);
+  store<f64>(at, fg0 * fx0, 80);
+  store<f64>(at, fb0 * fx0, 88);
+  store<f64>(at, fr0 * fy0, 96);
+  store<f64>(at, fg0 * fy0, 104);
+  store<f64>(at, fb0 * fy0, 112);
+  store<f64>(at, <f64>(r0 * r0 + g0 * g0 + b0 * b0), 120);
   const stack = stackAt;
   let top = 0;
   ensureStack(top);
@@ -193,25 +227,30 @@ function floodRegion(
     let xl = load<i32>(popped, 4),
       xr = load<i32>(popped, 8);
     const row = y * width;
-    let area0 = area,
-      sumX0 = sumX,
-      sumY0 = sumY,
-      sr0 = sr,
-      sg0 = sg,
-      sb0 = sb;
+    // the stretches of one row: pixels, Σx, Σx², Σr, Σg, Σb, Σrx, Σgx, Σbx, Σ(r²+g²+b²)
+    let area: f64 = 0,
+      sumX: f64 = 0,
+      sumXX: f64 = 0,
+      sr: f64 = 0,
+      sg: f64 = 0,
+      sb: f64 = 0,
+      srx: f64 = 0,
+      sgx: f64 = 0,
+      sbx: f64 = 0,
+      sq: f64 = 0;
     for (let step = -1; step <= 1; step += 2) {
       if ((extend & (step < 0 ? EXTEND_LEFT : EXTEND_RIGHT)) === 0) continue;
       const end = step < 0 ? 0 : width - 1;
-      let x = step < 0 ? xl : xr;
-      // the colour of the pixels run so far, how many and their Σx (a colour never read: -1)
+      const from = step < 0 ? xl : xr;
+      let x = from;
+      // the colour of the pixels run so far and where along the row it began (a colour never read: -1)
       let pr: i32 = -1,
         pg: i32 = -1,
-        pb: i32 = -1;
+        pb: i32 = -1,
+        colourFrom = x;
       // ...and packed (r | g << 8 | b << 16) to compare a pixel's colour in one step: read as four
       // bytes, the last one the next pixel's (past the last pixel lies the next array: see flood.ts)
       let pc: u32 = 0xffffffff;
-      let count: f64 = 0,
-        runX: f64 = -0.0;
       while (x !== end) {
         const q = row + x + step;
         if (labelAt(labels, q) !== free) break;
@@ -222,6 +261,11 @@ function floodRegion(
             b = <i32>(c >> 16);
           if (!isClear && !nearSeedColour(r, g, b, r0, g0, b0, tol2)) break;
           pc = c;
+          // the run of the colour before: the pixels after colourFrom up to x
+          const lo = step < 0 ? x : colourFrom + 1,
+            hi = step < 0 ? colourFrom - 1 : x;
+          const count = <f64>(hi - lo + 1),
+            runX = stretchSum(lo, hi);
           sr += <f64>pr * count;
           sg += <f64>pg * count;
           sb += <f64>pb * count;
@@ -232,17 +276,15 @@ function floodRegion(
           pr = r;
           pg = g;
           pb = b;
-          count = 0;
-          runX = -0.0;
+          colourFrom = x;
         }
         store<i32>(labels + (<usize>q << 2), label);
         x += step;
-        area += 1;
-        sumX += <f64>x;
-        sumXX += squareSum(squares, x + 1) - squareSum(squares, x);
-        count += 1;
-        runX += <f64>x;
       }
+      const lo = step < 0 ? x : colourFrom + 1,
+        hi = step < 0 ? colourFrom - 1 : x;
+      const count = <f64>(hi - lo + 1),
+        runX = stretchSum(lo, hi);
       sr += <f64>pr * count;
       sg += <f64>pg * count;
       sb += <f64>pb * count;
@@ -250,29 +292,23 @@ function floodRegion(
       sgx += <f64>pg * runX;
       sbx += <f64>pb * runX;
       sq += <f64>(pr * pr + pg * pg + pb * pb) * count;
+      // the pixels it grew by, between `from` (not one of them) and x
+      const first = step < 0 ? x : from + 1,
+        last = step < 0 ? from - 1 : x;
+      area += <f64>(last - first + 1);
+      sumX += stretchSum(first, last);
+      sumXX += squareSum(squares, last + 1) - squareSum(squares, first);
       if (step < 0) xl = x;
       else xr = x;
     }
-    if (area !== area0) {
-      const fy = <f64>y;
-      sumY += fy * (area - area0);
-      sumYY += fy * (sumY - sumY0);
-      sumXY += fy * (sumX - sumX0);
-      sry += fy * (sr - sr0);
-      sgy += fy * (sg - sg0);
-      sby += fy * (sb - sb0);
-    }
+    if (area !== 0) addStretch(at, y, area, sumX, sumXX, sr, sg, sb, srx, sgx, sbx, sq);
     const sx = xl > 0 ? xl - 1 : 0,
       ex = xr < width - 1 ? xr + 1 : xr;
     for (let ny = y - 1; ny <= y + 1; ny += 2) {
       if (ny < 0 || ny >= height) continue;
       const nrow = ny * width;
-      area0 = area;
-      sumX0 = sumX;
-      sumY0 = sumY;
-      sr0 = sr;
-      sg0 = sg;
-      sb0 = sb;
+      area = sumX = sumXX = 0;
+      sr = sg = sb = srx = sgx = sbx = sq = 0;
       // Up to two stretches: the scan minus the parent's run and the pixel each side of it when this
       // is the parent's row (the parent stopped growing along its row at those two: each is
       // labelled, or refused by this seed's colour for good, or past the row's end).
@@ -302,14 +338,11 @@ function floodRegion(
           const runStart = x;
           let pr = r,
             pg = g,
-            pb = b;
-          let count: f64 = 0,
-            runX: f64 = -0.0;
+            pb = b,
+            colourFrom = x;
           let pc: u32 = <u32>r | (<u32>g << 8) | (<u32>b << 16);
           while (true) {
             store<i32>(labels + (<usize>q << 2), label);
-            count += 1;
-            runX += <f64>x;
             x++;
             if (x > to) break;
             q++;
@@ -321,6 +354,8 @@ function floodRegion(
               b = <i32>(c >> 16);
               if (!isClear && !nearSeedColour(r, g, b, r0, g0, b0, tol2)) break;
               pc = c;
+              const count = <f64>(x - colourFrom),
+                runX = stretchSum(colourFrom, x - 1);
               sr += <f64>pr * count;
               sg += <f64>pg * count;
               sb += <f64>pb * count;
@@ -331,10 +366,11 @@ function floodRegion(
               pr = r;
               pg = g;
               pb = b;
-              count = 0;
-              runX = -0.0;
+              colourFrom = x;
             }
           }
+          const count = <f64>(x - colourFrom),
+            runX = stretchSum(colourFrom, x - 1);
           sr += <f64>pr * count;
           sg += <f64>pg * count;
           sb += <f64>pb * count;
@@ -361,31 +397,7 @@ function floodRegion(
           x++; // x was refused (or lies past the end)
         }
       }
-      if (area !== area0) {
-        const fy = <f64>ny;
-        sumY += fy * (area - area0);
-        sumYY += fy * (sumY - sumY0);
-        sumXY += fy * (sumX - sumX0);
-        sry += fy * (sr - sr0);
-        sgy += fy * (sg - sg0);
-        sby += fy * (sb - sb0);
-      }
+      if (area !== 0) addStretch(at, ny, area, sumX, sumXX, sr, sg, sb, srx, sgx, sbx, sq);
     }
   }
-  store<f64>(at, area);
-  store<f64>(at, sumX, 8);
-  store<f64>(at, sumY, 16);
-  store<f64>(at, sumXX, 24);
-  store<f64>(at, sumXY, 32);
-  store<f64>(at, sumYY, 40);
-  store<f64>(at, sr, 48);
-  store<f64>(at, sg, 56);
-  store<f64>(at, sb, 64);
-  store<f64>(at, srx, 72);
-  store<f64>(at, sgx, 80);
-  store<f64>(at, sbx, 88);
-  store<f64>(at, sry, 96);
-  store<f64>(at, sgy, 104);
-  store<f64>(at, sby, 112);
-  store<f64>(at, sq, 120);
 }
