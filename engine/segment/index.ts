@@ -93,9 +93,12 @@ export function segmentUnjoined(image: PreparedImage, settings: SegmentSettings,
  * pixel past both ends (the diagonals) and every stretch of accepted pixels found there is
  * labelled at once and pushed. Each pixel's colour is then compared about once, not once per
  * neighbour. A segment also remembers the run it was found from (its parent, one row over): that
- * run is labelled already, so the scan back into the parent's row skips it instead of re-reading
- * every pixel of it. A pixel of the same colour as the one before it along the row passes as that
- * one did, and its colour sums wait until the colour changes (clip art is mostly such runs).
+ * run is labelled already, and the pixel each side of it stopped the parent's growth, so the scan
+ * back into the parent's row skips the run and those two pixels instead of re-reading them. A
+ * segment grows along its own row only past an end where the scan that found it stopped at its
+ * range. A pixel of the same colour as the one before it along the row passes as that one did, and
+ * a run of one colour adds its sums once (clip art is mostly such runs); a row's stretches add
+ * theirs to the seed's once.
  *
  * The fill itself runs in WebAssembly (engine/wasm/assembly/flood.ts): it is the segmentation's
  * one pass that reads every pixel's colour, and compiled from AssemblyScript it takes 0.5–0.6 of
