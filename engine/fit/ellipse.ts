@@ -79,7 +79,6 @@ export function fitEllipse(points: Float64Array, maxDeviation: number, maxRms: n
     vv = 0,
     v1 = 0,
     vt = 0,
-    ones = 0,
     t1 = 0;
   for (let i = 0; i < n; i++) {
     const u = (points[2 * i] - mx) / scale,
@@ -105,7 +104,6 @@ export function fitEllipse(points: Float64Array, maxDeviation: number, maxRms: n
     vv += v * v;
     v1 += v;
     vt += v * target;
-    ones += 1;
     t1 += target;
   }
   // 5 rows of 5 coefficients and the right-hand side
@@ -128,7 +126,7 @@ export function fitEllipse(points: Float64Array, maxDeviation: number, maxRms: n
   m[21] = vv;
   m[22] = m[27] = v1;
   m[23] = vt;
-  m[28] = ones;
+  m[28] = n; // the sum of n ones
   m[29] = t1;
   const solution = solve5(m);
   if (solution === null) return null;

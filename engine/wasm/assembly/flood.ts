@@ -382,7 +382,7 @@ function floodRegion(
           const last = x - 1,
             len = x - runStart;
           area += <f64>len;
-          sumX += (<f64>(runStart + last) * <f64>len) / 2;
+          sumX += stretchSum(runStart, last);
           sumXX += squareSum(squares, x) - squareSum(squares, runStart);
           ensureStack(top);
           const pushed = stack + (<usize>top << 2);
